@@ -1,0 +1,123 @@
+import type { PGlite } from "@electric-sql/pglite";
+import type { Pool, PoolClient } from "pg";
+import { env } from "../env";
+import { PrismaClient } from "./generated/client";
+import { compile, type SqlFragment } from "./sql";
+
+/** The SQL executor every service uses: one interface over PostgreSQL and embedded PGlite. */
+export interface Sql {
+  query<T = Record<string, unknown>>(query: SqlFragment): Promise<T[]>;
+  /** Runs `fn` in one transaction; nested calls reuse the outer transaction. */
+  tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+}
+
+export interface Database {
+  sql: Sql;
+  prisma: PrismaClient;
+  /** Executes trusted multi-statement SQL text (migrations). */
+  execScript(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function pgSql(run: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>, pool?: Pool): Sql {
+  const self: Sql = {
+    async query<T>(query: SqlFragment) {
+      const { text, values } = compile(query);
+      return (await run(text, values)).rows as T[];
+    },
+    async tx<T>(fn: (sql: Sql) => Promise<T>) {
+      if (!pool) return fn(self);
+      const client: PoolClient = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn(pgSql((t, v) => client.query(t, v)));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+  return self;
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
+  // timestamptz and numeric come back as strings: services parse them where they need to.
+  pg.types.setTypeParser(1184, (v: string) => v);
+  pg.types.setTypeParser(1114, (v: string) => v);
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    sql: pgSql((t, v) => pool.query(t, v), pool),
+    prisma,
+    execScript: async (text) => void (await pool.query(text)),
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+function pgliteSql(db: Pick<PGlite, "query">, owner?: PGlite): Sql {
+  const self: Sql = {
+    async query<T>(query: SqlFragment) {
+      const { text, values } = compile(query);
+      return (await db.query<T>(text, values)).rows;
+    },
+    async tx<T>(fn: (sql: Sql) => Promise<T>) {
+      if (!owner) return fn(self);
+      return owner.transaction((tx) => fn(pgliteSql(tx)));
+    },
+  };
+  return self;
+}
+
+async function openEmbedded(dataDir: string): Promise<Database> {
+  const [{ PGlite, types }, { PrismaPGlite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("pglite-prisma-adapter"),
+  ]);
+  const parsers = { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v };
+  const pglite = dataDir === "memory" ? new PGlite({ parsers }) : new PGlite(dataDir, { parsers });
+  await pglite.waitReady;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    sql: pgliteSql(pglite, pglite),
+    prisma,
+    execScript: async (text) => void (await pglite.exec(text)),
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+/** Opens PostgreSQL when a URL is given, else PGlite under `dataDir` ("memory" for none). */
+export async function openDatabase(options: { url?: string; dataDir?: string } = {}): Promise<Database> {
+  if (options.url) return openPostgres(options.url);
+  const { mkdirSync } = await import("node:fs");
+  const dataDir = options.dataDir ?? "./data";
+  if (dataDir !== "memory") mkdirSync(dataDir, { recursive: true });
+  return openEmbedded(dataDir);
+}
+
+const globalForDb = globalThis as unknown as { tracelightDb?: Promise<Database> };
+
+/** The process-wide database, migrated on first use. */
+export function database(): Promise<Database> {
+  globalForDb.tracelightDb ??= (async () => {
+    const { migrate } = await import("./migrate");
+    const db = await openDatabase({ url: env().DATABASE_URL, dataDir: `${env().DATA_DIR}/pg` });
+    await migrate(db);
+    return db;
+  })();
+  return globalForDb.tracelightDb;
+}
+
+export async function getSql(): Promise<Sql> {
+  return (await database()).sql;
+}

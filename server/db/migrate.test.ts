@@ -1,0 +1,50 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { openDatabase } from "./client";
+import { listMigrations, migrate } from "./migrate";
+import { sql } from "./sql";
+import { withTestDatabases } from "./test-databases";
+
+withTestDatabases("migrations", (open) => {
+  test("apply once, then are a no-op", async () => {
+    const db = await open();
+    const all = await listMigrations();
+    const second = await migrate(db);
+    assert.deepEqual(second, []);
+    const rows = await db.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM _prisma_migrations`);
+    assert.equal(rows[0].n, all.length);
+  });
+
+  test("produce every column the Prisma schema describes", async () => {
+    const db = await open();
+    const { readdir, readFile } = await import("node:fs/promises");
+    const files = (await readdir("prisma/schema")).filter((f) => f.endsWith(".prisma"));
+    const schema = (await Promise.all(files.map((f) => readFile(`prisma/schema/${f}`, "utf8")))).join("\n");
+    const missing: string[] = [];
+    for (const model of schema.matchAll(/model (\w+) \{([\s\S]*?)\n\}/g)) {
+      const table = /@@map\("(\w+)"\)/.exec(model[2])?.[1] ?? model[1];
+      const columns = new Set(
+        (await db.sql.query<{ column_name: string }>(
+          sql`SELECT column_name FROM information_schema.columns WHERE table_name = ${table}`,
+        )).map((r) => r.column_name),
+      );
+      assert.ok(columns.size > 0, `table ${table} exists`);
+      for (const line of model[2].split("\n")) {
+        const field = /^\s+(\w+)\s+(\w+)(\[\])?\??/.exec(line);
+        if (!field || line.trim().startsWith("//") || line.trim().startsWith("@@")) continue;
+        const column = /@map\("(\w+)"\)/.exec(line)?.[1] ?? field[1];
+        if (!columns.has(column)) missing.push(`${table}.${column}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+});
+
+test("an embedded database in memory migrates from nothing", async () => {
+  const db = await openDatabase({ dataDir: "memory" });
+  try {
+    assert.ok((await migrate(db)).length > 0);
+  } finally {
+    await db.close();
+  }
+});

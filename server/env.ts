@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+const MiB = 1024 * 1024;
+const bool = z.enum(["1", "0", "true", "false", "on", "off"]).transform((v) => ["1", "true", "on"].includes(v));
+
+const schema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default("./data"),
+  REGION: z.enum(["us", "eu"]).default("us"),
+  US_BASE_URL: z.string().url().default("http://localhost:1984"),
+  EU_BASE_URL: z.string().url().default("http://localhost:1985"),
+  REDIS_URL: z.string().optional(),
+  RATE_LIMITS: bool.default(true),
+  /** Largest request body accepted on the wire (compressed size). */
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(25 * MiB),
+  /** Largest body after gzip/deflate/zstd decoding. */
+  MAX_DECOMPRESSED_BYTES: z.coerce.number().int().positive().default(25 * MiB),
+  /** Most runs (posts + patches) in one ingest request. */
+  MAX_BATCH_RUNS: z.coerce.number().int().positive().default(1000),
+  NEXTAUTH_SECRET: z.string().default("tracelight-dev-secret-change-me"),
+  INTERNAL_SECRET: z.string().default("tracelight-internal-secret-change-me"),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+/** Configuration, validated once. Tests may call `resetEnv()` after changing process.env. */
+export function env(): Env {
+  if (!cached) {
+    const parsed = schema.safeParse(process.env);
+    if (!parsed.success) {
+      throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+export function resetEnv(): void {
+  cached = undefined;
+}
