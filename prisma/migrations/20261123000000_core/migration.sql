@@ -69,12 +69,14 @@ CREATE TABLE "runs" (
   "usage_details" JSONB,
   "first_token_time" TIMESTAMPTZ(6),
   "diagnostics" JSONB,
+  "placement_pending" BOOLEAN NOT NULL DEFAULT false,
   "created_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now(),
   "updated_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now()
 );
 CREATE INDEX "runs_workspace_id_project_id_start_time_id_idx" ON "runs" ("workspace_id", "project_id", "start_time" DESC, "id");
 CREATE INDEX "runs_trace_id_idx" ON "runs" ("trace_id");
 CREATE INDEX "runs_parent_run_id_idx" ON "runs" ("parent_run_id");
+CREATE INDEX "runs_placement_pending_idx" ON "runs" ("parent_run_id") WHERE "placement_pending";
 
 CREATE TABLE "attachments" (
   "id" UUID PRIMARY KEY,

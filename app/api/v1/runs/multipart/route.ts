@@ -1,0 +1,13 @@
+import { route, reply } from "@/server/http/route";
+import { readMultipartIngest } from "@/server/ingest/multipart";
+import { ingestRuns } from "@/server/ingest/service";
+
+export const POST = route({
+  access: "write",
+  body: "multipart",
+  handler: async ({ ctx, body }) => {
+    const { feedback, ...runs } = readMultipartIngest(body);
+    await ingestRuns(ctx.sql, ctx.workspaceId, { ...runs, feedback });
+    return reply(202, {});
+  },
+});

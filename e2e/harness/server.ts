@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export interface RunningServer {
+  url: string;
+  apiKey: string;
+  workspaceId: string;
+  /** Everything the server printed, for assertions and for debugging a failure. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh database on the PostgreSQL server named by E2E_DATABASE_URL, dropped by `stop()`. */
+async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { default: pg } = await import("pg");
+  const name = `tl_e2e_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    url: target.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * Starts the built server (`next start`) on a free port with a fresh database: embedded PGlite in a
+ * temporary directory, or a scratch database on E2E_DATABASE_URL. Rate limits are off unless
+ * `env.RATE_LIMITS` turns them on. Resolves once the first workspace's key has been printed.
+ */
+export async function startServer(options: { env?: Record<string, string>; databaseUrl?: string | null } = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), "tracelight-e2e-"));
+  const pgUrl = options.databaseUrl === null ? undefined : options.databaseUrl ?? process.env.E2E_DATABASE_URL;
+  const scratch = pgUrl ? await scratchDatabase(pgUrl) : null;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    RATE_LIMITS: "off",
+    NODE_ENV: "production",
+    US_BASE_URL: `http://127.0.0.1:${port}`,
+    ...options.env,
+  };
+  delete env.DATABASE_URL;
+  if (scratch) env.DATABASE_URL = scratch.url;
+  const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+    await scratch?.drop().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const key = /TRACELIGHT_API_KEY=(\S+)/.exec(output)?.[1];
+    const workspaceId = /TRACELIGHT_WORKSPACE_ID=(\S+)/.exec(output)?.[1];
+    if (key && workspaceId) {
+      const ready = await fetch(`${url}/info`).then((r) => r.ok, () => false);
+      if (ready) return { url, apiKey: key, workspaceId, output: () => output, stop };
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`Server did not start (exit ${child.exitCode}):\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

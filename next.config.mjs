@@ -1,0 +1,34 @@
+/**
+ * The REST tree lives under app/api/v1. The contract's root paths (/info, /runs/..., /otel/v1/traces,
+ * /v1/platform/...) are rewritten onto it, so `{base}/runs/x` and `{base}/api/v1/runs/x` are the same.
+ */
+const API_ROOTS = [
+  "info", "runs", "otel", "feedback", "sessions", "datasets", "examples", "repos", "commits", "likes",
+  "settings", "public", "generate", "auth", "charts", "workspaces", "api-key", "tenants", "prompts",
+  "feedback-configs", "annotation-queues", "usage", "internal", "members", "model-prices",
+];
+
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  skipTrailingSlashRedirect: true,
+  poweredByHeader: false,
+  typescript: { ignoreBuildErrors: true },
+  serverExternalPackages: [
+    "@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "fzstd", "protobufjs",
+    "gpt-tokenizer", "ioredis",
+  ],
+  async rewrites() {
+    return {
+      beforeFiles: [
+        { source: `/:root(${API_ROOTS.join("|")})`, destination: "/api/v1/:root" },
+        { source: `/:root(${API_ROOTS.join("|")})/:path*`, destination: "/api/v1/:root/:path*" },
+        { source: "/v1/:path*", destination: "/api/v1/:path*" },
+        { source: "/api/v1/v1/:path*", destination: "/api/v1/:path*" },
+        { source: "/:prefix*/v1/metadata/submit", destination: "/api/v1/metadata/submit" },
+      ],
+    };
+  },
+};
+
+export default nextConfig;

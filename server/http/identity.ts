@@ -1,0 +1,49 @@
+import { findApiKey, regionOfKey, type ApiKeyRecord, type Role } from "../auth/api-keys";
+import type { Sql } from "../db/client";
+import { env } from "../env";
+import { forbidden, unauthorized } from "./errors";
+
+export interface Identity {
+  kind: "api_key" | "user";
+  workspaceId: string;
+  role: Role;
+  apiKeyId?: string;
+  userId?: string;
+}
+
+/** Revocation takes effect within this many milliseconds on every instance. */
+const KEY_CACHE_MS = 5_000;
+const keyCache = new Map<string, { record: ApiKeyRecord | null; until: number }>();
+
+async function lookupKey(db: Sql, key: string): Promise<ApiKeyRecord | null> {
+  const hit = keyCache.get(key);
+  if (hit && hit.until > Date.now()) return hit.record;
+  const record = await findApiKey(db, key);
+  if (keyCache.size > 10_000) keyCache.clear();
+  keyCache.set(key, { record, until: Date.now() + KEY_CACHE_MS });
+  return record;
+}
+
+export function forgetCachedKeys(): void {
+  keyCache.clear();
+}
+
+function baseUrlOf(region: "us" | "eu"): string {
+  return region === "eu" ? env().EU_BASE_URL : env().US_BASE_URL;
+}
+
+/** Identifies an API client by x-api-key. A key from the other region is told where to go. */
+export async function apiKeyIdentity(db: Sql, key: string, tenantId: string | null): Promise<Identity> {
+  const region = regionOfKey(key);
+  if (region && region !== env().REGION) {
+    throw unauthorized(
+      `This API key belongs to the ${region.toUpperCase()} region; send it to ${baseUrlOf(region)} instead of the ${env().REGION.toUpperCase()} deployment.`,
+    );
+  }
+  const record = await lookupKey(db, key);
+  if (!record) throw unauthorized("Invalid API key: it does not exist or was revoked.");
+  if (tenantId && tenantId !== record.workspaceId) {
+    throw forbidden(`This API key belongs to workspace ${record.workspaceId}, not to the workspace in x-tenant-id (${tenantId}).`);
+  }
+  return { kind: "api_key", workspaceId: record.workspaceId, role: record.role, apiKeyId: record.id, userId: record.userId ?? undefined };
+}

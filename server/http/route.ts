@@ -1,0 +1,130 @@
+import { z } from "zod";
+import type { Role } from "../auth/api-keys";
+import { getSql, type Sql } from "../db/client";
+import { readDecodedBody, parseJson } from "./body";
+import { clientIp } from "./client-ip";
+import { AppError, badRequest, describeZodError, errorResponse, forbidden, unauthorized } from "./errors";
+import { apiKeyIdentity, type Identity } from "./identity";
+import { boundaryOf, parseMultipart, type Part } from "./multipart";
+import { withRateLimit } from "./rate-limit";
+
+/** public: no identity needed; read: any member; write: members and admins; admin: admins only. */
+export type Access = "public" | "read" | "write" | "admin";
+
+export interface Context {
+  sql: Sql;
+  ip: string;
+  identity: Identity | null;
+}
+
+export interface AuthedContext extends Context {
+  identity: Identity;
+  workspaceId: string;
+}
+
+type BodySpec = z.ZodType | "bytes" | "multipart" | undefined;
+type BodyOf<B> = B extends z.ZodType<infer T> ? T
+  : B extends "bytes" ? { bytes: Buffer; contentType: string }
+  : B extends "multipart" ? Part[]
+  : undefined;
+
+interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | undefined, P> {
+  access: A;
+  body?: B;
+  query?: Q;
+  handler: (args: {
+    ctx: A extends "public" ? Context : AuthedContext;
+    body: BodyOf<B>;
+    query: Q extends z.ZodType<infer T> ? T : undefined;
+    params: P;
+    request: Request;
+  }) => unknown;
+}
+
+const WRITE_ROLES: Role[] = ["admin", "member"];
+
+/** A JSON answer with a status other than 200. */
+export function reply(status: number, body: unknown, headers?: Record<string, string>): Response {
+  return status === 204 ? new Response(null, { status, headers }) : Response.json(body, { status, headers });
+}
+
+/** Query parameters as an object; repeated keys become arrays. */
+export function searchObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of url.searchParams) {
+    const prior = out[key];
+    out[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
+  }
+  return out;
+}
+
+async function resolveIdentity(request: Request, sql: Sql): Promise<Identity | null> {
+  const key = request.headers.get("x-api-key");
+  if (key) return apiKeyIdentity(sql, key.trim(), request.headers.get("x-tenant-id"));
+  const { userIdentity } = await import("../auth/session");
+  return userIdentity(request, sql);
+}
+
+function authorize(access: Access, identity: Identity | null): void {
+  if (access === "public") return;
+  if (!identity) throw unauthorized();
+  if (access === "write" && !WRITE_ROLES.includes(identity.role)) {
+    throw forbidden("Your role in this workspace is viewer: it can read but not change data.");
+  }
+  if (access === "admin" && identity.role !== "admin") throw forbidden("Only workspace admins can do this.");
+}
+
+async function parseBody(spec: BodySpec, request: Request): Promise<unknown> {
+  if (!spec) return undefined;
+  const contentType = request.headers.get("content-type") ?? "";
+  if (spec === "multipart") {
+    const boundary = boundaryOf(contentType);
+    return parseMultipart(await readDecodedBody(request), boundary);
+  }
+  const bytes = await readDecodedBody(request);
+  if (spec === "bytes") return { bytes, contentType };
+  const parsed = spec.safeParse(parseJson(bytes));
+  if (!parsed.success) throw badRequest(describeZodError(parsed.error, "body"));
+  return parsed.data;
+}
+
+/**
+ * The one REST route factory: identity → rate limit → body (limits, decoding, zod) → query (zod)
+ * → handler → one error mapper answering `{"detail": ...}`.
+ */
+export function route<A extends Access, B extends BodySpec = undefined, Q extends z.ZodType | undefined = undefined, P = Record<string, string>>(
+  spec: RouteSpec<A, B, Q, P>,
+): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
+  return async (request, context) => {
+    const ip = clientIp(request);
+    try {
+      const sql = await getSql();
+      const identity = await resolveIdentity(request, sql).catch((error) => {
+        if (spec.access === "public" && error instanceof AppError && error.status === 401) return null;
+        throw error;
+      });
+      return await withRateLimit(request, identity, ip, async () => {
+        authorize(spec.access, identity);
+        const body = await parseBody(spec.body, request);
+        let query: unknown;
+        if (spec.query) {
+          const parsed = spec.query.safeParse(searchObject(new URL(request.url)));
+          if (!parsed.success) throw badRequest(describeZodError(parsed.error, "query parameters"));
+          query = parsed.data;
+        }
+        const ctx = identity ? { sql, ip, identity, workspaceId: identity.workspaceId } : { sql, ip, identity };
+        const result = await spec.handler({
+          ctx: ctx as never,
+          body: body as never,
+          query: query as never,
+          params: (await context.params) ?? ({} as P),
+          request,
+        });
+        if (result instanceof Response) return result;
+        return result === undefined ? new Response(null, { status: 204 }) : Response.json(result);
+      });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

@@ -1,0 +1,35 @@
+import { env } from "./env";
+
+export const SERVICE_VERSION = "0.10.0";
+
+/** GET /info: what the SDKs read to decide how to send runs. Limits match what the server enforces. */
+export function serviceInfo() {
+  const e = env();
+  return {
+    version: SERVICE_VERSION,
+    license_expiration_time: null,
+    git_sha: process.env.GIT_SHA ?? "unknown",
+    region: e.REGION,
+    region_urls: { us: e.US_BASE_URL, eu: e.EU_BASE_URL },
+    batch_ingest_config: {
+      use_multipart_endpoint: true,
+      scale_up_qsize_trigger: 200,
+      scale_up_nthreads_limit: 32,
+      scale_down_nempty_trigger: 4,
+      size_limit: Math.min(100, e.MAX_BATCH_RUNS),
+      size_limit_bytes: Math.min(20 * 1024 * 1024, e.MAX_BODY_BYTES),
+    },
+    instance_flags: {
+      dataset_examples_multipart_enabled: true,
+      examples_multipart_enabled: true,
+      gzip_body_enabled: true,
+      zstd_compression_enabled: true,
+      search_enabled: true,
+    },
+    limits: {
+      max_body_bytes: e.MAX_BODY_BYTES,
+      max_decompressed_bytes: e.MAX_DECOMPRESSED_BYTES,
+      max_runs_per_request: e.MAX_BATCH_RUNS,
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { badRequest, describeZodError } from "../http/errors";
+import type { Part } from "../http/multipart";
+import type { IncomingAttachment } from "./attachments";
+import { wireRun, type WireRun } from "./schema";
+
+const FIELDS = new Set(["inputs", "outputs", "events", "extra", "error", "serialized"]);
+
+export interface MultipartIngest {
+  post: WireRun[];
+  patch: WireRun[];
+  attachments: IncomingAttachment[];
+  feedback: unknown[];
+}
+
+/** The SDKs send `[Unserializable]` when they cannot encode a value: keep the text rather than fail. */
+function lenientJson(part: Part): unknown {
+  const text = part.body.toString("utf8");
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function strictJson(part: Part): unknown {
+  try {
+    return JSON.parse(part.body.toString("utf8"));
+  } catch (error) {
+    throw badRequest(`Multipart part "${part.name}" is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Reads the LangSmith multipart layout: `post.<id>` / `patch.<id>` with the run, then one part per
+ * large field (`post.<id>.inputs` …), `attachment.<id>.<name>` bytes and `feedback.<id>` JSON.
+ */
+export function readMultipartIngest(parts: Part[]): MultipartIngest {
+  const runs = new Map<string, { kind: "post" | "patch"; fields: Record<string, unknown> }>();
+  const out: MultipartIngest = { post: [], patch: [], attachments: [], feedback: [] };
+  const entry = (kind: "post" | "patch", id: string) => {
+    const key = `${kind}.${id}`;
+    let run = runs.get(key);
+    if (!run) runs.set(key, (run = { kind, fields: { id } }));
+    return run;
+  };
+  for (const part of parts) {
+    const [kind, id, ...rest] = part.name.split(".");
+    if (kind === "post" || kind === "patch") {
+      if (!id) throw badRequest(`Multipart part "${part.name}" has no run id.`);
+      const run = entry(kind, id);
+      if (rest.length === 0) {
+        const body = strictJson(part);
+        if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest(`Multipart part "${part.name}" must be a JSON object.`);
+        Object.assign(run.fields, body, { id });
+      } else if (FIELDS.has(rest.join("."))) {
+        run.fields[rest.join(".")] = lenientJson(part);
+      } else {
+        throw badRequest(`Multipart part "${part.name}": unknown run field "${rest.join(".")}"; expected one of ${[...FIELDS].join(", ")}.`);
+      }
+    } else if (kind === "attachment") {
+      if (!id || rest.length === 0) throw badRequest(`Multipart part "${part.name}" must be named attachment.<run_id>.<name>.`);
+      out.attachments.push({ runId: id, name: rest.join("."), mimeType: part.contentType.split(";")[0].trim(), bytes: Buffer.from(part.body) });
+    } else if (kind === "feedback") {
+      out.feedback.push({ id, ...(strictJson(part) as object) });
+    } else {
+      throw badRequest(`Multipart part "${part.name}": expected a name starting with post., patch., attachment. or feedback.`);
+    }
+  }
+  for (const { kind, fields } of runs.values()) {
+    const parsed = wireRun.safeParse(fields);
+    if (!parsed.success) throw badRequest(describeZodError(parsed.error, `${kind}.${fields.id}`));
+    out[kind].push(parsed.data);
+  }
+  const known = new Set([...out.post, ...out.patch].map((r) => r.id));
+  const orphan = out.attachments.find((a) => !known.has(a.runId));
+  if (orphan) throw badRequest(`Attachment "${orphan.name}" names run ${orphan.runId}, which is not in this request.`);
+  return out;
+}

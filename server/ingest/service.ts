@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import type { Sql } from "../db/client";
+import { env } from "../env";
+import { deriveLlm } from "../llm/derive";
+import { payloadTooLarge } from "../http/errors";
+import { storeAttachments, type IncomingAttachment } from "./attachments";
+import { foldOperations } from "./merge";
+import { placeRuns, repairPendingPlacements } from "./placement";
+import { DEFAULT_PROJECT, resolveProjects } from "./projects";
+import { derivedColumns, newRow, providedRow, withTimes, type TimedRun } from "./rows";
+import type { WireRun } from "./schema";
+import { hasPendingChildren, insertNew, loadForDerive, updateExisting, writeDerived, type RunRow } from "./write";
+
+export interface IngestInput {
+  post?: WireRun[];
+  patch?: WireRun[];
+  attachments?: IncomingAttachment[];
+  /** `feedback.<id>` parts of a multipart request, stored with the runs. */
+  feedback?: unknown[];
+}
+
+export interface IngestResult {
+  created: number;
+  updated: number;
+}
+
+function checkBatchSize(input: IngestInput): void {
+  const count = (input.post?.length ?? 0) + (input.patch?.length ?? 0);
+  const limit = env().MAX_BATCH_RUNS;
+  if (count > limit) {
+    throw payloadTooLarge(`This request carries ${count} run operations; the limit is ${limit} per request. Split the batch.`);
+  }
+}
+
+/** Placement is (re)computed only when the request says where the run sits: a post, a dotted_order or a parent. */
+function hasPlacementInfo(run: TimedRun): boolean {
+  return run.posted || !!run.fields.dotted_order || !!run.fields.parent_run_id;
+}
+
+/**
+ * The one ingest use case behind POST /runs, PATCH /runs/{id}, /runs/batch, /runs/multipart and
+ * OTLP: merge the request's operations in memory, then write them in one transaction as a few
+ * set-based statements, so a request is stored whole or not at all.
+ */
+export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInput): Promise<IngestResult> {
+  checkBatchSize(input);
+  const runs = foldOperations(input.post ?? [], input.patch ?? [], randomUUID).map(withTimes);
+  if (runs.length === 0 && !input.attachments?.length) return { created: 0, updated: 0 };
+
+  return db.tx(async (tx) => {
+    const projects = await resolveProjects(tx, workspaceId, [
+      ...runs.filter((r) => r.fields.session_id || r.fields.session_name)
+        .map((r) => ({ sessionId: r.fields.session_id, sessionName: r.fields.session_name })),
+      { sessionName: DEFAULT_PROJECT },
+    ]);
+    const projectOf = (run: TimedRun): string | undefined => {
+      if (run.fields.session_id) return run.fields.session_id;
+      if (run.fields.session_name) return projects.byName.get(run.fields.session_name);
+      return run.posted ? projects.byName.get(DEFAULT_PROJECT) : undefined;
+    };
+    const placements = await placeRuns(
+      tx,
+      workspaceId,
+      runs.filter(hasPlacementInfo).map((r) => ({
+        id: r.id,
+        traceId: r.fields.trace_id,
+        parentRunId: r.fields.parent_run_id,
+        dottedOrder: r.fields.dotted_order,
+        startMicros: r.start ?? r.end ?? BigInt(Date.now()) * 1000n,
+      })),
+    );
+
+    const provided = runs.map((run) => providedRow(run, placements.get(run.id), projectOf(run)));
+    const updated = new Set(await updateExisting(tx, workspaceId, provided));
+    const fresh = runs.filter((r) => !updated.has(r.id));
+    const defaultProject = projects.byName.get(DEFAULT_PROJECT)!;
+    const inserted = new Set(await insertNew(tx, workspaceId, fresh.map((run) =>
+      newRow(run, provided[runs.indexOf(run)], placements.get(run.id), defaultProject))));
+    // A concurrent request may have inserted some of these first: apply ours on top of it.
+    const raced = fresh.filter((r) => !inserted.has(r.id)).map((r) => provided[runs.indexOf(r)]);
+    for (const id of await updateExisting(tx, workspaceId, raced)) updated.add(id);
+
+    await rederive(tx, workspaceId, [...updated]);
+    if (await hasPendingChildren(tx, workspaceId, runs.map((r) => r.id))) await repairPendingPlacements(tx, workspaceId);
+    if (input.attachments?.length) await storeAttachments(tx, workspaceId, input.attachments);
+    return { created: inserted.size, updated: updated.size };
+  });
+}
+
+/** Runs completed across requests (post, then patch) get their derived columns from the merged row. */
+async function rederive(db: Sql, workspaceId: string, ids: string[]): Promise<void> {
+  const stored = await loadForDerive(db, workspaceId, ids);
+  const rows: RunRow[] = stored.map((run) => ({
+    id: run.id,
+    ...derivedColumns(deriveLlm({
+      run_type: run.run_type,
+      inputs: run.inputs,
+      outputs: run.outputs,
+      extra: run.extra,
+      events: run.events,
+      start_time: new Date(run.start_time),
+      end_time: run.end_time ? new Date(run.end_time) : null,
+    })),
+  }));
+  await writeDerived(db, workspaceId, rows);
+}

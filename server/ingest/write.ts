@@ -1,0 +1,102 @@
+import type { Sql } from "../db/client";
+import { raw as rawText, sql } from "../db/sql";
+
+/** Every column an ingest request may set, with its SQL type for jsonb_to_recordset. */
+const COLUMNS = {
+  id: "uuid", project_id: "uuid", trace_id: "uuid", parent_run_id: "uuid", dotted_order: "text",
+  is_root: "boolean", placement_pending: "boolean", name: "text", run_type: "text",
+  start_time: "timestamptz", end_time: "timestamptz", inputs: "jsonb", outputs: "jsonb", error: "text",
+  extra: "jsonb", events: "jsonb", tags: "text[]", serialized: "jsonb", reference_example_id: "uuid",
+  thread_id: "text", model: "text", provider: "text", prompt_tokens: "integer", completion_tokens: "integer",
+  total_tokens: "integer", tokens_estimated: "boolean", prompt_cost: "numeric", completion_cost: "numeric",
+  total_cost: "numeric", usage_details: "jsonb", first_token_time: "timestamptz", diagnostics: "jsonb",
+} as const;
+
+export type RunColumn = keyof typeof COLUMNS;
+export type RunRow = Partial<Record<RunColumn, unknown>> & { id: string };
+
+const RECORD = Object.entries(COLUMNS).map(([name, type]) => `${name} ${type}`).join(", ");
+const DERIVED: RunColumn[] = [
+  "model", "provider", "prompt_tokens", "completion_tokens", "total_tokens", "tokens_estimated",
+  "prompt_cost", "completion_cost", "total_cost", "usage_details", "first_token_time", "diagnostics",
+];
+const MERGED: RunColumn[] = (Object.keys(COLUMNS) as RunColumn[]).filter((c) => c !== "id" && c !== "extra");
+
+const recordset = (rows: object[]) => sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(${rawText(RECORD)})`;
+
+const STATUS = (error: string, end: string) =>
+  `CASE WHEN ${error} IS NOT NULL THEN 'error' WHEN ${end} IS NOT NULL THEN 'success' ELSE 'pending' END`;
+const LATENCY = (start: string, end: string) => `EXTRACT(EPOCH FROM (${end} - ${start})) * 1000`;
+
+/**
+ * Applies partial rows to runs that already exist: a later non-null value wins and
+ * extra.metadata merges. Returns the ids it updated.
+ */
+export async function updateExisting(db: Sql, workspaceId: string, rows: RunRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const set = MERGED.map((c) => `${c} = COALESCE(v.${c}, r.${c})`).join(",\n      ");
+  const result = await db.query<{ id: string }>(sql`
+    UPDATE runs AS r SET
+      ${rawText(set)},
+      extra = CASE WHEN v.extra IS NULL THEN r.extra
+        ELSE COALESCE(r.extra, '{}'::jsonb) || v.extra || jsonb_build_object('metadata',
+          COALESCE(r.extra->'metadata', '{}'::jsonb) || COALESCE(v.extra->'metadata', '{}'::jsonb)) END,
+      status = ${rawText(STATUS("COALESCE(v.error, r.error)", "COALESCE(v.end_time, r.end_time)"))},
+      latency_ms = ${rawText(LATENCY("COALESCE(v.start_time, r.start_time)", "COALESCE(v.end_time, r.end_time)"))},
+      updated_at = now()
+    FROM ${recordset(rows)}
+    WHERE r.id = v.id AND r.workspace_id = ${workspaceId}
+    RETURNING r.id`);
+  return result.map((r) => r.id);
+}
+
+/** Inserts complete rows for runs not stored yet; returns the ids inserted (a concurrent writer may win). */
+export async function insertNew(db: Sql, workspaceId: string, rows: RunRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const columns = Object.keys(COLUMNS).join(", ");
+  const values = Object.keys(COLUMNS).map((c) => `v.${c}`).join(", ");
+  const result = await db.query<{ id: string }>(sql`
+    INSERT INTO runs (workspace_id, ${rawText(columns)}, status, latency_ms)
+    SELECT ${workspaceId}::uuid, ${rawText(values)},
+      ${rawText(STATUS("v.error", "v.end_time"))}, ${rawText(LATENCY("v.start_time", "v.end_time"))}
+    FROM ${recordset(rows)}
+    ON CONFLICT (id) DO NOTHING
+    RETURNING id`);
+  return result.map((r) => r.id);
+}
+
+export interface StoredForDerive {
+  id: string;
+  run_type: string;
+  inputs: unknown;
+  outputs: unknown;
+  extra: unknown;
+  events: unknown;
+  start_time: string;
+  end_time: string | null;
+}
+
+export async function loadForDerive(db: Sql, workspaceId: string, ids: string[]): Promise<StoredForDerive[]> {
+  if (ids.length === 0) return [];
+  return db.query<StoredForDerive>(sql`
+    SELECT id, run_type, inputs, outputs, extra, events, start_time, end_time FROM runs
+    WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+}
+
+/** Overwrites the derived columns (tokens, cost, model, first token) of stored runs. */
+export async function writeDerived(db: Sql, workspaceId: string, rows: RunRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const set = DERIVED.map((c) => `${c} = v.${c}`).join(", ");
+  await db.query(sql`
+    UPDATE runs AS r SET ${rawText(set)}
+    FROM ${recordset(rows)}
+    WHERE r.id = v.id AND r.workspace_id = ${workspaceId}`);
+}
+
+/** True when some stored run waits for one of these runs as its parent. */
+export async function hasPendingChildren(db: Sql, workspaceId: string, ids: string[]): Promise<boolean> {
+  if (ids.length === 0) return false;
+  const rows = await db.query(sql`
+    SELECT 1 FROM runs WHERE placement_pending AND parent_run_id = ANY(${ids}::uuid[]) AND workspace_id = ${workspaceId} LIMIT 1`);
+  return rows.length > 0;
+}

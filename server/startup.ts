@@ -1,0 +1,26 @@
+import { bootstrapFirstWorkspace } from "./auth/workspaces";
+import { database } from "./db/client";
+import { env } from "./env";
+
+/** Migrates the database and, on a fresh one, creates and prints the first workspace and API key. */
+export async function startUp(): Promise<void> {
+  const db = await database();
+  const first = await bootstrapFirstWorkspace(db.sql);
+  if (!first) return;
+  const port = process.env.PORT ?? "1984";
+  const base = `http://localhost:${port}`;
+  console.log(
+    [
+      "",
+      "Tracelight is ready. A first workspace and API key were created; the key is shown only now:",
+      `  TRACELIGHT_WORKSPACE_ID=${first.workspace.id}`,
+      `  TRACELIGHT_API_KEY=${first.key}`,
+      "Point the langsmith SDK at it:",
+      `  export LANGSMITH_ENDPOINT=${base}`,
+      `  export LANGSMITH_API_KEY=${first.key}`,
+      "  export LANGSMITH_TRACING=true",
+      `Region: ${env().REGION}. Database: ${env().DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embedded, in ${env().DATA_DIR}/pg`}.`,
+      "",
+    ].join("\n"),
+  );
+}
