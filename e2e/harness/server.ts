@@ -26,7 +26,7 @@ async function freePort(): Promise<number> {
 }
 
 /** A fresh database on the PostgreSQL server named by E2E_DATABASE_URL, dropped by `stop()`. */
-async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const { default: pg } = await import("pg");
   const name = `tl_e2e_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: url });

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { getBlob, verifyBlobSignature } from "@/server/blobs/store";
+import { notFound } from "@/server/http/errors";
+import { route } from "@/server/http/route";
+
+/** Serves an attachment through the signed link found in a run's `s3_urls`. */
+export const GET = route({
+  access: "public",
+  query: z.object({ expires: z.string(), type: z.string(), sig: z.string() }),
+  handler: async ({ params, query }) => {
+    if (!verifyBlobSignature(params.key, query.expires, query.type, query.sig)) throw notFound("This attachment link is invalid or has expired.");
+    const bytes = await getBlob(params.key);
+    if (!bytes) throw notFound("Attachment not found.");
+    return new Response(new Uint8Array(bytes), { headers: { "content-type": query.type, "cache-control": "private, max-age=3600" } });
+  },
+});

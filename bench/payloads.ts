@@ -1,0 +1,51 @@
+import { randomUUID } from "node:crypto";
+import { dottedStamp, formatMicros } from "../server/ingest/time";
+
+/** One realistic trace: an agent chain with LLM calls (OpenAI messages, usage) and tool calls. */
+export function makeTrace(project: string, llmCalls = 4, tools = 5): Record<string, unknown>[] {
+  const start = BigInt(Date.now()) * 1000n;
+  const rootId = randomUUID();
+  const rootOrder = `${dottedStamp(start)}${rootId}`;
+  const runs: Record<string, unknown>[] = [{
+    id: rootId, trace_id: rootId, dotted_order: rootOrder, name: "agent", run_type: "chain", session_name: project,
+    start_time: formatMicros(start), end_time: formatMicros(start + 2_000_000n),
+    inputs: { question: "What is the weather in Paris and should I bring an umbrella?" }, outputs: { answer: "Yes, bring one." },
+    extra: { metadata: { user: "bench", thread_id: randomUUID() } }, tags: ["bench"],
+  }];
+  for (let i = 0; i < llmCalls + tools; i++) {
+    const id = randomUUID();
+    const t = start + BigInt(i + 1) * 1000n;
+    const llm = i < llmCalls;
+    runs.push({
+      id, trace_id: rootId, parent_run_id: rootId, dotted_order: `${rootOrder}.${dottedStamp(t)}${id}`,
+      name: llm ? "ChatOpenAI" : "get_weather", run_type: llm ? "llm" : "tool", session_name: project,
+      start_time: formatMicros(t), end_time: formatMicros(t + 400_000n),
+      inputs: llm
+        ? { messages: [{ role: "system", content: "You are a helpful assistant. ".repeat(8) }, { role: "user", content: `Step ${i}: what is the weather in Paris today?` }], model: "gpt-4o-mini" }
+        : { city: "Paris" },
+      outputs: llm
+        ? { choices: [{ message: { role: "assistant", content: "It is raining in Paris. ".repeat(6) } }], usage: { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 } }
+        : { forecast: "rain", celsius: 12 },
+      extra: { metadata: llm ? { ls_provider: "openai", ls_model_name: "gpt-4o-mini" } : {} },
+      events: llm ? [{ name: "new_token", time: formatMicros(t + 150_000n) }] : [],
+    });
+  }
+  return runs;
+}
+
+/** Multipart body in the SDK's layout: the run without its big fields, then one part per field. */
+export function multipartOf(runs: Record<string, unknown>[]): { body: Buffer; contentType: string } {
+  const boundary = "----BenchBoundary" + randomUUID().replace(/-/g, "");
+  const chunks: string[] = [];
+  const part = (name: string, value: unknown) => {
+    const text = JSON.stringify(value);
+    chunks.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\nContent-Type: application/json; length=${Buffer.byteLength(text)}\r\n\r\n${text}\r\n`);
+  };
+  for (const run of runs) {
+    const { inputs, outputs, events, extra, ...rest } = run;
+    part(`post.${run.id}`, rest);
+    for (const [field, value] of Object.entries({ inputs, outputs, events, extra })) if (value !== undefined) part(`post.${run.id}.${field}`, value);
+  }
+  chunks.push(`--${boundary}--\r\n`);
+  return { body: Buffer.from(chunks.join("")), contentType: `multipart/form-data; boundary=${boundary}` };
+}

@@ -1,0 +1,150 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { createWorkspace } from "../auth/workspaces";
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { withTestDatabases } from "../db/test-databases";
+import { AppError } from "../http/errors";
+import { ingestRuns } from "./service";
+import { dottedStamp, parseInstant } from "./time";
+
+const stamp = (iso: string) => dottedStamp(parseInstant(iso)!);
+
+async function stored(db: Sql, id: string) {
+  const [row] = await db.query<Record<string, any>>(sql`SELECT * FROM runs WHERE id = ${id}`);
+  return row;
+}
+
+withTestDatabases("ingest", (open) => {
+  let db: Sql;
+  let ws: string;
+  test("setup", async () => {
+    db = (await open()).sql;
+    ws = (await createWorkspace(db, "ingest tests")).id;
+  });
+
+  test("a post then a patch in another request complete one run; metadata merges", async () => {
+    const id = randomUUID();
+    await ingestRuns(db, ws, { post: [{ id, name: "chain", run_type: "chain", start_time: "2024-05-01T12:00:00.123001Z", inputs: { q: 1 }, extra: { metadata: { a: 1 } } }] });
+    let row = await stored(db, id);
+    assert.equal(row.status, "pending");
+    assert.equal(row.is_root, true);
+    assert.equal(row.trace_id, id);
+    assert.equal(row.dotted_order, `20240501T120000123001Z${id}`);
+    await ingestRuns(db, ws, { patch: [{ id, end_time: 1714564801123, outputs: { a: 2 }, extra: { metadata: { b: 2 } }, name: null }] });
+    row = await stored(db, id);
+    assert.equal(row.status, "success");
+    assert.equal(row.name, "chain");
+    assert.deepEqual(row.inputs, { q: 1 });
+    assert.deepEqual(row.outputs, { a: 2 });
+    assert.deepEqual(row.extra.metadata, { a: 1, b: 2 });
+    assert.equal(Math.round(row.latency_ms), 1000);
+  });
+
+  test("a patch that arrives before its post is kept and completed by the post", async () => {
+    const id = randomUUID();
+    await ingestRuns(db, ws, { patch: [{ id, end_time: "2024-05-01T12:00:05Z", outputs: { done: true } }] });
+    await ingestRuns(db, ws, { post: [{ id, name: "late post", run_type: "llm", start_time: "2024-05-01T12:00:00Z", inputs: { x: 1 }, session_name: "p1" }] });
+    const row = await stored(db, id);
+    assert.equal(row.name, "late post");
+    assert.equal(row.status, "success");
+    assert.deepEqual(row.outputs, { done: true });
+    assert.deepEqual(row.inputs, { x: 1 });
+    const [project] = await db.query<{ name: string }>(sql`SELECT name FROM projects WHERE id = ${row.project_id}`);
+    assert.equal(project.name, "p1");
+  });
+
+  test("sending the same run twice changes nothing", async () => {
+    const id = randomUUID();
+    const run = { id, name: "same", run_type: "tool", start_time: "2024-05-01T12:00:00Z", end_time: "2024-05-01T12:00:01Z", outputs: { y: 1 } };
+    await ingestRuns(db, ws, { post: [run] });
+    const first = await stored(db, id);
+    await ingestRuns(db, ws, { post: [run] });
+    const second = await stored(db, id);
+    assert.deepEqual({ ...second, updated_at: null }, { ...first, updated_at: null });
+  });
+
+  test("a child that arrives before its parent is placed when the parent arrives", async () => {
+    const root = randomUUID();
+    const child = randomUUID();
+    const grandchild = randomUUID();
+    await ingestRuns(db, ws, { post: [{ id: child, parent_run_id: root, trace_id: root, name: "child", start_time: "2024-05-01T12:00:01Z" }] });
+    await ingestRuns(db, ws, { post: [{ id: grandchild, parent_run_id: child, name: "grandchild", start_time: "2024-05-01T12:00:02Z" }] });
+    assert.equal((await stored(db, grandchild)).placement_pending, true);
+    await ingestRuns(db, ws, { post: [{ id: root, name: "root", start_time: "2024-05-01T12:00:00Z" }] });
+    const rootOrder = `${stamp("2024-05-01T12:00:00Z")}${root}`;
+    const childRow = await stored(db, child);
+    const grandRow = await stored(db, grandchild);
+    assert.equal(childRow.dotted_order, `${rootOrder}.${stamp("2024-05-01T12:00:01Z")}${child}`);
+    assert.equal(grandRow.dotted_order, `${childRow.dotted_order}.${stamp("2024-05-01T12:00:02Z")}${grandchild}`);
+    assert.equal(grandRow.trace_id, root);
+    assert.equal(grandRow.placement_pending, false);
+  });
+
+  test("a batch merges a post and a patch of the same run and places children from the request", async () => {
+    const root = randomUUID();
+    const child = randomUUID();
+    await ingestRuns(db, ws, {
+      post: [
+        { id: child, parent_run_id: root, name: "c", start_time: "2024-05-01T12:00:01Z" },
+        { id: root, name: "r", start_time: "2024-05-01T12:00:00Z" },
+      ],
+      patch: [{ id: root, end_time: "2024-05-01T12:00:03Z", error: "boom" }],
+    });
+    const rootRow = await stored(db, root);
+    assert.equal(rootRow.status, "error");
+    assert.equal(rootRow.error, "boom");
+    assert.ok((await stored(db, child)).dotted_order.startsWith(rootRow.dotted_order + "."));
+  });
+
+  test("inconsistent dotted_order, trace_id or parent is a 400 and nothing of the request is stored", async () => {
+    const ok = randomUUID();
+    const bad = randomUUID();
+    const other = randomUUID();
+    await assert.rejects(
+      ingestRuns(db, ws, { post: [
+        { id: ok, name: "fine", start_time: "2024-05-01T12:00:00Z" },
+        { id: bad, name: "bad", dotted_order: `${stamp("2024-05-01T12:00:00Z")}${bad}`, trace_id: other },
+      ] }),
+      (e: unknown) => e instanceof AppError && e.status === 400 && /trace_id/.test(e.detail),
+    );
+    assert.equal(await stored(db, ok), undefined);
+    await assert.rejects(
+      ingestRuns(db, ws, { post: [{ id: bad, dotted_order: "garbage" }] }),
+      (e: unknown) => e instanceof AppError && /segment 1/.test(e.detail),
+    );
+  });
+
+  test("another workspace cannot overwrite a run by reusing its id", async () => {
+    const id = randomUUID();
+    const other = (await createWorkspace(db, "other")).id;
+    await ingestRuns(db, ws, { post: [{ id, name: "mine", start_time: "2024-05-01T12:00:00Z" }] });
+    await ingestRuns(db, other, { patch: [{ id, name: "theirs", outputs: { stolen: true } }] }).catch(() => undefined);
+    const row = await stored(db, id);
+    assert.equal(row.name, "mine");
+    assert.equal(row.workspace_id, ws);
+    assert.equal(row.outputs, null);
+  });
+
+  test("more operations than the limit are refused with 413", async () => {
+    const post = Array.from({ length: 1001 }, () => ({ id: randomUUID(), name: "x" }));
+    await assert.rejects(ingestRuns(db, ws, { post }), (e: unknown) => e instanceof AppError && e.status === 413 && /1001/.test(e.detail));
+  });
+
+  test("an LLM run completed by a patch gets tokens from the merged run", async () => {
+    const id = randomUUID();
+    await ingestRuns(db, ws, { post: [{ id, name: "ChatOpenAI", run_type: "llm", start_time: "2024-05-01T12:00:00Z",
+      inputs: { messages: [{ role: "user", content: "hi" }] }, extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } } }] });
+    await ingestRuns(db, ws, { patch: [{ id, end_time: "2024-05-01T12:00:02Z",
+      events: [{ name: "new_token", time: "2024-05-01T12:00:00.5Z" }],
+      outputs: { choices: [{ message: { role: "assistant", content: "hello" } }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } } }] });
+    const row = await stored(db, id);
+    assert.equal(row.prompt_tokens, 10);
+    assert.equal(row.completion_tokens, 5);
+    assert.equal(row.total_tokens, 15);
+    assert.equal(row.model, "gpt-4o-mini");
+    assert.ok(Number(row.total_cost) > 0);
+    assert.ok(row.first_token_time);
+  });
+});
