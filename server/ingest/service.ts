@@ -3,6 +3,8 @@ import type { Sql } from "../db/client";
 import { env } from "../env";
 import { deriveLlm } from "../llm/derive";
 import { payloadTooLarge } from "../http/errors";
+import { attachFeedbackToRuns } from "../feedback/store";
+import { storeFeedbackParts } from "../feedback/service";
 import { storeAttachments, type IncomingAttachment } from "./attachments";
 import { foldOperations } from "./merge";
 import { placeRuns, repairPendingPlacements } from "./placement";
@@ -45,7 +47,7 @@ function hasPlacementInfo(run: TimedRun): boolean {
 export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInput): Promise<IngestResult> {
   checkBatchSize(input);
   const runs = foldOperations(input.post ?? [], input.patch ?? [], randomUUID).map(withTimes);
-  if (runs.length === 0 && !input.attachments?.length) return { created: 0, updated: 0 };
+  if (runs.length === 0 && !input.attachments?.length && !input.feedback?.length) return { created: 0, updated: 0 };
 
   return db.tx(async (tx) => {
     const projects = await resolveProjects(tx, workspaceId, [
@@ -83,6 +85,9 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
     await rederive(tx, workspaceId, [...updated]);
     if (await hasPendingChildren(tx, workspaceId, runs.map((r) => r.id))) await repairPendingPlacements(tx, workspaceId);
     if (input.attachments?.length) await storeAttachments(tx, workspaceId, input.attachments);
+    // Feedback parts after the runs, so feedback on a run of this request gets its trace and project.
+    if (input.feedback?.length) await storeFeedbackParts(tx, workspaceId, input.feedback);
+    if (runs.length) await attachFeedbackToRuns(tx, workspaceId, runs.map((r) => r.id));
     return { created: inserted.size, updated: updated.size };
   });
 }

@@ -24,7 +24,8 @@ CREATE INDEX "feedback_workspace_id_run_id_idx" ON "feedback" ("workspace_id", "
 CREATE INDEX "feedback_workspace_id_project_id_key_idx" ON "feedback" ("workspace_id", "project_id", "key");
 CREATE INDEX "feedback_workspace_id_created_at_idx" ON "feedback" ("workspace_id", "created_at" DESC, "id");
 
--- Presigned feedback links: only the SHA-256 of the token is kept.
+-- Presigned feedback links: looked up by the token's SHA-256; the token is also kept sealed
+-- (AES-GCM under the deployment secret) so the run's owner can list the links again.
 CREATE TABLE "feedback_tokens" (
   "id" UUID PRIMARY KEY,
   "workspace_id" UUID NOT NULL,
@@ -32,6 +33,7 @@ CREATE TABLE "feedback_tokens" (
   "feedback_key" TEXT NOT NULL,
   "feedback_config" JSONB,
   "token_hash" TEXT NOT NULL UNIQUE,
+  "token_sealed" TEXT NOT NULL,
   "expires_at" TIMESTAMPTZ(6) NOT NULL,
   "created_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now()
 );

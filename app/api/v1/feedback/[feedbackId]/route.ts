@@ -1,0 +1,22 @@
+import { route } from "@/server/http/route";
+import { feedbackUpdate } from "@/server/feedback/schema";
+import { deleteFeedback, readFeedback, updateFeedback } from "@/server/feedback/service";
+
+export const GET = route({
+  access: "read",
+  handler: ({ ctx, params }) => readFeedback(ctx.sql, ctx.workspaceId, params.feedbackId),
+});
+
+export const PATCH = route({
+  access: "write",
+  body: feedbackUpdate,
+  handler: ({ ctx, body, params }) => updateFeedback(ctx.sql, ctx.workspaceId, params.feedbackId, body),
+});
+
+export const DELETE = route({
+  access: "write",
+  handler: async ({ ctx, params }) => {
+    await deleteFeedback(ctx.sql, ctx.workspaceId, params.feedbackId);
+    return {};
+  },
+});

@@ -1,0 +1,15 @@
+import { route } from "@/server/http/route";
+import { feedbackCreate, feedbackListQuery } from "@/server/feedback/schema";
+import { createFeedback, listFeedback } from "@/server/feedback/service";
+
+export const POST = route({
+  access: "write",
+  body: feedbackCreate,
+  handler: ({ ctx, body }) => createFeedback(ctx.sql, ctx.workspaceId, body),
+});
+
+export const GET = route({
+  access: "read",
+  query: feedbackListQuery,
+  handler: ({ ctx, query }) => listFeedback(ctx.sql, ctx.workspaceId, query),
+});

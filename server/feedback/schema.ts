@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
+export const isUuid = (value: string) => uuid.safeParse(value).success;
+
+/** Python sends booleans as scores; we store them as 1/0. Infinity and NaN are refused by zod. */
+export const score = z.union([z.number(), z.boolean()]).transform((v) => (typeof v === "boolean" ? Number(v) : v)).nullish();
+
+const json = z.unknown().optional();
+const feedbackSource = z.looseObject({ type: z.string().nullish(), metadata: z.record(z.string(), z.unknown()).nullish() });
+const time = z.union([z.string(), z.number()]).nullish();
+
+/**
+ * FeedbackCreate as both SDKs send it. JS sends `feedbackConfig` (camelCase, a typo in the SDK),
+ * Python `feedback_config`; unknown keys (extend_trace_retention, address...) are ignored.
+ */
+export const feedbackCreate = z.looseObject({
+  id: uuid.nullish(),
+  run_id: uuid.nullish(),
+  trace_id: uuid.nullish(),
+  session_id: uuid.nullish(),
+  key: z.string().min(1, "must not be empty").max(256),
+  score,
+  value: json,
+  comment: z.string().nullish(),
+  correction: json,
+  feedback_source: feedbackSource.nullish(),
+  feedback_config: z.record(z.string(), z.unknown()).nullish(),
+  feedbackConfig: z.record(z.string(), z.unknown()).nullish(),
+  comparative_experiment_id: uuid.nullish(),
+  feedback_group_id: uuid.nullish(),
+  extra: z.record(z.string(), z.unknown()).nullish(),
+  start_time: time,
+  created_at: time,
+});
+export type FeedbackCreate = z.infer<typeof feedbackCreate>;
+
+/** PATCH /feedback/{id}: only the fields present change; `null` clears one. */
+export const feedbackUpdate = z.object({
+  score,
+  value: json,
+  comment: z.string().nullish(),
+  correction: json,
+  feedback_config: z.record(z.string(), z.unknown()).nullish(),
+});
+export type FeedbackUpdate = z.infer<typeof feedbackUpdate>;
+
+const many = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).optional()
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]) as z.infer<T>[]);
+
+export const feedbackListQuery = z.object({
+  run: many(uuid),
+  key: many(z.string()),
+  source: many(z.string()),
+  session: many(uuid),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type FeedbackListQuery = z.infer<typeof feedbackListQuery>;

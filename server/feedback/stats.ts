@@ -1,0 +1,42 @@
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+
+export interface KeyStats {
+  n: number;
+  avg: number | null;
+  stdev?: number;
+  /** How often each categorical (string) value was given. */
+  values: Record<string, number>;
+}
+export type FeedbackStats = Record<string, KeyStats>;
+
+/**
+ * Per-run `feedback_stats` as the runs API returns it: per key, the count, the mean and the
+ * population standard deviation of the scores, and the counts of string values.
+ */
+export async function feedbackStats(db: Sql, workspaceId: string, runIds: string[]): Promise<Map<string, FeedbackStats>> {
+  const out = new Map<string, FeedbackStats>();
+  if (runIds.length === 0) return out;
+  const [scores, values] = await Promise.all([
+    db.query<{ run_id: string; key: string; n: number; avg: number | null; stdev: number | null }>(sql`
+      SELECT run_id, key, count(*)::int AS n, avg(score)::float8 AS avg, stddev_pop(score)::float8 AS stdev
+      FROM feedback WHERE workspace_id = ${workspaceId} AND run_id = ANY(${runIds}::uuid[])
+      GROUP BY run_id, key`),
+    db.query<{ run_id: string; key: string; value: string; n: number }>(sql`
+      SELECT run_id, key, value #>> '{}' AS value, count(*)::int AS n
+      FROM feedback WHERE workspace_id = ${workspaceId} AND run_id = ANY(${runIds}::uuid[]) AND jsonb_typeof(value) = 'string'
+      GROUP BY run_id, key, value #>> '{}'`),
+  ]);
+  for (const row of scores) {
+    const stats: KeyStats = { n: row.n, avg: row.avg === null ? null : Number(row.avg), values: {} };
+    if (row.stdev !== null) stats.stdev = Number(row.stdev);
+    const perRun = out.get(row.run_id) ?? {};
+    perRun[row.key] = stats;
+    out.set(row.run_id, perRun);
+  }
+  for (const row of values) {
+    const stats = out.get(row.run_id)?.[row.key];
+    if (stats) stats.values[row.value] = row.n;
+  }
+  return out;
+}
