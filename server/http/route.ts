@@ -89,7 +89,8 @@ async function parseBody(spec: BodySpec, request: Request): Promise<unknown> {
 }
 
 /**
- * The one REST route factory: identity → rate limit → body (limits, decoding, zod) → query (zod)
+ * The one REST route factory: rate limit (by the caller's headers, before
+ * any lookup) → identity → body (limits, decoding, zod) → query (zod)
  * → handler → one error mapper answering `{"detail": ...}`.
  */
 export function route<A extends Access, B extends BodySpec = undefined, Q extends z.ZodType | undefined = undefined, P = Record<string, string>>(
@@ -98,12 +99,12 @@ export function route<A extends Access, B extends BodySpec = undefined, Q extend
   return async (request, context) => {
     const ip = clientIp(request);
     try {
-      const sql = await getSql();
-      const identity = await resolveIdentity(request, sql).catch((error) => {
-        if (spec.access === "public" && error instanceof AppError && error.status === 401) return null;
-        throw error;
-      });
-      return await withRateLimit(request, identity, ip, async () => {
+      return await withRateLimit(request, ip, async () => {
+        const sql = await getSql();
+        const identity = await resolveIdentity(request, sql).catch((error) => {
+          if (spec.access === "public" && error instanceof AppError && error.status === 401) return null;
+          throw error;
+        });
         authorize(spec.access, identity);
         const body = await parseBody(spec.body, request);
         let query: unknown;
