@@ -3,6 +3,7 @@ import type { Role } from "../auth/api-keys";
 import { getSql, type Sql } from "../db/client";
 import { readDecodedBody, parseJson } from "./body";
 import { clientIp } from "./client-ip";
+import { CORS_HEADERS } from "./cors";
 import { AppError, badRequest, describeZodError, errorResponse, forbidden, unauthorized } from "./errors";
 import { apiKeyIdentity, type Identity } from "./identity";
 import { boundaryOf, parseMultipart, type Part } from "./multipart";
@@ -97,6 +98,12 @@ export function route<A extends Access, B extends BodySpec = undefined, Q extend
   spec: RouteSpec<A, B, Q, P>,
 ): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
   return async (request, context) => {
+    const response = await handle(request, context);
+    for (const [name, value] of Object.entries(CORS_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
+    return response;
+  };
+
+  async function handle(request: Request, context: { params: Promise<P> }): Promise<Response> {
     const ip = clientIp(request);
     try {
       return await withRateLimit(request, ip, async () => {
@@ -127,5 +134,5 @@ export function route<A extends Access, B extends BodySpec = undefined, Q extend
     } catch (error) {
       return errorResponse(error);
     }
-  };
+  }
 }
