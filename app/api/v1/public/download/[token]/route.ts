@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { route } from "@/server/http/route";
+import { downloadShared, parseFormat } from "@/server/sharing/download";
+import { resolveShare } from "@/server/sharing/service";
+
+/** A shared trace or dataset as a file (`format` json, jsonl or csv). No key needed. */
+export const GET = route({
+  access: "public",
+  query: z.object({ format: z.string().optional() }),
+  handler: async ({ ctx, params, query }) => {
+    const format = parseFormat(query.format);
+    return downloadShared(ctx.sql, await resolveShare(ctx.sql, params.token), format);
+  },
+});

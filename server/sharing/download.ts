@@ -1,0 +1,55 @@
+import type { Sql } from "../db/client";
+import { badRequest } from "../http/errors";
+import { sharedRunTree, sharedRuns } from "./public-runs";
+import type { SharedResource } from "./service";
+
+export type DownloadFormat = "json" | "jsonl" | "csv";
+
+const CONTENT_TYPE: Record<DownloadFormat, string> = {
+  json: "application/json",
+  jsonl: "application/x-ndjson",
+  csv: "text/csv; charset=utf-8",
+};
+
+/** RFC 4180 quoting; objects are written as their JSON text. */
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function toCsv(columns: string[], rows: Record<string, unknown>[]): string {
+  return [columns.join(","), ...rows.map((row) => columns.map((c) => csvCell(row[c])).join(","))].join("\r\n") + "\r\n";
+}
+
+const RUN_COLUMNS = ["id", "parent_run_id", "name", "run_type", "status", "start_time", "end_time", "inputs", "outputs", "error", "total_tokens", "total_cost"];
+
+/** GET /public/download/{token}: the shared trace or dataset as one file to save. */
+export async function downloadShared(db: Sql, shared: SharedResource, format: DownloadFormat): Promise<Response> {
+  let body: string;
+  let name: string;
+  if (shared.kind === "run") {
+    name = `trace-${shared.resourceId}`;
+    if (format === "json") body = JSON.stringify(await sharedRunTree(db, shared.workspaceId, shared.resourceId), null, 2);
+    else {
+      const runs = await sharedRuns(db, shared.workspaceId, shared.resourceId);
+      body = format === "jsonl" ? runs.map((r) => JSON.stringify(r)).join("\n") + "\n" : toCsv(RUN_COLUMNS, runs);
+    }
+  } else {
+    throw badRequest("Only shared traces can be downloaded.");
+  }
+  return new Response(body, {
+    headers: {
+      "content-type": CONTENT_TYPE[format],
+      "content-disposition": `attachment; filename="${name}.${format}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+export function parseFormat(value: string | undefined): DownloadFormat {
+  const format = (value ?? "json").toLowerCase();
+  if (format === "json" || format === "jsonl" || format === "csv") return format;
+  throw badRequest(`format must be json, jsonl or csv, not "${value}".`);
+}

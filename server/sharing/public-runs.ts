@@ -1,0 +1,96 @@
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { notFound } from "../http/errors";
+import { isoFromDb } from "../ingest/time";
+import { feedbackStats } from "../feedback/stats";
+
+interface RunRow {
+  id: string;
+  trace_id: string;
+  parent_run_id: string | null;
+  dotted_order: string;
+  name: string;
+  run_type: string;
+  status: string;
+  start_time: string;
+  end_time: string | null;
+  inputs: unknown;
+  outputs: unknown;
+  error: string | null;
+  extra: unknown;
+  events: unknown;
+  tags: string[];
+  reference_example_id: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  prompt_cost: string | null;
+  completion_cost: string | null;
+  total_cost: string | null;
+  first_token_time: string | null;
+}
+
+const num = (v: string | null) => (v === null ? null : Number(v));
+
+/**
+ * A run as a public viewer sees it: content, timing, tokens and cost, but nothing that names the
+ * workspace or project it lives in.
+ */
+function publicRun(row: RunRow, stats: Record<string, unknown> | undefined) {
+  return {
+    id: row.id,
+    name: row.name,
+    run_type: row.run_type,
+    status: row.status,
+    start_time: isoFromDb(row.start_time),
+    end_time: isoFromDb(row.end_time),
+    inputs: row.inputs ?? {},
+    outputs: row.outputs,
+    error: row.error,
+    extra: row.extra,
+    events: row.events ?? [],
+    tags: row.tags ?? [],
+    trace_id: row.trace_id,
+    dotted_order: row.dotted_order,
+    parent_run_id: row.parent_run_id,
+    reference_example_id: row.reference_example_id,
+    prompt_tokens: row.prompt_tokens,
+    completion_tokens: row.completion_tokens,
+    total_tokens: row.total_tokens,
+    prompt_cost: num(row.prompt_cost),
+    completion_cost: num(row.completion_cost),
+    total_cost: num(row.total_cost),
+    first_token_time: isoFromDb(row.first_token_time),
+    feedback_stats: stats ?? {},
+  };
+}
+export type PublicRun = ReturnType<typeof publicRun>;
+export type PublicRunTree = PublicRun & { child_runs: PublicRunTree[] };
+
+/** The shared run and every run below it, in execution (dotted_order) order. */
+export async function sharedRuns(db: Sql, workspaceId: string, runId: string, ids: string[] = []): Promise<PublicRun[]> {
+  const [top] = await db.query<{ trace_id: string; dotted_order: string }>(sql`
+    SELECT trace_id, dotted_order FROM runs WHERE id = ${runId} AND workspace_id = ${workspaceId}`);
+  if (!top) throw notFound("The shared run no longer exists.");
+  const rows = await db.query<RunRow>(sql`
+    SELECT id, trace_id, parent_run_id, dotted_order, name, run_type, status, start_time, end_time, inputs, outputs, error,
+      extra, events, tags, reference_example_id, prompt_tokens, completion_tokens, total_tokens, prompt_cost,
+      completion_cost, total_cost, first_token_time
+    FROM runs
+    WHERE workspace_id = ${workspaceId} AND trace_id = ${top.trace_id}
+      AND (id = ${runId} OR starts_with(dotted_order, ${`${top.dotted_order}.`}))
+      ${ids.length ? sql`AND id = ANY(${ids}::uuid[])` : sql``}
+    ORDER BY dotted_order`);
+  const stats = await feedbackStats(db, workspaceId, rows.map((r) => r.id));
+  return rows.map((r) => publicRun(r, stats.get(r.id)));
+}
+
+/** GET /public/{token}/run: the shared run with its descendants nested under `child_runs`. */
+export async function sharedRunTree(db: Sql, workspaceId: string, runId: string): Promise<PublicRunTree> {
+  const runs = await sharedRuns(db, workspaceId, runId);
+  const nodes = new Map(runs.map((r) => [r.id, { ...r, child_runs: [] as PublicRunTree[] }]));
+  for (const node of nodes.values()) {
+    if (node.id !== runId && node.parent_run_id) nodes.get(node.parent_run_id)?.child_runs.push(node);
+  }
+  return nodes.get(runId)!;
+}

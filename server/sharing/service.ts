@@ -1,0 +1,71 @@
+import { randomUUID } from "node:crypto";
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { notFound } from "../http/errors";
+import { isUuid } from "../feedback/schema";
+import { hashToken, newShareToken, sealToken, unsealToken } from "./token";
+
+export type ShareKind = "run" | "dataset";
+
+const LABEL: Record<ShareKind, string> = { run: "Run", dataset: "Dataset" };
+
+async function resourceExists(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const rows = kind === "run"
+    ? await db.query(sql`SELECT 1 FROM runs WHERE id = ${id} AND workspace_id = ${workspaceId}`)
+    : await db.query(sql`SELECT 1 FROM datasets WHERE id = ${id} AND workspace_id = ${workspaceId}`);
+  return rows.length > 0;
+}
+
+async function activeToken(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<string | null> {
+  const [row] = await db.query<{ token_sealed: string }>(sql`
+    SELECT token_sealed FROM shares
+    WHERE workspace_id = ${workspaceId} AND resource_type = ${kind} AND resource_id = ${id} AND revoked_at IS NULL`);
+  return row ? unsealToken(row.token_sealed) : null;
+}
+
+/**
+ * PUT /{runs|datasets}/{id}/share: makes a public link. Sharing again returns the same link
+ * until it is revoked; the token a client proposes is ignored so every link is server-random.
+ */
+export async function share(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<{ share_token: string }> {
+  if (!(await resourceExists(db, workspaceId, kind, id))) throw notFound(`${LABEL[kind]} ${id} not found.`);
+  const existing = await activeToken(db, workspaceId, kind, id);
+  if (existing) return { share_token: existing };
+  const token = newShareToken();
+  await db.query(sql`
+    INSERT INTO shares (id, workspace_id, resource_type, resource_id, token_hash, token_sealed)
+    VALUES (${randomUUID()}, ${workspaceId}, ${kind}, ${id}, ${hashToken(token)}, ${sealToken(token)})
+    ON CONFLICT DO NOTHING`);
+  // A concurrent request may have shared it first: everyone gets the link that was stored.
+  return { share_token: (await activeToken(db, workspaceId, kind, id))! };
+}
+
+/** GET .../share: the active link, or null (what the SDKs read as "not shared"). */
+export async function readShare(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<{ share_token: string } | null> {
+  if (!(await resourceExists(db, workspaceId, kind, id))) throw notFound(`${LABEL[kind]} ${id} not found.`);
+  const token = await activeToken(db, workspaceId, kind, id);
+  return token ? { share_token: token } : null;
+}
+
+/** DELETE .../share: the link stops working at once. Unsharing twice is fine. */
+export async function unshare(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<void> {
+  if (!(await resourceExists(db, workspaceId, kind, id))) throw notFound(`${LABEL[kind]} ${id} not found.`);
+  await db.query(sql`
+    UPDATE shares SET revoked_at = now()
+    WHERE workspace_id = ${workspaceId} AND resource_type = ${kind} AND resource_id = ${id} AND revoked_at IS NULL`);
+}
+
+export interface SharedResource {
+  kind: ShareKind;
+  workspaceId: string;
+  resourceId: string;
+}
+
+/** The resource behind a public token; unknown, revoked or of another kind → 404. */
+export async function resolveShare(db: Sql, token: string, kind?: ShareKind): Promise<SharedResource> {
+  const [row] = await db.query<{ workspace_id: string; resource_type: ShareKind; resource_id: string }>(sql`
+    SELECT workspace_id, resource_type, resource_id FROM shares WHERE token_hash = ${hashToken(token)} AND revoked_at IS NULL`);
+  if (!row || (kind && row.resource_type !== kind)) throw notFound("This shared link does not exist or was revoked.");
+  return { kind: row.resource_type, workspaceId: row.workspace_id, resourceId: row.resource_id };
+}
