@@ -1,0 +1,117 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { request as httpRequest, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import { isNonPublicAddress } from "./address";
+
+/** A URL we refuse to call; says why, for the caller and the rule log. */
+export class EgressRefused extends Error {
+  readonly clientStatus = 400;
+}
+
+export interface EgressResult {
+  ok: boolean;
+  /** The last HTTP status, or null when no response came back. */
+  status: number | null;
+  attempts: number;
+  detail: string;
+}
+
+export interface EgressOptions {
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  maxAttempts?: number;
+  /** First retry delay; doubles each attempt. */
+  backoffMs?: number;
+}
+
+/**
+ * Webhooks normally may only reach the public internet. Tests and deployments whose receivers are
+ * on the private network opt out with ALLOW_PRIVATE_EGRESS=1 (read here, per call, so a test can
+ * set it).
+ */
+const privateAllowed = () => process.env.ALLOW_PRIVATE_EGRESS === "1";
+
+/** Refuses anything but http(s), credentials in the URL, and literal non-public addresses. */
+export function checkEgressUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new EgressRefused(`"${raw}" is not a URL.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new EgressRefused(`Only http and https URLs can be called, not ${url.protocol}`);
+  if (url.username || url.password) throw new EgressRefused("Put credentials in headers, not in the URL.");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  // Names are judged when they are resolved, at connect time (see guardedLookup).
+  if (!privateAllowed() && isIP(host) && isNonPublicAddress(host)) {
+    throw new EgressRefused(`${url.host} is not a public address.`);
+  }
+  return url;
+}
+
+/**
+ * Resolves names at connect time and refuses non-public answers, so a name that resolves to a
+ * private address (or is re-pointed there after a check) is never connected to.
+ */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, "", 0);
+    const usable = privateAllowed() ? addresses : addresses.filter((a) => !isNonPublicAddress(a.address));
+    if (usable.length === 0) return callback(new EgressRefused(`${hostname} resolves to a non-public address.`), "", 0);
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
+    callback(null, usable[0].address, usable[0].family);
+  });
+};
+
+function once(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number }> {
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const options: RequestOptions = {
+    method: "POST",
+    headers: { "content-type": "application/json", "user-agent": "Tracelight-Webhook/1", ...headers, "content-length": Buffer.byteLength(body) },
+    lookup: guardedLookup,
+    timeout: timeoutMs,
+  };
+  return new Promise((resolve, reject) => {
+    const req = send(url, options, (res) => {
+      // The answer's body is not used: drain it so the socket is released.
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0 }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * POSTs JSON to a customer endpoint. Network errors, timeouts and 5xx answers are retried with
+ * exponential backoff (at most `maxAttempts` tries); redirects are not followed.
+ */
+export async function postJson(rawUrl: string, payload: unknown, options: EgressOptions = {}): Promise<EgressResult> {
+  const { headers = {}, timeoutMs = 10_000, maxAttempts = 3, backoffMs = 500 } = options;
+  let url: URL;
+  try {
+    url = checkEgressUrl(rawUrl);
+  } catch (error) {
+    return { ok: false, status: null, attempts: 0, detail: (error as Error).message };
+  }
+  const body = JSON.stringify(payload);
+  let last: EgressResult = { ok: false, status: null, attempts: 0, detail: "not attempted" };
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    try {
+      const { status } = await once(url, body, headers, timeoutMs);
+      if (status >= 200 && status < 300) return { ok: true, status, attempts: attempt, detail: `HTTP ${status}` };
+      last = { ok: false, status, attempts: attempt, detail: `HTTP ${status}` };
+      if (status < 500) return last;
+    } catch (error) {
+      last = { ok: false, status: null, attempts: attempt, detail: (error as Error).message };
+      if (error instanceof EgressRefused) return last;
+    }
+    if (attempt < maxAttempts) await sleep(backoffMs * 2 ** (attempt - 1));
+  }
+  return last;
+}
