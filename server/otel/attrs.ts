@@ -1,0 +1,88 @@
+import type { Attributes, AttrValue } from "./otlp";
+
+/** Attribute helpers shared by the adapters: typed reads, JSON-or-structured values, flattened lists. */
+
+export function str(attrs: Attributes, key: string): string | undefined {
+  const v = attrs[key];
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  return undefined;
+}
+
+export function num(attrs: Attributes, key: string): number | undefined {
+  const v = attrs[key];
+  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The first of several keys that is present (current names before deprecated ones). */
+export function firstNum(attrs: Attributes, keys: string[]): number | undefined {
+  for (const key of keys) {
+    const n = num(attrs, key);
+    if (n !== undefined) return n;
+  }
+  return undefined;
+}
+
+/** Content attributes come as structured values or as JSON strings; strings that are not JSON stay strings. */
+export function parsed(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const t = value.trim();
+  if (!(t.startsWith("{") || t.startsWith("[") || t.startsWith('"'))) return value;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return value;
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Objects whose keys are all indexes become arrays, in index order. */
+function arrayify(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const keys = Object.keys(value);
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = arrayify(value[k]);
+  if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
+    return keys.map(Number).sort((a, b) => a - b).map((i) => out[String(i)]);
+  }
+  return out;
+}
+
+/**
+ * `prefix.0.role`, `prefix.0.content`, `prefix.1.tool_calls.0.name`… → `[{role, content}, {tool_calls: [{name}]}]`.
+ * Undefined when no key has the prefix.
+ */
+export function unflatten(attrs: Attributes, prefix: string): unknown {
+  const root: Record<string, unknown> = {};
+  let found = false;
+  for (const [key, value] of Object.entries(attrs)) {
+    if (!key.startsWith(`${prefix}.`)) continue;
+    found = true;
+    const path = key.slice(prefix.length + 1).split(".");
+    let node = root;
+    for (const part of path.slice(0, -1)) {
+      if (!isRecord(node[part])) node[part] = {};
+      node = node[part] as Record<string, unknown>;
+    }
+    node[path[path.length - 1]] = value;
+  }
+  return found ? arrayify(root) : undefined;
+}
+
+/** `prefix.key` → `{key: value}` for every key with the prefix, the rest of the key kept whole. */
+export function withPrefix(attrs: Attributes, prefix: string): Record<string, AttrValue> {
+  const out: Record<string, AttrValue> = {};
+  for (const [key, value] of Object.entries(attrs)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
+  return out;
+}
+
+/** Drops undefined values so a partial result never overrides anything. */
+export function defined<T extends Record<string, unknown>>(obj: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
+  return out as Partial<T>;
+}

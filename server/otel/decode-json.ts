@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { normalizeRequest, type RawAnyValue, type RawKeyValue, type RawRequest } from "./normalize";
+import { OtlpDecodeError, type ExportRequest } from "./otlp";
+
+/** snake_case → lowerCamelCase: OTLP/JSON keys MUST be camelCase, but hand-written payloads use both. */
+function camelize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelize);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = camelize(v);
+  return out;
+}
+
+const int64 = z.union([z.string(), z.number()]).nullish();
+const id = z.union([z.string(), z.looseObject({ type: z.literal("Buffer"), data: z.array(z.number()) })]).nullish();
+const enumLike = z.union([z.number(), z.string()]).nullish();
+
+const anyValue: z.ZodType<RawAnyValue> = z.lazy(() =>
+  z.looseObject({
+    stringValue: z.string().nullish(),
+    boolValue: z.boolean().nullish(),
+    intValue: int64,
+    doubleValue: z.union([z.number(), z.string()]).nullish(),
+    arrayValue: z.looseObject({ values: z.array(anyValue).nullish() }).nullish(),
+    kvlistValue: z.looseObject({ values: z.array(keyValue).nullish() }).nullish(),
+    bytesValue: z.string().nullish(),
+  }),
+);
+const keyValue: z.ZodType<RawKeyValue> = z.lazy(() => z.looseObject({ key: z.string(), value: anyValue.nullish() }));
+/** A `{key: value}` map instead of a KeyValue list is not OTLP; refusing it beats guessing. */
+const attributeList = z.array(keyValue, { error: "attributes must be a list of {key, value}" }).nullish();
+
+const span = z.looseObject({
+  traceId: id,
+  spanId: id,
+  parentSpanId: id,
+  name: z.string().nullish(),
+  kind: enumLike,
+  startTimeUnixNano: int64,
+  endTimeUnixNano: int64,
+  attributes: attributeList,
+  events: z.array(z.looseObject({ timeUnixNano: int64, name: z.string().nullish(), attributes: attributeList })).nullish(),
+  status: z.looseObject({ code: enumLike, message: z.string().nullish() }).nullish(),
+});
+
+const request = z.looseObject({
+  resourceSpans: z.array(z.looseObject({
+    resource: z.looseObject({ attributes: attributeList }).nullish(),
+    scopeSpans: z.array(z.looseObject({
+      scope: z.looseObject({ name: z.string().nullish(), version: z.string().nullish() }).nullish(),
+      spans: z.array(span).nullish(),
+    })).nullish(),
+  })).nullish(),
+});
+
+const OTHER_SIGNALS: Record<string, string> = { resourceLogs: "logs", resourceMetrics: "metrics", resourceProfiles: "profiles" };
+
+function describe(error: z.ZodError): string {
+  return error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+}
+
+export function decodeJsonRequest(bytes: Buffer): ExportRequest {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString("utf8"));
+  } catch (error) {
+    throw new OtlpDecodeError(`Body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new OtlpDecodeError("Body is not an OTLP/JSON ExportTraceServiceRequest object.");
+  }
+  const body = camelize(parsed) as Record<string, unknown>;
+  if (!("resourceSpans" in body)) {
+    const other = Object.keys(OTHER_SIGNALS).find((k) => k in body);
+    if (other) throw new OtlpDecodeError(`This is an OTLP ${OTHER_SIGNALS[other]} payload; this endpoint accepts traces only.`);
+  }
+  const result = request.safeParse(body);
+  if (!result.success) throw new OtlpDecodeError(`Body is not an OTLP/JSON ExportTraceServiceRequest: ${describe(result.error)}`);
+  return normalizeRequest(result.data as RawRequest);
+}

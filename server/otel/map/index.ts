@@ -1,0 +1,36 @@
+import type { OtlpSpan } from "../otlp";
+import { genaiAdapter } from "./genai";
+import { langsmithAdapter } from "./langsmith";
+import { openinferenceAdapter } from "./openinference";
+import { traceloopAdapter } from "./traceloop";
+import type { Adapter, Draft } from "./types";
+import { mergeUsage } from "./usage";
+import { vercelAdapter } from "./vercel";
+
+/**
+ * The adapters in the order they are tried (see ../README.md): explicit LangSmith attributes
+ * first, then the conventions that say most about a span, the generic GenAI conventions last.
+ */
+export const ADAPTERS: Adapter[] = [langsmithAdapter, vercelAdapter, openinferenceAdapter, traceloopAdapter, genaiAdapter];
+
+function mergeDrafts(first: Draft, second: Draft): Draft {
+  const merged: Draft = { ...second };
+  for (const [key, value] of Object.entries(first) as [keyof Draft, unknown][]) {
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  merged.metadata = { ...second.metadata, ...first.metadata };
+  merged.invocationParams = { ...second.invocationParams, ...first.invocationParams };
+  merged.usage = mergeUsage(first.usage, second.usage);
+  merged.tags = [...new Set([...(first.tags ?? []), ...(second.tags ?? [])])];
+  return merged;
+}
+
+/** Every adapter's reading of the span, earlier adapters winning field by field. */
+export function readSpan(span: OtlpSpan): Draft {
+  return ADAPTERS.map((adapter) => adapter.map(span)).reduce(mergeDrafts, {});
+}
+
+/** Attributes no adapter owns are kept as metadata, as LangSmith keeps unknown attributes. */
+export function isOwnedAttribute(key: string): boolean {
+  return ADAPTERS.some((adapter) => adapter.prefixes.some((prefix) => key.startsWith(prefix)));
+}

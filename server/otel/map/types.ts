@@ -1,0 +1,47 @@
+import type { OtlpSpan } from "../otlp";
+
+export const RUN_TYPES = ["llm", "chain", "tool", "retriever", "embedding", "prompt", "parser"] as const;
+export type RunType = (typeof RUN_TYPES)[number];
+
+/** LangSmith's usage_metadata: totals plus per-kind details, so cost is computed as for native runs. */
+export interface UsageMetadata {
+  input_tokens?: number;
+  output_tokens?: number;
+  total_tokens?: number;
+  input_token_details?: Record<string, number>;
+  output_token_details?: Record<string, number>;
+  [key: string]: unknown;
+}
+
+/**
+ * What one convention read from a span. Adapters run in a fixed order and an earlier adapter's
+ * value wins, field by field (metadata, invocation params and usage key by key).
+ */
+export interface Draft {
+  name?: string;
+  runType?: RunType;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  invocationParams?: Record<string, unknown>;
+  usage?: UsageMetadata;
+  tags?: string[];
+  provider?: string;
+  model?: string;
+  runId?: string;
+  traceId?: string;
+  parentRunId?: string;
+  dottedOrder?: string;
+  sessionName?: string;
+  sessionId?: string;
+  referenceExampleId?: string;
+  /** Nanoseconds after the start at which the first token arrived (streaming), for time-to-first-token. */
+  firstTokenAfterNanos?: bigint;
+}
+
+export interface Adapter {
+  name: string;
+  /** Attribute key prefixes this convention owns; what no adapter owns is kept as metadata. */
+  prefixes: string[];
+  map(span: OtlpSpan): Draft;
+}

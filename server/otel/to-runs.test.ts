@@ -1,0 +1,88 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { uuidFromOtelSpanId } from "./ids";
+import { event, span, T0 } from "./test-spans";
+import { spansToRuns } from "./to-runs";
+
+test("a tree in one request: ids from span ids, trace id from the root, dotted orders from start times, any span order", () => {
+  const root = span({ "gen_ai.operation.name": "invoke_agent" }, { name: "agent", startTimeUnixNano: T0, endTimeUnixNano: T0 + 3_000_000_000n });
+  const llm = span({ "gen_ai.operation.name": "chat" }, { name: "chat", parentSpanId: root.spanId, startTimeUnixNano: T0 + 1_000n });
+  const tool = span({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "search" }, { parentSpanId: llm.spanId, startTimeUnixNano: T0 + 2_000_000n });
+  const { runs, rejected } = spansToRuns({ spans: [tool, llm, root] });
+  assert.equal(rejected.count, 0);
+  const [t, l, r] = runs;
+  assert.equal(r.id, uuidFromOtelSpanId(root.spanId));
+  assert.equal(r.parent_run_id, undefined);
+  assert.equal(r.trace_id, r.id, "a trace's id is its root run's id, as in LangSmith");
+  assert.equal(r.dotted_order, `20251123T080000123456Z${r.id}`);
+  assert.equal(l.parent_run_id, r.id);
+  assert.equal(l.trace_id, r.id);
+  assert.equal(l.dotted_order, `${r.dotted_order}.20251123T080000123457Z${l.id}`);
+  assert.equal(t.parent_run_id, l.id);
+  assert.equal(t.dotted_order, `${l.dotted_order}.20251123T080000125456Z${t.id}`);
+  assert.equal(r.start_time, "2025-11-23T08:00:00.123456Z");
+  assert.equal(r.end_time, "2025-11-23T08:00:03.123456Z");
+  assert.equal(r.session_name, "default");
+  assert.equal(r.extra.metadata.otel_trace_id, root.traceId);
+  assert.equal(r.extra.metadata.otel_span_id, root.spanId);
+});
+
+test("a child whose parent is not in the request keeps its parent and leaves placement to ingest", () => {
+  const child = span({}, { parentSpanId: "00f067aa0ba902b7" });
+  const { runs } = spansToRuns({ spans: [child] });
+  assert.equal(runs[0].parent_run_id, "00000000-0000-0000-00f0-67aa0ba902b7");
+  assert.equal(runs[0].trace_id, undefined);
+  assert.equal(runs[0].dotted_order, undefined);
+});
+
+test("exception events and ERROR status make the run's error; other events stay events", () => {
+  const failed = span({}, {
+    status: { code: 2, message: "upstream 500" },
+    events: [
+      event("exception", { "exception.type": "APIError", "exception.message": "Internal Server Error", "exception.stacktrace": "APIError: Internal Server Error\n    at call (client.ts:10)" }),
+      event("retry", { attempt: 2 }, 5_000n),
+    ],
+  });
+  const { runs } = spansToRuns({ spans: [failed, span({}, { status: { code: 2, message: "timed out" } }), span({}, { status: { code: 2, message: "" } })] });
+  assert.equal(runs[0].error, "APIError: Internal Server Error\n\nAPIError: Internal Server Error\n    at call (client.ts:10)");
+  assert.deepEqual(runs[0].events, [
+    { name: "exception", time: "2025-11-23T08:00:00.123457Z", kwargs: { "exception.type": "APIError", "exception.message": "Internal Server Error", "exception.stacktrace": "APIError: Internal Server Error\n    at call (client.ts:10)" } },
+    { name: "retry", time: "2025-11-23T08:00:00.123461Z", kwargs: { attempt: 2 } },
+  ]);
+  assert.equal(runs[1].error, "timed out");
+  assert.equal(runs[2].error, "Span ended with status ERROR");
+  assert.equal(spansToRuns({ spans: [span({}, { status: { code: 1, message: "" } })] }).runs[0].error, undefined);
+});
+
+test("spans without ids or with bad times are rejected and counted; the rest are kept", () => {
+  const good = span({});
+  const { runs, rejected } = spansToRuns({ spans: [
+    span({}, { traceId: "" }),
+    span({}, { spanId: "0000000000000000" }),
+    span({}, { startTimeUnixNano: null }),
+    span({}, { endTimeUnixNano: T0 - 1n }),
+    good,
+  ] });
+  assert.deepEqual(runs.map((r) => r.id), [uuidFromOtelSpanId(good.spanId)]);
+  assert.equal(rejected.count, 4);
+  assert.match(rejected.message, /^4 spans rejected: span [0-9a-f]+: missing or invalid trace id; span 0000000000000000: missing or invalid span id; span [0-9a-f]+: missing start time; span [0-9a-f]+: end time before start time$/);
+});
+
+test("an unfinished span has no end_time; nothing mapped means chain, span name, empty inputs", () => {
+  const { runs } = spansToRuns({ spans: [span({ "db.system": "postgresql" }, { name: "SELECT", endTimeUnixNano: null })] });
+  assert.equal(runs[0].end_time, undefined);
+  assert.equal(runs[0].run_type, "chain");
+  assert.equal(runs[0].name, "SELECT");
+  assert.deepEqual(runs[0].inputs, {});
+  assert.equal(runs[0].outputs, undefined);
+  assert.equal(runs[0].extra.metadata["db.system"], "postgresql");
+  assert.equal(runs[0].extra.metadata.otel_scope, "test-scope");
+});
+
+test("project: header, then langsmith session attributes, then OpenInference's resource project, then default", () => {
+  const attrs = { "langsmith.trace.session_name": "from-span" };
+  assert.equal(spansToRuns({ spans: [span(attrs)] }, { projectName: "from-header" }).runs[0].session_name, "from-header");
+  assert.equal(spansToRuns({ spans: [span(attrs)] }).runs[0].session_name, "from-span");
+  assert.equal(spansToRuns({ spans: [span({}, { resource: { "openinference.project.name": "oi" } })] }).runs[0].session_name, "oi");
+  assert.equal(spansToRuns({ spans: [span({})] }).runs[0].session_name, "default");
+});

@@ -1,0 +1,199 @@
+import { dottedStamp, formatMicros } from "../ingest/time";
+import { asUuid, uuidFromOtelSpanId, validHexId } from "./ids";
+import { isOwnedAttribute, readSpan } from "./map";
+import type { Draft, RunType, UsageMetadata } from "./map/types";
+import { completeUsage } from "./map/usage";
+import { STATUS_ERROR, type ExportRequest, type OtlpEvent, type OtlpSpan } from "./otlp";
+
+/** A run exactly as the langsmith SDK would post it for the span. */
+export interface WireRun {
+  id: string;
+  trace_id?: string;
+  parent_run_id?: string;
+  dotted_order?: string;
+  name: string;
+  run_type: RunType;
+  inputs: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  extra: { metadata: Record<string, unknown>; invocation_params?: Record<string, unknown> };
+  events: { name: string; time: string; kwargs?: Record<string, unknown> }[];
+  tags: string[];
+  start_time: string;
+  end_time?: string;
+  error?: string;
+  session_name?: string;
+  session_id?: string;
+  reference_example_id?: string;
+}
+
+export interface SpansToRuns {
+  runs: WireRun[];
+  rejected: { count: number; message: string };
+}
+
+/** Events whose content the adapters have already turned into inputs and outputs. */
+const CONTENT_EVENTS = /^gen_ai\.(system|user|assistant|tool)\.message$|^gen_ai\.choice$|^gen_ai\.content\.|^gen_ai\.client\.inference\.operation\.details$/;
+
+interface Accepted {
+  span: OtlpSpan;
+  draft: Draft;
+  id: string;
+  parentSpanId: string | null;
+  startMicros: bigint;
+  endMicros: bigint | null;
+}
+
+function check(span: OtlpSpan): string | null {
+  if (!validHexId(span.traceId, 16)) return "missing or invalid trace id";
+  if (!validHexId(span.spanId, 8)) return "missing or invalid span id";
+  if (span.startTimeUnixNano === null) return "missing start time";
+  if (span.endTimeUnixNano !== null && span.endTimeUnixNano < span.startTimeUnixNano) return "end time before start time";
+  return null;
+}
+
+/** `exception` events (message + stacktrace, as LangSmith shows them), else the ERROR status message. */
+function errorOf(span: OtlpSpan): string | undefined {
+  const exceptions = span.events.filter((e) => e.name === "exception").map((e) => {
+    const a = e.attributes;
+    const head = [a["exception.type"], a["exception.message"]].filter((x) => x !== undefined && x !== "").join(": ");
+    return a["exception.stacktrace"] ? `${head}\n\n${a["exception.stacktrace"]}` : head;
+  });
+  if (exceptions.length) return exceptions.join("\n\n");
+  if (span.status.code === STATUS_ERROR) return span.status.message || "Span ended with status ERROR";
+  return undefined;
+}
+
+const iso = (nanos: bigint) => formatMicros(nanos / 1000n);
+
+function runEvents(span: OtlpSpan, draft: Draft): WireRun["events"] {
+  const events = span.events
+    .filter((e: OtlpEvent) => !CONTENT_EVENTS.test(e.name) && e.timeUnixNano !== null)
+    .map((e) => ({ name: e.name, time: iso(e.timeUnixNano!), ...(Object.keys(e.attributes).length ? { kwargs: e.attributes } : {}) }));
+  // Native streaming runs record tokens as `new_token` events; the first one gives time-to-first-token.
+  if (draft.firstTokenAfterNanos !== undefined && span.startTimeUnixNano !== null) {
+    events.unshift({ name: "new_token", time: iso(span.startTimeUnixNano + draft.firstTokenAfterNanos), kwargs: { token: "" } });
+  }
+  return events;
+}
+
+function metadataOf(span: OtlpSpan, draft: Draft, usage: UsageMetadata | undefined): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(span.attributes)) if (!isOwnedAttribute(key)) kept[key] = value;
+  return {
+    ...span.resource,
+    ...kept,
+    otel_trace_id: span.traceId.toLowerCase(),
+    otel_span_id: span.spanId.toLowerCase(),
+    ...(span.scope.name ? { otel_scope: span.scope.name } : {}),
+    ...(draft.provider ? { ls_provider: draft.provider } : {}),
+    ...(draft.model ? { ls_model_name: draft.model } : {}),
+    ...draft.metadata,
+    ...(usage ? { usage_metadata: usage } : {}),
+  };
+}
+
+/** The project: the Langsmith-Project header, else the span's session attributes, else "default". */
+function session(draft: Draft, span: OtlpSpan, projectName: string | undefined): Pick<WireRun, "session_name" | "session_id"> {
+  if (projectName) return { session_name: projectName };
+  const sessionId = asUuid(draft.sessionId);
+  const name = draft.sessionName ?? (typeof span.resource["openinference.project.name"] === "string" ? span.resource["openinference.project.name"] : undefined);
+  if (name) return { session_name: name };
+  if (sessionId) return { session_id: sessionId };
+  return { session_name: "default" };
+}
+
+const SEGMENT = /^\d{8}T\d{12}Z([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** A given dotted_order is kept only if it agrees with the run's ids; a bad one would fail the whole request downstream. */
+function consistentDottedOrder(dotted: string | undefined, id: string, parentId: string | undefined, traceId: string | undefined): string | undefined {
+  if (!dotted) return undefined;
+  const ids = dotted.split(".").map((s) => SEGMENT.exec(s)?.[1]?.toLowerCase());
+  if (ids.some((x) => !x) || ids[ids.length - 1] !== id) return undefined;
+  if (traceId && ids[0] !== traceId) return undefined;
+  if ((ids.length > 1 ? ids[ids.length - 2] : undefined) !== parentId) return undefined;
+  return dotted;
+}
+
+/** Maps decoded spans to runs; a span that cannot be mapped is counted as rejected, never thrown. */
+export function spansToRuns(request: ExportRequest, options: { projectName?: string } = {}): SpansToRuns {
+  const reasons: string[] = [];
+  const accepted: Accepted[] = [];
+  for (const span of request.spans) {
+    const problem = check(span);
+    if (problem) {
+      reasons.push(`span ${span.spanId || "(no id)"}: ${problem}`);
+      continue;
+    }
+    const draft = readSpan(span);
+    const spanId = span.spanId.toLowerCase();
+    const isRoot = span.attributes["langsmith.is_root"] === true || span.attributes["langsmith.is_root"] === "true";
+    accepted.push({
+      span,
+      draft,
+      id: draft.runId ?? uuidFromOtelSpanId(spanId),
+      parentSpanId: isRoot ? null : validHexId(span.parentSpanId, 8),
+      startMicros: span.startTimeUnixNano! / 1000n,
+      endMicros: span.endTimeUnixNano === null ? null : span.endTimeUnixNano / 1000n,
+    });
+  }
+
+  // A parent sent in the same request may carry a langsmith.span.id: children must point at that id.
+  const bySpanId = new Map(accepted.map((a) => [a.span.spanId.toLowerCase(), a]));
+  const parentOf = (a: Accepted): Accepted | undefined => (a.parentSpanId ? bySpanId.get(a.parentSpanId) : undefined);
+  const parentRunId = (a: Accepted): string | undefined =>
+    a.draft.parentRunId ?? (a.parentSpanId ? parentOf(a)?.id ?? uuidFromOtelSpanId(a.parentSpanId) : undefined);
+
+  // Placement within the request: trace id and dotted_order when the chain reaches a root here.
+  const placed = new Map<Accepted, { traceId?: string; dotted?: string }>();
+  const place = (a: Accepted, depth: number): { traceId?: string; dotted?: string } => {
+    const done = placed.get(a);
+    if (done) return done;
+    const own = `${dottedStamp(a.startMicros)}${a.id}`;
+    const parentId = parentRunId(a);
+    const parent = !a.draft.parentRunId || a.draft.parentRunId === parentOf(a)?.id ? parentOf(a) : undefined;
+    let result: { traceId?: string; dotted?: string };
+    if (!parentId) result = { traceId: a.draft.traceId ?? a.id, dotted: own };
+    else if (parent && depth < 1000) {
+      const up = place(parent, depth + 1);
+      result = { traceId: a.draft.traceId ?? up.traceId, dotted: up.dotted ? `${up.dotted}.${own}` : undefined };
+    } else result = { traceId: a.draft.traceId };
+    const given = consistentDottedOrder(a.draft.dottedOrder, a.id, parentId, result.traceId);
+    if (given) result = { traceId: result.traceId ?? given.slice(22, 58).toLowerCase(), dotted: given };
+    placed.set(a, result);
+    return result;
+  };
+
+  const runs = accepted.map((a): WireRun => {
+    const { span, draft } = a;
+    const { traceId, dotted } = place(a, 0);
+    const runType = draft.runType ?? "chain";
+    const usage = draft.usage && (runType === "llm" || runType === "embedding") ? completeUsage(draft.usage) : undefined;
+    const outputs = usage ? { ...draft.outputs, usage_metadata: usage } : draft.outputs;
+    const params = draft.invocationParams ?? {};
+    const run: WireRun = {
+      id: a.id,
+      name: draft.name ?? (span.name || "span"),
+      run_type: runType,
+      inputs: draft.inputs ?? {},
+      extra: { metadata: metadataOf(span, draft, usage), ...(Object.keys(params).length ? { invocation_params: params } : {}) },
+      events: runEvents(span, draft),
+      tags: draft.tags ?? [],
+      start_time: formatMicros(a.startMicros),
+      ...session(draft, span, options.projectName),
+    };
+    if (traceId) run.trace_id = traceId;
+    const parentId = parentRunId(a);
+    if (parentId) run.parent_run_id = parentId;
+    if (dotted) run.dotted_order = dotted;
+    if (outputs) run.outputs = outputs;
+    if (a.endMicros !== null) run.end_time = formatMicros(a.endMicros);
+    const error = errorOf(span);
+    if (error) run.error = error;
+    if (draft.referenceExampleId) run.reference_example_id = draft.referenceExampleId;
+    return run;
+  });
+
+  const count = reasons.length;
+  const message = count ? `${count} span${count === 1 ? "" : "s"} rejected: ${reasons.slice(0, 5).join("; ")}${count > 5 ? "; …" : ""}` : "";
+  return { runs, rejected: { count, message } };
+}
