@@ -1,0 +1,14 @@
+import { route } from "@/server/http/route";
+import { exportTraces } from "@/server/otel/export";
+
+/** OTLP/HTTP trace export (protobuf or JSON); also served at /otel/v1/traces. */
+export const POST = route({
+  access: "write",
+  body: "bytes",
+  handler: ({ ctx, body, request }) =>
+    exportTraces(ctx.sql, ctx.workspaceId, {
+      bytes: body.bytes,
+      contentType: body.contentType,
+      projectName: request.headers.get("langsmith-project") ?? undefined,
+    }),
+});
