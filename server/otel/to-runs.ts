@@ -5,8 +5,8 @@ import type { Draft, RunType, UsageMetadata } from "./map/types";
 import { completeUsage } from "./map/usage";
 import { STATUS_ERROR, type ExportRequest, type OtlpEvent, type OtlpSpan } from "./otlp";
 
-/** A run exactly as the langsmith SDK would post it for the span. */
-export interface WireRun {
+/** A run exactly as the langsmith SDK would post it for the span (a type literal, so ingest's open run type accepts it). */
+export type WireRun = {
   id: string;
   trace_id?: string;
   parent_run_id?: string;
@@ -24,7 +24,7 @@ export interface WireRun {
   session_name?: string;
   session_id?: string;
   reference_example_id?: string;
-}
+};
 
 export interface SpansToRuns {
   runs: WireRun[];
