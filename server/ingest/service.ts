@@ -5,6 +5,7 @@ import { deriveLlm } from "../llm/derive";
 import { payloadTooLarge } from "../http/errors";
 import { attachFeedbackToRuns } from "../feedback/store";
 import { storeFeedbackParts } from "../feedback/service";
+import { evaluateRulesAfterIngest } from "../rules/evaluate";
 import { storeAttachments, type IncomingAttachment } from "./attachments";
 import { foldOperations } from "./merge";
 import { placeRuns, repairPendingPlacements } from "./placement";
@@ -49,7 +50,7 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
   const runs = foldOperations(input.post ?? [], input.patch ?? [], randomUUID).map(withTimes);
   if (runs.length === 0 && !input.attachments?.length && !input.feedback?.length) return { created: 0, updated: 0 };
 
-  return db.tx(async (tx) => {
+  const result = await db.tx(async (tx) => {
     const projects = await resolveProjects(tx, workspaceId, [
       ...runs.filter((r) => r.fields.session_id || r.fields.session_name)
         .map((r) => ({ sessionId: r.fields.session_id, sessionName: r.fields.session_name })),
@@ -90,6 +91,9 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
     if (runs.length) await attachFeedbackToRuns(tx, workspaceId, runs.map((r) => r.id));
     return { created: inserted.size, updated: updated.size };
   });
+  // After the commit, off the request path: a rule's failure never fails the ingest.
+  evaluateRulesAfterIngest(workspaceId, runs.map((r) => r.id), db);
+  return result;
 }
 
 /** Runs completed across requests (post, then patch) get their derived columns from the merged row. */

@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { pageQuery } from "@/server/rules/schema";
+import { ruleLogs } from "@/server/rules/service";
+
+export const GET = route({
+  access: "read",
+  query: pageQuery,
+  handler: ({ ctx, params, query }) => ruleLogs(ctx.sql, ctx.workspaceId, params.ruleId, query),
+});

@@ -1,0 +1,16 @@
+import { route } from "@/server/http/route";
+import { uuid } from "@/server/feedback/schema";
+import { pageQuery, ruleCreate } from "@/server/rules/schema";
+import { createRule, listRules } from "@/server/rules/service";
+
+export const GET = route({
+  access: "read",
+  query: pageQuery.extend({ session_id: uuid.optional() }),
+  handler: ({ ctx, query }) => listRules(ctx.sql, ctx.workspaceId, query),
+});
+
+export const POST = route({
+  access: "write",
+  body: ruleCreate,
+  handler: ({ ctx, body }) => createRule(ctx.sql, ctx.workspaceId, body),
+});

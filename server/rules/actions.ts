@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { postJson } from "../egress/http";
+import { insertFeedback } from "../feedback/store";
+import { isoFromDb } from "../ingest/time";
+import { addRunToDataset } from "./dataset";
+import type { RuleRow } from "./service";
+
+export interface RuleRun {
+  id: string;
+  trace_id: string;
+  parent_run_id: string | null;
+  project_id: string;
+  name: string;
+  run_type: string;
+  status: string;
+  start_time: string;
+  end_time: string | null;
+  inputs: unknown;
+  outputs: unknown;
+  error: string | null;
+  extra: unknown;
+  tags: string[];
+  total_tokens: number | null;
+  total_cost: string | null;
+}
+
+export async function loadRuleRuns(db: Sql, workspaceId: string, ids: string[]): Promise<RuleRun[]> {
+  if (ids.length === 0) return [];
+  return db.query<RuleRun>(sql`
+    SELECT id, trace_id, parent_run_id, project_id, name, run_type, status, start_time, end_time, inputs, outputs, error,
+      extra, tags, total_tokens, total_cost
+    FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+}
+
+/** The run as a webhook receiver gets it (LangSmith's names: session_id for the project). */
+function runPayload(run: RuleRun) {
+  return {
+    id: run.id,
+    trace_id: run.trace_id,
+    parent_run_id: run.parent_run_id,
+    session_id: run.project_id,
+    name: run.name,
+    run_type: run.run_type,
+    status: run.status,
+    start_time: isoFromDb(run.start_time),
+    end_time: isoFromDb(run.end_time),
+    inputs: run.inputs,
+    outputs: run.outputs,
+    error: run.error,
+    extra: run.extra,
+    tags: run.tags,
+    total_tokens: run.total_tokens,
+    total_cost: run.total_cost === null ? null : Number(run.total_cost),
+  };
+}
+
+interface Outcome {
+  action: "add_feedback" | "add_to_dataset" | "webhook";
+  ok: boolean;
+  attempts?: number;
+  status?: number | null;
+  detail: string;
+}
+
+async function log(db: Sql, rule: RuleRow, runId: string, o: Outcome): Promise<void> {
+  await db.query(sql`
+    INSERT INTO run_rule_logs (id, workspace_id, rule_id, run_id, action, outcome, attempts, status_code, detail, created_at)
+    VALUES (${randomUUID()}, ${rule.workspace_id}, ${rule.id}, ${runId}, ${o.action}, ${o.ok ? "success" : "error"},
+      ${o.attempts ?? 1}, ${o.status ?? null}, ${o.detail.slice(0, 2000)}, clock_timestamp())`);
+}
+
+/** Runs every action of the rule on one sampled run; each outcome is logged, none stops the others. */
+export async function applyActions(db: Sql, rule: RuleRow, run: RuleRun): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  const attempt = async (action: Outcome["action"], work: () => Promise<Omit<Outcome, "action">>) => {
+    let outcome: Outcome;
+    try {
+      outcome = { action, ...(await work()) };
+    } catch (error) {
+      outcome = { action, ok: false, detail: (error as Error).message };
+    }
+    outcomes.push(outcome);
+    await log(db, rule, run.id, outcome);
+  };
+  if (rule.add_feedback) {
+    const fb = rule.add_feedback;
+    await attempt("add_feedback", async () => {
+      const [row] = await insertFeedback(db, rule.workspace_id, [{
+        run_id: run.id, trace_id: run.trace_id, key: fb.key, score: fb.score, value: fb.value, comment: fb.comment,
+        feedback_source: { type: "auto_eval", metadata: { rule_id: rule.id } },
+      }]);
+      return { ok: true, detail: `feedback ${row.id}` };
+    });
+  }
+  if (rule.add_to_dataset_id) {
+    const datasetId = rule.add_to_dataset_id;
+    await attempt("add_to_dataset", async () => ({ ok: true, detail: `example ${await addRunToDataset(db, rule.workspace_id, datasetId, run)}` }));
+  }
+  for (const hook of rule.webhooks) {
+    await attempt("webhook", async () => {
+      const result = await postJson(hook.url, { rule_id: rule.id, rule_name: rule.display_name, run: runPayload(run) }, { headers: hook.headers ?? {} });
+      return { ok: result.ok, attempts: result.attempts, status: result.status, detail: `${hook.url}: ${result.detail}` };
+    });
+  }
+  return outcomes;
+}

@@ -1,0 +1,75 @@
+import type { Sql } from "../db/client";
+import { getSql } from "../db/client";
+import { sql } from "../db/sql";
+import { applyActions, loadRuleRuns } from "./actions";
+import { unconsideredMatches } from "./match";
+import { loadRule, type RuleRow } from "./service";
+
+export interface RuleReport {
+  rule_id: string;
+  matched: number;
+  sampled: number;
+  actions: { succeeded: number; failed: number };
+}
+
+/**
+ * Claims the runs for the rule, rolling the sampling dice once per run: the claim is one INSERT
+ * ... ON CONFLICT DO NOTHING, so concurrent evaluations (another request, another instance)
+ * never act on the same run twice. Returns the claimed runs that were sampled in.
+ */
+async function claim(db: Sql, rule: RuleRow, runIds: string[]): Promise<string[]> {
+  if (runIds.length === 0) return [];
+  const rate = Number(rule.sampling_rate);
+  const decisions = runIds.map((id) => ({ run_id: id, sampled: rate >= 1 || Math.random() < rate }));
+  const claimed = await db.query<{ run_id: string; sampled: boolean }>(sql`
+    INSERT INTO run_rule_runs (rule_id, run_id, sampled)
+    SELECT ${rule.id}::uuid, v.run_id, v.sampled FROM jsonb_to_recordset(${JSON.stringify(decisions)}::jsonb) AS v(run_id uuid, sampled boolean)
+    ON CONFLICT DO NOTHING
+    RETURNING run_id, sampled`);
+  return claimed.filter((c) => c.sampled).map((c) => c.run_id);
+}
+
+async function runRule(db: Sql, rule: RuleRow, candidates: string[] | null, limit: number): Promise<RuleReport> {
+  const matched = await unconsideredMatches(db, rule, candidates, limit);
+  const sampled = await claim(db, rule, matched);
+  const report: RuleReport = { rule_id: rule.id, matched: matched.length, sampled: sampled.length, actions: { succeeded: 0, failed: 0 } };
+  for (const run of await loadRuleRuns(db, rule.workspace_id, sampled)) {
+    for (const outcome of await applyActions(db, rule, run)) report.actions[outcome.ok ? "succeeded" : "failed"]++;
+  }
+  return report;
+}
+
+/** Every enabled rule of the runs' projects, over those runs that are finished. */
+export async function evaluateRules(db: Sql, workspaceId: string, runIds: string[]): Promise<RuleReport[]> {
+  if (runIds.length === 0) return [];
+  const rules = await db.query<RuleRow>(sql`
+    SELECT * FROM run_rules WHERE workspace_id = ${workspaceId} AND is_enabled
+      AND project_id IN (SELECT DISTINCT project_id FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${runIds}::uuid[]))
+    ORDER BY created_at, id`);
+  const reports: RuleReport[] = [];
+  for (const rule of rules) reports.push(await runRule(db, rule, runIds, runIds.length));
+  return reports;
+}
+
+/**
+ * Called by ingest once its transaction has committed, with the database it wrote to. It does not
+ * delay or fail the ingest request: errors are logged, and the work continues after the response.
+ */
+export function evaluateRulesAfterIngest(workspaceId: string, runIds: string[], db?: Sql): void {
+  if (runIds.length === 0) return;
+  void (async () => {
+    try {
+      await evaluateRules(db ?? (await getSql()), workspaceId, runIds);
+    } catch (error) {
+      console.error("Automation rules failed after ingest", error);
+    }
+  })();
+}
+
+/**
+ * POST /runs/rules/{id}/trigger: applies the rule now to the project's finished runs that it has
+ * not considered yet (a backfill), newest first, honouring its sampling rate.
+ */
+export async function triggerRule(db: Sql, workspaceId: string, ruleId: string, limit = 1000): Promise<RuleReport> {
+  return runRule(db, await loadRule(db, workspaceId, ruleId), null, limit);
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { score, uuid } from "../feedback/schema";
+
+const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be a valid HTTP header name");
+const headerValue = z.string().max(4096).regex(/^[^\r\n]*$/, "must not contain line breaks");
+
+export const webhook = z.object({
+  url: z.string().min(1).max(2048),
+  headers: z.record(headerName, headerValue).nullish(),
+});
+export type Webhook = z.infer<typeof webhook>;
+
+export const addFeedback = z.object({
+  key: z.string().min(1).max(256),
+  score,
+  value: z.unknown().optional(),
+  comment: z.string().max(10_000).nullish(),
+});
+export type AddFeedback = z.infer<typeof addFeedback>;
+
+const fields = {
+  display_name: z.string().min(1).max(200),
+  session_id: uuid,
+  filter: z.string().max(10_000).nullish(),
+  sampling_rate: z.number().min(0).max(1),
+  is_enabled: z.boolean(),
+  add_to_dataset_id: uuid.nullish(),
+  add_feedback: addFeedback.nullish(),
+  webhooks: z.array(webhook).max(5),
+};
+
+/** POST /runs/rules. Names follow LangSmith's rule schema; `add_feedback` is ours. */
+export const ruleCreate = z.object({
+  ...fields,
+  sampling_rate: fields.sampling_rate.default(1),
+  is_enabled: fields.is_enabled.default(true),
+  webhooks: fields.webhooks.nullish().transform((v) => v ?? []),
+});
+export type RuleCreate = z.infer<typeof ruleCreate>;
+
+/** PATCH /runs/rules/{id}: only the fields sent change. */
+export const ruleUpdate = z.object({
+  display_name: fields.display_name.optional(),
+  session_id: fields.session_id.optional(),
+  filter: fields.filter,
+  sampling_rate: fields.sampling_rate.optional(),
+  is_enabled: fields.is_enabled.optional(),
+  add_to_dataset_id: fields.add_to_dataset_id,
+  add_feedback: fields.add_feedback,
+  webhooks: fields.webhooks.nullish(),
+});
+export type RuleUpdate = z.infer<typeof ruleUpdate>;
+
+export const pageQuery = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
