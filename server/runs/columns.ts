@@ -1,0 +1,58 @@
+import { join, raw, sql, type SqlFragment } from "../db/sql";
+
+/** A runs row as RUN_COLUMNS selects it (costs cast to float8 so they arrive as numbers). */
+export interface RunRow {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  trace_id: string;
+  parent_run_id: string | null;
+  dotted_order: string;
+  is_root: boolean;
+  name: string;
+  run_type: string;
+  status: string;
+  start_time: string;
+  end_time: string | null;
+  latency_ms: number | null;
+  inputs: unknown;
+  outputs: unknown;
+  error: string | null;
+  extra: unknown;
+  events: unknown;
+  tags: string[] | null;
+  serialized: unknown;
+  reference_example_id: string | null;
+  thread_id: string | null;
+  model: string | null;
+  provider: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  prompt_cost: number | null;
+  completion_cost: number | null;
+  total_cost: number | null;
+  first_token_time: string | null;
+}
+
+const LIGHT = [
+  "id", "workspace_id", "project_id", "trace_id", "parent_run_id", "dotted_order", "is_root", "name", "run_type", "status",
+  "start_time", "end_time", "latency_ms", "error", "tags", "reference_example_id", "thread_id", "model", "provider",
+  "prompt_tokens", "completion_tokens", "total_tokens", "first_token_time",
+];
+const COSTS = ["prompt_cost", "completion_cost", "total_cost"];
+/** Large JSON columns, read only when the caller's `select` asks for them. */
+export const HEAVY_COLUMNS = ["inputs", "outputs", "extra", "events", "serialized"] as const;
+
+/** The select list for a run aliased `alias`; heavy JSON columns not in `heavy` come back NULL. */
+export function runColumns(alias = "r", heavy: ReadonlySet<string> = new Set(HEAVY_COLUMNS)): SqlFragment {
+  const a = (c: string) => raw(`${alias}.${c}`);
+  return join([
+    ...LIGHT.map((c) => a(c)),
+    ...COSTS.map((c) => sql`${a(c)}::float8 AS ${raw(c)}`),
+    ...HEAVY_COLUMNS.map((c) => (heavy.has(c) ? a(c) : sql`NULL::jsonb AS ${raw(c)}`)),
+  ]);
+}
+
+/** Every column of a run aliased `r`: what GET /runs/{id} reads. */
+export const RUN_COLUMNS: SqlFragment = runColumns("r");

@@ -1,0 +1,46 @@
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { badRequest } from "../http/errors";
+import { isoFromDb } from "../ingest/time";
+import { HEAVY_COLUMNS, runColumns, type RunRow } from "./columns";
+import { runConditions } from "./conditions";
+import { decodeCursor, encodeCursor } from "./cursor";
+import { serializeRuns } from "./read";
+import type { RunQueryBody } from "./schema";
+
+/** LangSmith's own page size cap for /runs/query; the SDK keeps following `cursors.next`. */
+export const MAX_PAGE = 100;
+
+export interface RunPage {
+  runs: Record<string, unknown>[];
+  cursors: { next: string | null };
+}
+
+/**
+ * POST /runs/query: one page of the workspace's runs matching the SDK's selection, newest first
+ * by default. Pages are keyset ranges on (start_time, id), matching the project index's order, so
+ * a cursor stays valid while new runs arrive.
+ */
+export async function queryRuns(db: Sql, workspaceId: string, body: RunQueryBody): Promise<RunPage> {
+  const order = body.order ?? "desc";
+  const limit = Math.min(body.limit ?? MAX_PAGE, MAX_PAGE);
+  const conditions = [runConditions(workspaceId, body, "r")];
+  if (body.cursor) {
+    const cursor = decodeCursor(body.cursor);
+    if (cursor.order !== order) throw badRequest("Invalid cursor: it was made for the other order.");
+    conditions.push(order === "desc"
+      ? sql`r.start_time <= ${cursor.startTime}::timestamptz AND (r.start_time < ${cursor.startTime}::timestamptz OR r.id > ${cursor.id}::uuid)`
+      : sql`r.start_time >= ${cursor.startTime}::timestamptz AND (r.start_time > ${cursor.startTime}::timestamptz OR r.id < ${cursor.id}::uuid)`);
+  }
+  const select = body.select && body.select.length > 0 ? new Set(body.select) : null;
+  const heavy = new Set<string>(select ? HEAVY_COLUMNS.filter((c) => select.has(c)) : HEAVY_COLUMNS);
+  const orderBy = order === "desc" ? sql`r.start_time DESC, r.id ASC` : sql`r.start_time ASC, r.id DESC`;
+  const rows = await db.query<RunRow>(sql`
+    SELECT ${runColumns("r", heavy)} FROM runs r
+    WHERE ${conditions.reduce((acc, c) => sql`${acc} AND ${c}`)}
+    ORDER BY ${orderBy} LIMIT ${limit + 1}`);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const next = rows.length > limit && last ? encodeCursor({ startTime: isoFromDb(last.start_time)!, id: last.id, order }) : null;
+  return { runs: await serializeRuns(db, workspaceId, page, select), cursors: { next } };
+}

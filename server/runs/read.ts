@@ -1,0 +1,27 @@
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { feedbackStats } from "../feedback/stats";
+import { attachmentLinks } from "../ingest/attachments";
+import { RUN_COLUMNS, type RunRow } from "./columns";
+import { serializeRun } from "./serialize";
+
+/** Rows to wire runs, with their feedback statistics and attachment links looked up in two queries. */
+export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[], select?: ReadonlySet<string> | null): Promise<Record<string, unknown>[]> {
+  const ids = rows.map((r) => r.id);
+  const wantsFeedback = !select || select.has("feedback_stats");
+  const [stats, links] = await Promise.all([
+    wantsFeedback ? feedbackStats(db, workspaceId, ids) : Promise.resolve(new Map()),
+    attachmentLinks(db, workspaceId, ids),
+  ]);
+  return rows.map((row) => serializeRun(row, { feedbackStats: stats.get(row.id) ?? null, attachments: links.get(row.id) ?? null, select }));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One run of the workspace, serialized whole; null when it does not exist there. */
+export async function readRun(db: Sql, workspaceId: string, id: string): Promise<Record<string, unknown> | null> {
+  if (!UUID.test(id)) return null;
+  const rows = await db.query<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.id = ${id}`);
+  if (rows.length === 0) return null;
+  return (await serializeRuns(db, workspaceId, rows))[0];
+}

@@ -1,0 +1,68 @@
+import { isoFromDb } from "../ingest/time";
+import type { RunRow } from "./columns";
+
+export interface AttachmentLink {
+  presigned_url: string;
+  mime_type: string;
+}
+
+export interface SerializeOptions {
+  /** Per-key feedback statistics of this run (server/feedback/stats.ts); omitted means none. */
+  feedbackStats?: Record<string, unknown> | null;
+  /** `{"attachment.<name>": {presigned_url, mime_type}}` for this run. */
+  attachments?: Record<string, AttachmentLink> | null;
+  /** Keys to return (the SDK's `select`); `id` is always returned. All keys when absent. */
+  select?: ReadonlySet<string> | null;
+}
+
+/** The ancestors of a run, root first, from its dotted order (each segment ends in a run id). */
+export function parentRunIds(dottedOrder: string): string[] {
+  const segments = dottedOrder.split(".");
+  return segments.slice(0, -1).map((s) => s.slice(-36));
+}
+
+const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+/** A run as the LangSmith API returns it (GET /runs/{id}, POST /runs/query). */
+export function serializeRun(row: RunRow, options: SerializeOptions = {}): Record<string, unknown> {
+  const startTime = isoFromDb(row.start_time);
+  const run: Record<string, unknown> = {
+    id: row.id,
+    name: row.name,
+    run_type: row.run_type,
+    start_time: startTime,
+    end_time: isoFromDb(row.end_time),
+    status: row.status,
+    inputs: row.inputs ?? {},
+    outputs: row.outputs ?? null,
+    error: row.error,
+    extra: row.extra ?? {},
+    events: row.events ?? [],
+    tags: row.tags ?? [],
+    serialized: row.serialized ?? null,
+    trace_id: row.trace_id,
+    dotted_order: row.dotted_order,
+    parent_run_id: row.parent_run_id ?? null,
+    parent_run_ids: parentRunIds(row.dotted_order),
+    session_id: row.project_id,
+    reference_example_id: row.reference_example_id ?? null,
+    thread_id: row.thread_id ?? null,
+    app_path: `/o/${row.workspace_id}/projects/p/${row.project_id}/r/${row.id}?trace_id=${row.trace_id}&start_time=${startTime}`,
+    latency: row.latency_ms === null ? null : row.latency_ms / 1000,
+    first_token_time: isoFromDb(row.first_token_time),
+    prompt_tokens: row.prompt_tokens ?? 0,
+    completion_tokens: row.completion_tokens ?? 0,
+    total_tokens: row.total_tokens ?? 0,
+    prompt_cost: num(row.prompt_cost),
+    completion_cost: num(row.completion_cost),
+    total_cost: num(row.total_cost),
+    feedback_stats: options.feedbackStats ?? null,
+    s3_urls: options.attachments ?? {},
+  };
+  if (!options.select) return run;
+  const picked: Record<string, unknown> = { id: run.id };
+  for (const key of options.select) if (key in run) picked[key] = run[key];
+  // Attachments are part of what a run is, so they come back even when not selected by name.
+  if (options.attachments && Object.keys(options.attachments).length > 0) picked.s3_urls = options.attachments;
+  return picked;
+}
