@@ -27,6 +27,7 @@ test("current semconv chat span: JSON-string messages, system instructions, usag
     "gen_ai.usage.cache_read.input_tokens": 100,
     "gen_ai.usage.cache_creation.input_tokens": 5,
     "gen_ai.usage.reasoning.output_tokens": 12,
+    "gen_ai.tool.definitions": JSON.stringify([{ type: "function", name: "get_weather", parameters: { type: "object" } }]),
     "http.route": "/chat",
   }, { name: "chat gpt-4o-mini", kind: 3 }));
 
@@ -55,7 +56,10 @@ test("current semconv chat span: JSON-string messages, system instructions, usag
   assert.equal(run.extra.metadata["service.name"], "test-service", "resource attributes are metadata");
   assert.equal(run.extra.metadata["gen_ai.input.messages"], undefined, "mapped content is not duplicated");
   assert.deepEqual(run.extra.metadata.usage_metadata, usage);
-  assert.deepEqual(run.extra.invocation_params, { model: "gpt-4o-mini", temperature: 0.2, max_tokens: 256, stop: ["\n\n"] });
+  assert.deepEqual(run.extra.invocation_params, {
+    model: "gpt-4o-mini", temperature: 0.2, max_tokens: 256, stop: ["\n\n"],
+    tools: [{ type: "function", name: "get_weather", parameters: { type: "object" } }],
+  });
 });
 
 test("structured (kvlist/array) message attributes read the same as JSON strings; finish reasons fill in", () => {

@@ -147,6 +147,8 @@ export const genaiAdapter: Adapter = {
     for (const [key, param] of REQUEST_PARAMS) if (a[`gen_ai.request.${key}`] !== undefined) invocationParams[param] = a[`gen_ai.request.${key}`];
     const toolName = str(a, "gen_ai.tool.name");
     if (toolName) invocationParams.tool_name = toolName;
+    const tools = parsed(a["gen_ai.tool.definitions"]);
+    if (Array.isArray(tools)) invocationParams.tools = tools;
     const details = (key: string) => (isRecord(parsed(a[key])) ? (parsed(a[key]) as Record<string, unknown>) : {});
     const inputDetails = details("gen_ai.usage.input_token_details");
     const outputDetails = details("gen_ai.usage.output_token_details");

@@ -32,6 +32,7 @@ test("OpenInference LLM span: flattened messages, tool calls, token counts with 
     "metadata": '{"tenant":"acme"}',
     "session.id": "sess-1",
     "tag.tags": ["prod", "flights"],
+    "llm.tools.0.tool.json_schema": '{"type":"function","function":{"name":"search_flights"}}',
   }, { name: "ChatCompletion" }));
 
   assert.equal(run.run_type, "llm");
@@ -52,7 +53,7 @@ test("OpenInference LLM span: flattened messages, tool calls, token counts with 
   assert.equal(run.extra.metadata.tenant, "acme");
   assert.equal(run.extra.metadata.session_id, "sess-1");
   assert.deepEqual(run.tags, ["prod", "flights"]);
-  assert.deepEqual(run.extra.invocation_params, { temperature: 0.1, max_tokens: 500, model: "gpt-4o" });
+  assert.deepEqual(run.extra.invocation_params, { temperature: 0.1, max_tokens: 500, model: "gpt-4o", tools: [{ type: "function", function: { name: "search_flights" } }] });
 });
 
 test("OpenInference chain, tool and retriever spans use input.value / output.value and documents", () => {

@@ -90,6 +90,8 @@ export const openinferenceAdapter: Adapter = {
     const params = parsed(a["llm.invocation_parameters"]);
     const model = str(a, "llm.model_name") ?? str(a, "embedding.model_name");
     const tags = a["tag.tags"];
+    const tools = unflatten(a, "llm.tools");
+    const toolSchemas = Array.isArray(tools) ? tools.map((t) => (isRecord(t) && isRecord(t.tool) ? parsed(t.tool.json_schema) : undefined)).filter(Boolean) : [];
     return {
       runType,
       name: runType === "tool" ? str(a, "tool.name") : undefined,
@@ -97,7 +99,7 @@ export const openinferenceAdapter: Adapter = {
       outputs: outMessages?.length ? toChoices(outMessages) : documents(a) ?? value(a, "output"),
       model,
       provider: lsProvider(str(a, "llm.provider") ?? str(a, "llm.system")),
-      invocationParams: { ...(isRecord(params) ? params : {}), ...(model ? { model } : {}) },
+      invocationParams: { ...(isRecord(params) ? params : {}), ...(model ? { model } : {}), ...(toolSchemas.length ? { tools: toolSchemas } : {}) },
       metadata,
       tags: Array.isArray(tags) ? tags.map(String) : undefined,
       usage: usageFrom({

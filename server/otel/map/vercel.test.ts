@@ -9,6 +9,7 @@ const doGenerate = {
   "ai.model.provider": "openai.chat",
   "ai.settings.maxRetries": 2,
   "ai.settings.temperature": 0.3,
+  "ai.prompt.tools": [JSON.stringify({ type: "function", name: "weather", inputSchema: { type: "object" } })],
   "ai.telemetry.functionId": "weather-agent",
   "ai.telemetry.metadata.userId": "u-1",
   "ai.telemetry.metadata.ls_project_name": "vercel-project",
@@ -52,7 +53,7 @@ test("AI SDK doGenerate span: llm run with OpenAI messages, tool round trip, usa
   assert.equal(run.extra.metadata.ls_model_name, "gpt-4o-mini");
   assert.equal(run.extra.metadata.userId, "u-1");
   assert.equal(run.extra.metadata.ls_project_name, undefined);
-  assert.deepEqual(run.extra.invocation_params, { model: "gpt-4o-mini", temperature: 0.3 });
+  assert.deepEqual(run.extra.invocation_params, { model: "gpt-4o-mini", temperature: 0.3, tools: [{ type: "function", name: "weather", inputSchema: { type: "object" } }] });
 });
 
 test("the Langsmith-Project header wins over the project in the spans", () => {

@@ -123,6 +123,8 @@ export const vercelAdapter: Adapter = {
     const model = str(a, "ai.model.id");
     const invocationParams: Record<string, unknown> = model ? { model } : {};
     for (const [setting, param] of SETTINGS) if (a[`ai.settings.${setting}`] !== undefined) invocationParams[param] = a[`ai.settings.${setting}`];
+    const tools = a["ai.prompt.tools"];
+    if (Array.isArray(tools)) invocationParams.tools = tools.map(parsed);
     if (operationId === "ai.streamText.doStream" || operationId === "ai.streamObject.doStream") invocationParams.stream = true;
     const msToFirstChunk = num(a, "ai.response.msToFirstChunk") ?? num(a, "ai.stream.msToFirstChunk");
 
