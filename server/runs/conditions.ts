@@ -20,7 +20,7 @@ function andAll(parts: SqlFragment[]): SqlFragment {
  * list of ids ignores every other argument, as LangSmith documents. `trace_filter` applies to the
  * trace's root run, `tree_filter` to any other run of the same trace.
  */
-export function runConditions(workspaceId: string, s: RunSelection, alias = "r"): SqlFragment {
+export function runConditions(workspaceId: string, s: Partial<RunSelection>, alias = "r"): SqlFragment {
   const a = raw(alias);
   const parts: SqlFragment[] = [sql`${a}.workspace_id = ${workspaceId}`];
   if (s.id && s.id.length > 0) {

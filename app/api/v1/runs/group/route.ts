@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { runGroupBody } from "@/server/runs/schema";
+import { groupThreads } from "@/server/runs/threads";
+
+export const POST = route({
+  access: "read",
+  body: runGroupBody,
+  handler: ({ ctx, body }) => groupThreads(ctx.sql, ctx.workspaceId, body),
+});

@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { queryRuns } from "@/server/runs/query";
+import { runQueryBody } from "@/server/runs/schema";
+
+export const POST = route({
+  access: "read",
+  body: runQueryBody,
+  handler: ({ ctx, body }) => queryRuns(ctx.sql, ctx.workspaceId, body),
+});

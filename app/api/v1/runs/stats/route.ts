@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { runSelection } from "@/server/runs/schema";
+import { runStats } from "@/server/runs/stats";
+
+export const POST = route({
+  access: "read",
+  body: runSelection,
+  handler: ({ ctx, body }) => runStats(ctx.sql, ctx.workspaceId, body),
+});

@@ -1,0 +1,113 @@
+import type { Sql } from "../db/client";
+import { sql, type SqlFragment } from "../db/sql";
+import { isoFromDb } from "../ingest/time";
+import { runConditions } from "./conditions";
+import type { RunSelection } from "./schema";
+
+export interface FeedbackKeyStats {
+  n: number;
+  avg: number | null;
+  stdev: number | null;
+  values: Record<string, number>;
+}
+
+export interface RunStats {
+  run_count: number;
+  error_rate: number | null;
+  latency_p50: number | null;
+  latency_p99: number | null;
+  first_token_p50: number | null;
+  first_token_p99: number | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  median_tokens: number | null;
+  tokens_p99: number | null;
+  prompt_cost: number | null;
+  completion_cost: number | null;
+  total_cost: number | null;
+  cost_p50: number | null;
+  cost_p99: number | null;
+  streaming_rate: number | null;
+  last_run_start_time: string | null;
+  feedback_stats: Record<string, FeedbackKeyStats>;
+  run_facets: unknown[];
+}
+
+/**
+ * The aggregate columns of a run set aliased `r`. Latencies are in seconds as LangSmith reports
+ * them; the streaming rate is the share of LLM runs that reported a first token.
+ */
+export const STATS_COLUMNS = sql`
+  count(*)::int AS run_count,
+  avg((r.error IS NOT NULL)::int)::float8 AS error_rate,
+  (percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_ms) / 1000)::float8 AS latency_p50,
+  (percentile_cont(0.99) WITHIN GROUP (ORDER BY r.latency_ms) / 1000)::float8 AS latency_p99,
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM (r.first_token_time - r.start_time)))::float8 AS first_token_p50,
+  percentile_cont(0.99) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM (r.first_token_time - r.start_time)))::float8 AS first_token_p99,
+  coalesce(sum(r.prompt_tokens), 0)::float8 AS prompt_tokens,
+  coalesce(sum(r.completion_tokens), 0)::float8 AS completion_tokens,
+  coalesce(sum(r.total_tokens), 0)::float8 AS total_tokens,
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY r.total_tokens)::float8 AS median_tokens,
+  percentile_cont(0.99) WITHIN GROUP (ORDER BY r.total_tokens)::float8 AS tokens_p99,
+  sum(r.prompt_cost)::float8 AS prompt_cost,
+  sum(r.completion_cost)::float8 AS completion_cost,
+  sum(r.total_cost)::float8 AS total_cost,
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY r.total_cost)::float8 AS cost_p50,
+  percentile_cont(0.99) WITHIN GROUP (ORDER BY r.total_cost)::float8 AS cost_p99,
+  (avg((r.first_token_time IS NOT NULL)::int) FILTER (WHERE r.run_type = 'llm'))::float8 AS streaming_rate,
+  max(r.start_time) AS last_run_start_time`;
+
+/** Feedback statistics per key over the runs `runIds` selects (a subquery of run ids). */
+export async function feedbackStatsOver(db: Sql, workspaceId: string, runIds: SqlFragment): Promise<Record<string, FeedbackKeyStats>> {
+  const [scores, values] = await Promise.all([
+    db.query<{ key: string; n: number; avg: number | null; stdev: number | null }>(sql`
+      SELECT f.key, count(*)::int AS n, avg(f.score)::float8 AS avg, stddev_pop(f.score)::float8 AS stdev
+      FROM feedback f WHERE f.workspace_id = ${workspaceId} AND f.run_id IN (${runIds}) GROUP BY f.key`),
+    db.query<{ key: string; value: string; n: number }>(sql`
+      SELECT f.key, f.value #>> '{}' AS value, count(*)::int AS n
+      FROM feedback f WHERE f.workspace_id = ${workspaceId} AND f.run_id IN (${runIds}) AND jsonb_typeof(f.value) = 'string'
+      GROUP BY f.key, f.value #>> '{}'`),
+  ]);
+  const out: Record<string, FeedbackKeyStats> = {};
+  for (const row of scores) out[row.key] = { n: row.n, avg: row.avg, stdev: row.stdev, values: {} };
+  for (const row of values) if (out[row.key]) out[row.key].values[row.value] = row.n;
+  return out;
+}
+
+/** An aggregate row (STATS_COLUMNS) as the wire shape, with its feedback statistics. */
+export function statsFromRow(row: Record<string, unknown>, feedback: Record<string, FeedbackKeyStats>): RunStats {
+  const n = (key: string) => (row[key] === null || row[key] === undefined ? null : Number(row[key]));
+  return {
+    run_count: n("run_count") ?? 0,
+    error_rate: n("error_rate"),
+    latency_p50: n("latency_p50"),
+    latency_p99: n("latency_p99"),
+    first_token_p50: n("first_token_p50"),
+    first_token_p99: n("first_token_p99"),
+    prompt_tokens: n("prompt_tokens") ?? 0,
+    completion_tokens: n("completion_tokens") ?? 0,
+    total_tokens: n("total_tokens") ?? 0,
+    median_tokens: n("median_tokens"),
+    tokens_p99: n("tokens_p99"),
+    prompt_cost: n("prompt_cost"),
+    completion_cost: n("completion_cost"),
+    total_cost: n("total_cost"),
+    cost_p50: n("cost_p50"),
+    cost_p99: n("cost_p99"),
+    streaming_rate: n("streaming_rate"),
+    last_run_start_time: isoFromDb(row.last_run_start_time),
+    feedback_stats: feedback,
+    run_facets: [],
+  };
+}
+
+/** POST /runs/stats: aggregates over the runs the SDK's selection matches. */
+export async function runStats(db: Sql, workspaceId: string, selection: RunSelection): Promise<RunStats> {
+  const where = runConditions(workspaceId, selection, "r");
+  const [[row], feedback] = await Promise.all([
+    db.query(sql`SELECT ${STATS_COLUMNS} FROM runs r WHERE ${where}`),
+    feedbackStatsOver(db, workspaceId, sql`SELECT r.id FROM runs r WHERE ${where}`),
+  ]);
+  return statsFromRow(row, feedback);
+}

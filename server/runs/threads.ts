@@ -1,0 +1,95 @@
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { badRequest } from "../http/errors";
+import { isoFromDb } from "../ingest/time";
+import { runConditions } from "./conditions";
+import type { RunGroupBody } from "./schema";
+import type { FeedbackKeyStats } from "./stats";
+
+export interface Thread {
+  thread_id: string;
+  filter: string;
+  count: number;
+  total_tokens: number;
+  total_cost: number | null;
+  min_start_time: string | null;
+  max_start_time: string | null;
+  latency_p50: number | null;
+  latency_p99: number | null;
+  feedback_stats: Record<string, FeedbackKeyStats> | null;
+  first_inputs: string;
+  last_outputs: string;
+  last_error: string | null;
+}
+
+const GROUPS = new Set(["conversation", "thread", "thread_id"]);
+const preview = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
+
+/**
+ * POST /runs/group: a project's conversations. A thread is every trace with a run whose metadata
+ * named it (thread_id, session_id or conversation_id, resolved at ingest); `count` is its traces,
+ * tokens and cost cover all their runs, latency and first/last messages come from the roots.
+ */
+export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupBody): Promise<{ groups: Thread[]; total: number }> {
+  if (body.group_by && !GROUPS.has(body.group_by)) throw badRequest(`Invalid group_by ${JSON.stringify(body.group_by)}: expected "conversation".`);
+  const where = runConditions(workspaceId, { session: [body.session_id], filter: body.filter, start_time: body.start_time, end_time: body.end_time }, "r");
+  const limit = body.limit ?? 100;
+  const offset = body.offset ?? 0;
+  const page = await db.query<{ thread_id: string; count: number; min_start_time: string; max_start_time: string; total: number }>(sql`
+    SELECT t.*, count(*) OVER ()::int AS total FROM (
+      SELECT r.thread_id, count(DISTINCT r.trace_id)::int AS count, min(r.start_time) AS min_start_time, max(r.start_time) AS max_start_time
+      FROM runs r WHERE ${where} AND r.thread_id IS NOT NULL GROUP BY r.thread_id) t
+    ORDER BY t.max_start_time DESC, t.thread_id LIMIT ${limit} OFFSET ${offset}`);
+  if (page.length === 0) {
+    const [{ total }] = await db.query<{ total: number }>(sql`SELECT count(DISTINCT r.thread_id)::int AS total FROM runs r WHERE ${where}`);
+    return { groups: [], total };
+  }
+  const ids = page.map((p) => p.thread_id);
+  const traces = sql`SELECT DISTINCT r.thread_id, r.trace_id FROM runs r WHERE ${where} AND r.thread_id = ANY(${ids}::text[])`;
+  const [totals, roots, feedback] = await Promise.all([
+    db.query<{ thread_id: string; total_tokens: number; total_cost: number | null }>(sql`
+      SELECT tr.thread_id, coalesce(sum(x.total_tokens), 0)::float8 AS total_tokens, sum(x.total_cost)::float8 AS total_cost
+      FROM (${traces}) tr JOIN runs x ON x.workspace_id = ${workspaceId} AND x.trace_id = tr.trace_id GROUP BY tr.thread_id`),
+    db.query<{ thread_id: string; latency_p50: number | null; latency_p99: number | null; first_inputs: unknown; last_outputs: unknown; last_error: string | null }>(sql`
+      SELECT tr.thread_id,
+        (percentile_cont(0.5) WITHIN GROUP (ORDER BY x.latency_ms) / 1000)::float8 AS latency_p50,
+        (percentile_cont(0.99) WITHIN GROUP (ORDER BY x.latency_ms) / 1000)::float8 AS latency_p99,
+        (array_agg(x.inputs ORDER BY x.start_time ASC))[1] AS first_inputs,
+        (array_agg(x.outputs ORDER BY x.start_time DESC))[1] AS last_outputs,
+        (array_agg(x.error ORDER BY x.start_time DESC))[1] AS last_error
+      FROM (${traces}) tr JOIN runs x ON x.workspace_id = ${workspaceId} AND x.trace_id = tr.trace_id AND x.is_root
+      GROUP BY tr.thread_id`),
+    db.query<{ thread_id: string; key: string; n: number; avg: number | null; stdev: number | null }>(sql`
+      SELECT tr.thread_id, f.key, count(*)::int AS n, avg(f.score)::float8 AS avg, stddev_pop(f.score)::float8 AS stdev
+      FROM (${traces}) tr JOIN feedback f ON f.workspace_id = ${workspaceId} AND f.trace_id = tr.trace_id
+      GROUP BY tr.thread_id, f.key`),
+  ]);
+  const byThread = <T extends { thread_id: string }>(rows: T[]) => new Map(rows.map((r) => [r.thread_id, r]));
+  const totalsBy = byThread(totals);
+  const rootsBy = byThread(roots);
+  const feedbackBy = new Map<string, Record<string, FeedbackKeyStats>>();
+  for (const row of feedback) {
+    const stats = feedbackBy.get(row.thread_id) ?? {};
+    stats[row.key] = { n: row.n, avg: row.avg, stdev: row.stdev, values: {} };
+    feedbackBy.set(row.thread_id, stats);
+  }
+  const groups = page.map((p): Thread => {
+    const root = rootsBy.get(p.thread_id);
+    return {
+      thread_id: p.thread_id,
+      filter: `eq(thread_id, ${JSON.stringify(p.thread_id)})`,
+      count: p.count,
+      total_tokens: totalsBy.get(p.thread_id)?.total_tokens ?? 0,
+      total_cost: totalsBy.get(p.thread_id)?.total_cost ?? null,
+      min_start_time: isoFromDb(p.min_start_time),
+      max_start_time: isoFromDb(p.max_start_time),
+      latency_p50: root?.latency_p50 ?? null,
+      latency_p99: root?.latency_p99 ?? null,
+      feedback_stats: feedbackBy.get(p.thread_id) ?? null,
+      first_inputs: preview(root?.first_inputs),
+      last_outputs: preview(root?.last_outputs),
+      last_error: root?.last_error ?? null,
+    };
+  });
+  return { groups, total: page[0].total };
+}
