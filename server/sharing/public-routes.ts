@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { badRequest, describeZodError } from "../http/errors";
+import { badRequest, describeZodError, notFound } from "../http/errors";
 import { uuid } from "../feedback/schema";
 import { sharedRuns } from "./public-runs";
 import { resolveShare } from "./service";
@@ -15,4 +15,19 @@ export async function sharedRunsRequest(db: Sql, token: string, rawQuery: Record
   if (!query.success) throw badRequest(describeZodError(query.error, "query parameters"));
   const shared = await resolveShare(db, token, "run");
   return sharedRuns(db, shared.workspaceId, shared.resourceId, query.data.id);
+}
+
+/**
+ * The JS SDK's listSharedRuns forgets the `?` and asks for `/public/{t}/runsshare_token=…&id=…`:
+ * such a last path segment is read as `runs` followed by its query. Anything else is not found.
+ */
+export function queryFromRunsSegment(segment: string): Record<string, string | string[]> {
+  const view = decodeURIComponent(segment);
+  if (!view.startsWith("runs")) throw notFound(`No public view "${view}".`);
+  const query: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(view.slice("runs".length))) {
+    const prior = query[key];
+    query[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
+  }
+  return query;
 }

@@ -10,6 +10,7 @@ import { createFeedback } from "../feedback/service";
 import { feedbackCreate } from "../feedback/schema";
 import { storeProject, storeRun } from "../feedback/test-runs";
 import { downloadShared, parseFormat } from "./download";
+import { queryFromRunsSegment } from "./public-routes";
 import { sharedRunTree, sharedRuns } from "./public-runs";
 import { readShare, resolveShare, share, unshare } from "./service";
 
@@ -97,4 +98,10 @@ withTestDatabases("sharing", (open) => {
     assert.ok(csv[1].includes('"{""q"":1}"'), "JSON cells are quoted");
     assert.throws(() => parseFormat("xml"), status(400));
   });
+});
+
+test("the JS SDK's '?'-less runs path is read as a query", () => {
+  assert.deepEqual(queryFromRunsSegment("runsshare_token=abc&id=1&id=2"), { share_token: "abc", id: ["1", "2"] });
+  assert.deepEqual(queryFromRunsSegment("runs"), {});
+  assert.throws(() => queryFromRunsSegment("secrets"), status(404));
 });
