@@ -50,8 +50,8 @@ withTestDatabases("sharing", (open) => {
     assert.equal(await readShare(db, ws, "run", root), null);
     const { share_token } = await share(db, ws, "run", root);
     assert.match(share_token, /^[0-9a-f-]{36}$/);
-    assert.deepEqual(await share(db, ws, "run", root), { share_token });
-    assert.deepEqual(await readShare(db, ws, "run", root), { share_token });
+    assert.deepEqual(await share(db, ws, "run", root), { run_id: root, share_token });
+    assert.deepEqual(await readShare(db, ws, "run", root), { run_id: root, share_token });
     const [stored] = await db.query<{ token_hash: string; token_sealed: string }>(sql`SELECT token_hash, token_sealed FROM shares WHERE resource_id = ${root}`);
     assert.ok(!stored.token_hash.includes(share_token) && !stored.token_sealed.includes(share_token), "the token is not stored in clear");
     assert.deepEqual(await resolveShare(db, share_token, "run"), { kind: "run", workspaceId: ws, resourceId: root });

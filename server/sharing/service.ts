@@ -9,6 +9,16 @@ export type ShareKind = "run" | "dataset";
 
 const LABEL: Record<ShareKind, string> = { run: "Run", dataset: "Dataset" };
 
+export interface ShareLink {
+  share_token: string;
+  run_id?: string;
+  dataset_id?: string;
+}
+
+/** The share schema the SDKs read: the token and the id of what it shares. */
+const link = (kind: ShareKind, id: string, token: string): ShareLink =>
+  kind === "run" ? { run_id: id, share_token: token } : { dataset_id: id, share_token: token };
+
 async function resourceExists(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const rows = kind === "run"
@@ -28,24 +38,24 @@ async function activeToken(db: Sql, workspaceId: string, kind: ShareKind, id: st
  * PUT /{runs|datasets}/{id}/share: makes a public link. Sharing again returns the same link
  * until it is revoked; the token a client proposes is ignored so every link is server-random.
  */
-export async function share(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<{ share_token: string }> {
+export async function share(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<ShareLink> {
   if (!(await resourceExists(db, workspaceId, kind, id))) throw notFound(`${LABEL[kind]} ${id} not found.`);
   const existing = await activeToken(db, workspaceId, kind, id);
-  if (existing) return { share_token: existing };
+  if (existing) return link(kind, id, existing);
   const token = newShareToken();
   await db.query(sql`
     INSERT INTO shares (id, workspace_id, resource_type, resource_id, token_hash, token_sealed)
     VALUES (${randomUUID()}, ${workspaceId}, ${kind}, ${id}, ${hashToken(token)}, ${sealToken(token)})
     ON CONFLICT DO NOTHING`);
   // A concurrent request may have shared it first: everyone gets the link that was stored.
-  return { share_token: (await activeToken(db, workspaceId, kind, id))! };
+  return link(kind, id, (await activeToken(db, workspaceId, kind, id))!);
 }
 
 /** GET .../share: the active link, or null (what the SDKs read as "not shared"). */
-export async function readShare(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<{ share_token: string } | null> {
+export async function readShare(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<ShareLink | null> {
   if (!(await resourceExists(db, workspaceId, kind, id))) throw notFound(`${LABEL[kind]} ${id} not found.`);
   const token = await activeToken(db, workspaceId, kind, id);
-  return token ? { share_token: token } : null;
+  return token ? link(kind, id, token) : null;
 }
 
 /** DELETE .../share: the link stops working at once. Unsharing twice is fine. */

@@ -1,0 +1,20 @@
+import { route } from "@/server/http/route";
+import { readShare, share, unshare } from "@/server/sharing/service";
+
+export const PUT = route({
+  access: "write",
+  handler: ({ ctx, params }) => share(ctx.sql, ctx.workspaceId, "dataset", params.datasetId),
+});
+
+export const GET = route({
+  access: "read",
+  handler: async ({ ctx, params }) => Response.json(await readShare(ctx.sql, ctx.workspaceId, "dataset", params.datasetId)),
+});
+
+export const DELETE = route({
+  access: "write",
+  handler: async ({ ctx, params }) => {
+    await unshare(ctx.sql, ctx.workspaceId, "dataset", params.datasetId);
+    return {};
+  },
+});
