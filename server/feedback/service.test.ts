@@ -128,7 +128,8 @@ withTestDatabases("feedback", (open) => {
     const given = await submitWithToken(db, token, { score: 4, comment: "nice" });
     assert.equal(given.key, "rating");
     assert.equal(given.run_id, runId);
-    assert.equal((given.feedback_source as { type: string }).type, "app");
+    assert.equal(((await readFeedback(db, ws, given.id)).feedback_source as { type: string }).type, "app");
+    assert.equal((given as Record<string, unknown>).session_id, undefined, "the link holder does not learn the project");
     await assert.rejects(submitWithToken(db, token, { score: 9 }), status(400), "outside the config's bounds");
     await assert.rejects(submitWithToken(db, `${token}x`, { score: 1 }), status(404));
     const [row] = await db.query<{ token_hash: string }>({ strings: ["SELECT token_hash FROM feedback_tokens WHERE id = ", ""], values: [made.id] });

@@ -7,7 +7,7 @@ import { formatMicros, isoFromDb, parseInstant } from "../ingest/time";
 import { hashToken, newLinkToken, publicBaseUrl, sealToken, unsealToken } from "../sharing/token";
 import { score, uuid } from "./schema";
 import { insertFeedback } from "./store";
-import { feedbackToWire, type WireFeedback } from "./wire";
+import { feedbackToWire } from "./wire";
 
 const DEFAULT_TTL_HOURS = 3;
 const MAX_TTL_DAYS = 365;
@@ -112,8 +112,11 @@ function checkAgainstConfig(config: Record<string, unknown> | null, input: Token
   }
 }
 
-/** GET|POST /feedback/tokens/{token}: feedback from someone holding the link, no key needed. */
-export async function submitWithToken(db: Sql, token: string, input: TokenFeedback): Promise<WireFeedback> {
+/**
+ * GET|POST /feedback/tokens/{token}: feedback from someone holding the link, no key needed. The
+ * answer shows what was recorded, not the workspace's project or trace ids.
+ */
+export async function submitWithToken(db: Sql, token: string, input: TokenFeedback) {
   const [link] = await db.query<TokenRow & { workspace_id: string }>(sql`
     SELECT * FROM feedback_tokens WHERE token_hash = ${hashToken(token)} AND expires_at > now()`);
   if (!link) throw notFound("This feedback link is invalid or has expired.");
@@ -128,5 +131,6 @@ export async function submitWithToken(db: Sql, token: string, input: TokenFeedba
     feedback_config: link.feedback_config,
     feedback_source: { type: "app", metadata: { ...(input.metadata ?? {}), feedback_token_id: link.id } },
   }]);
-  return feedbackToWire(row);
+  const { id, run_id, key, score, value, comment, correction, created_at } = feedbackToWire(row);
+  return { id, run_id, key, score, value, comment, correction, created_at };
 }
