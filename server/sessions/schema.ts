@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { uuid } from "../runs/schema";
+
+const many = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
+const flag = z.enum(["true", "false", "True", "False", "1", "0"]).optional().transform((v) => (v === undefined ? undefined : v === "true" || v === "True" || v === "1"));
+
+/** GET /sessions query parameters as the SDKs send them (repeated `id`, booleans as text). */
+export const sessionListQuery = z.looseObject({
+  name: z.string().optional(),
+  name_contains: z.string().optional(),
+  id: many(uuid),
+  include_stats: flag,
+  reference_dataset: many(uuid),
+  reference_free: flag,
+  metadata: z.string().optional().transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    try {
+      const parsed = JSON.parse(v);
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: "custom", message: "must be a JSON object" });
+    return z.NEVER;
+  }),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type SessionListQuery = z.infer<typeof sessionListQuery>;
+
+export const sessionReadQuery = z.looseObject({ include_stats: flag });
+
+export const upsertQuery = z.looseObject({ upsert: flag });
+
+const time = z.union([z.string(), z.number()]).nullish();
+
+/** POST /sessions: JS sends name/extra/description, Python also a client-made id. */
+export const sessionCreate = z.looseObject({
+  id: uuid.nullish(),
+  name: z.string().trim().min(1, "must not be empty").max(512),
+  description: z.string().nullish(),
+  extra: z.record(z.string(), z.unknown()).nullish(),
+  reference_dataset_id: uuid.nullish(),
+  start_time: time,
+  end_time: time,
+});
+export type SessionCreate = z.infer<typeof sessionCreate>;
+
+/** PATCH /sessions/{id}: the JS client sends null for every field it is not changing. */
+export const sessionUpdate = z.looseObject({
+  name: z.string().trim().min(1, "must not be empty").max(512).nullish(),
+  description: z.string().nullish(),
+  extra: z.record(z.string(), z.unknown()).nullish(),
+  end_time: time,
+});
+export type SessionUpdate = z.infer<typeof sessionUpdate>;
+
+export const sessionDeleteQuery = z.looseObject({
+  session_ids: many(z.string()).transform((v) => v?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean)),
+});

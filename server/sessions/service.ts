@@ -1,0 +1,147 @@
+import { randomUUID } from "node:crypto";
+import type { Sql } from "../db/client";
+import { join, sql, type SqlFragment } from "../db/sql";
+import { badRequest, conflict, notFound } from "../http/errors";
+import { formatMicros, isoFromDb, parseInstant } from "../ingest/time";
+import type { SessionCreate, SessionListQuery, SessionUpdate } from "./schema";
+import { projectStats } from "./stats";
+
+interface ProjectRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string | null;
+  extra: Record<string, unknown> | null;
+  reference_dataset_id: string | null;
+  start_time: string;
+  end_time: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const missing = (id: string) => notFound(`Project (session) ${id} not found.`);
+const taken = (name: string) => conflict(`A project named ${JSON.stringify(name)} already exists in this workspace.`);
+
+function time(value: string | number | null | undefined, field: string): string | null {
+  if (value === null || value === undefined) return null;
+  const micros = parseInstant(value);
+  if (micros === null) throw badRequest(`Invalid ${field}: ${JSON.stringify(value)} is not an ISO-8601 time or epoch milliseconds.`);
+  return formatMicros(micros);
+}
+
+/** A project as a TracerSession (tenant_id is the workspace; reference_dataset_id is always present). */
+function toWire(row: ProjectRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    tenant_id: row.workspace_id,
+    name: row.name,
+    description: row.description,
+    start_time: isoFromDb(row.start_time),
+    end_time: isoFromDb(row.end_time),
+    extra: row.extra ?? {},
+    reference_dataset_id: row.reference_dataset_id,
+    default_dataset_id: null,
+  };
+}
+
+async function withStats(db: Sql, workspaceId: string, rows: ProjectRow[], include: boolean | undefined): Promise<Record<string, unknown>[]> {
+  if (!include) return rows.map(toWire);
+  const stats = await projectStats(db, workspaceId, rows.map((r) => r.id));
+  return rows.map((row) => ({ ...toWire(row), ...stats.get(row.id) }));
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
+
+/** GET /sessions: an array, newest first, narrowed by name, ids, dataset or metadata. */
+export async function listSessions(db: Sql, workspaceId: string, q: SessionListQuery): Promise<Record<string, unknown>[]> {
+  const where: SqlFragment[] = [sql`workspace_id = ${workspaceId}`];
+  if (q.name !== undefined) where.push(sql`name = ${q.name}`);
+  if (q.name_contains) where.push(sql`name ILIKE ${`%${q.name_contains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+  if (q.id) where.push(sql`id = ANY(${q.id}::uuid[])`);
+  if (q.reference_dataset) where.push(sql`reference_dataset_id = ANY(${q.reference_dataset}::uuid[])`);
+  if (q.reference_free === true) where.push(sql`reference_dataset_id IS NULL`);
+  if (q.reference_free === false) where.push(sql`reference_dataset_id IS NOT NULL`);
+  if (q.metadata) where.push(sql`coalesce(extra, '{}'::jsonb) @> ${JSON.stringify({ metadata: q.metadata })}::jsonb`);
+  const rows = await db.query<ProjectRow>(sql`
+    SELECT * FROM projects WHERE ${join(where, " AND ")} ORDER BY start_time DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`);
+  return withStats(db, workspaceId, rows, q.include_stats);
+}
+
+export async function readSession(db: Sql, workspaceId: string, id: string, includeStats?: boolean): Promise<Record<string, unknown>> {
+  if (!UUID.test(id)) throw missing(id);
+  const rows = await db.query<ProjectRow>(sql`SELECT * FROM projects WHERE workspace_id = ${workspaceId} AND id = ${id}`);
+  if (rows.length === 0) throw missing(id);
+  return (await withStats(db, workspaceId, rows, includeStats))[0];
+}
+
+/** POST /sessions: 409 when the name is taken, unless `upsert` asks to update that project instead. */
+export async function createSession(db: Sql, workspaceId: string, input: SessionCreate, upsert = false): Promise<Record<string, unknown>> {
+  const id = input.id ?? randomUUID();
+  const extra = input.extra ? JSON.stringify(input.extra) : null;
+  const start = time(input.start_time, "start_time");
+  let rows: ProjectRow[];
+  try {
+    rows = await db.query<ProjectRow>(sql`
+      INSERT INTO projects (id, workspace_id, name, description, extra, reference_dataset_id, start_time, end_time)
+      VALUES (${id}, ${workspaceId}, ${input.name}, ${input.description ?? null}, ${extra}::jsonb, ${input.reference_dataset_id ?? null},
+        coalesce(${start}::timestamptz, now()), ${time(input.end_time, "end_time")}::timestamptz)
+      ON CONFLICT (workspace_id, name) DO NOTHING RETURNING *`);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A project with id ${id} already exists.`);
+    throw error;
+  }
+  if (rows.length > 0) return toWire(rows[0]);
+  if (!upsert) throw taken(input.name);
+  const updated = await db.query<ProjectRow>(sql`
+    UPDATE projects SET description = coalesce(${input.description ?? null}, description),
+      extra = coalesce(${extra}::jsonb, extra),
+      reference_dataset_id = coalesce(${input.reference_dataset_id ?? null}::uuid, reference_dataset_id)
+    WHERE workspace_id = ${workspaceId} AND name = ${input.name} RETURNING *`);
+  return toWire(updated[0]);
+}
+
+/** PATCH /sessions/{id}: fields sent as null are left as they are (the JS client sends them all). */
+export async function updateSession(db: Sql, workspaceId: string, id: string, change: SessionUpdate): Promise<Record<string, unknown>> {
+  if (!UUID.test(id)) throw missing(id);
+  const sets: SqlFragment[] = [];
+  if (change.name != null) sets.push(sql`name = ${change.name}`);
+  if (change.description != null) sets.push(sql`description = ${change.description}`);
+  if (change.extra != null) sets.push(sql`extra = ${JSON.stringify(change.extra)}::jsonb`);
+  if (change.end_time != null) sets.push(sql`end_time = ${time(change.end_time, "end_time")}::timestamptz`);
+  if (sets.length === 0) return readSession(db, workspaceId, id);
+  try {
+    const rows = await db.query<ProjectRow>(sql`
+      UPDATE projects SET ${join(sets)} WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING *`);
+    if (rows.length === 0) throw missing(id);
+    return toWire(rows[0]);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw taken(change.name ?? "");
+    throw error;
+  }
+}
+
+export interface Deleted {
+  projects: number;
+  runs: number;
+  feedback: number;
+  attachments: number;
+  chart_sets: number;
+}
+
+/** DELETE /sessions: projects with their runs, feedback, attachment records and chart sets, in one transaction. */
+export async function deleteSessions(db: Sql, workspaceId: string, ids: string[]): Promise<Deleted> {
+  const bad = ids.find((id) => !UUID.test(id));
+  if (bad !== undefined) throw badRequest(`Invalid session id ${JSON.stringify(bad)}: must be a UUID.`);
+  if (ids.length === 0) throw badRequest("Name the projects to delete with session_ids.");
+  return db.tx(async (tx) => {
+    const count = async (query: SqlFragment) => (await tx.query<{ n: number }>(sql`WITH d AS (${query} RETURNING 1) SELECT count(*)::int AS n FROM d`))[0].n;
+    const projects = sql`SELECT id FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`;
+    const runIds = sql`SELECT id FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects})`;
+    const feedback = await count(sql`DELETE FROM feedback WHERE workspace_id = ${workspaceId} AND (project_id IN (${projects}) OR run_id IN (${runIds}))`);
+    const attachments = await count(sql`DELETE FROM attachments WHERE workspace_id = ${workspaceId} AND run_id IN (${runIds})`);
+    const chartSets = await count(sql`DELETE FROM chart_sets WHERE workspace_id = ${workspaceId} AND project_id IN (${projects})`);
+    const runs = await count(sql`DELETE FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects})`);
+    const removed = await count(sql`DELETE FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+    if (removed === 0) throw notFound(`No project among ${ids.join(", ")} exists in this workspace.`);
+    return { projects: removed, runs, feedback, attachments, chart_sets: chartSets };
+  });
+}

@@ -1,0 +1,56 @@
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { STATS_COLUMNS, statsFromRow, type FeedbackKeyStats, type RunStats } from "../runs/stats";
+
+export type ProjectStats = Omit<RunStats, "run_facets" | "median_tokens" | "tokens_p99" | "cost_p50" | "cost_p99"> & { run_facets: unknown[] };
+
+/**
+ * Statistics of each project, as the projects list shows them: run count, latency and error
+ * rate over traces (root runs); tokens, costs and first-token times over every run.
+ */
+export async function projectStats(db: Sql, workspaceId: string, projectIds: string[]): Promise<Map<string, ProjectStats>> {
+  const out = new Map<string, ProjectStats>();
+  if (projectIds.length === 0) return out;
+  const [traces, all, feedback] = await Promise.all([
+    db.query<Record<string, unknown> & { project_id: string }>(sql`
+      SELECT r.project_id, ${STATS_COLUMNS} FROM runs r
+      WHERE r.workspace_id = ${workspaceId} AND r.project_id = ANY(${projectIds}::uuid[]) AND r.is_root GROUP BY r.project_id`),
+    db.query<Record<string, unknown> & { project_id: string }>(sql`
+      SELECT r.project_id, ${STATS_COLUMNS} FROM runs r
+      WHERE r.workspace_id = ${workspaceId} AND r.project_id = ANY(${projectIds}::uuid[]) GROUP BY r.project_id`),
+    db.query<{ project_id: string; key: string; n: number; avg: number | null; stdev: number | null }>(sql`
+      SELECT f.project_id, f.key, count(*)::int AS n, avg(f.score)::float8 AS avg, stddev_pop(f.score)::float8 AS stdev
+      FROM feedback f WHERE f.workspace_id = ${workspaceId} AND f.project_id = ANY(${projectIds}::uuid[]) GROUP BY f.project_id, f.key`),
+  ]);
+  const feedbackBy = new Map<string, Record<string, FeedbackKeyStats>>();
+  for (const row of feedback) {
+    const stats = feedbackBy.get(row.project_id) ?? {};
+    stats[row.key] = { n: row.n, avg: row.avg, stdev: row.stdev, values: {} };
+    feedbackBy.set(row.project_id, stats);
+  }
+  const allBy = new Map(all.map((r) => [r.project_id, statsFromRow(r, {})]));
+  const tracesBy = new Map(traces.map((r) => [r.project_id, statsFromRow(r, {})]));
+  for (const id of projectIds) {
+    const every = allBy.get(id) ?? statsFromRow({}, {});
+    const roots = tracesBy.get(id) ?? statsFromRow({}, {});
+    out.set(id, {
+      run_count: roots.run_count,
+      error_rate: roots.error_rate,
+      latency_p50: roots.latency_p50,
+      latency_p99: roots.latency_p99,
+      first_token_p50: every.first_token_p50,
+      first_token_p99: every.first_token_p99,
+      prompt_tokens: every.prompt_tokens,
+      completion_tokens: every.completion_tokens,
+      total_tokens: every.total_tokens,
+      prompt_cost: every.prompt_cost,
+      completion_cost: every.completion_cost,
+      total_cost: every.total_cost,
+      streaming_rate: every.streaming_rate,
+      last_run_start_time: every.last_run_start_time,
+      feedback_stats: feedbackBy.get(id) ?? {},
+      run_facets: [],
+    });
+  }
+  return out;
+}
