@@ -1,7 +1,8 @@
 import { route, reply } from "@/server/http/route";
-import { badRequest } from "@/server/http/errors";
+import { badRequest, notFound } from "@/server/http/errors";
 import { ingestRuns } from "@/server/ingest/service";
 import { wireRun } from "@/server/ingest/schema";
+import { readRun } from "@/server/runs/read";
 
 export const PATCH = route({
   access: "write",
@@ -10,5 +11,14 @@ export const PATCH = route({
     if (body.id && body.id !== params.runId) throw badRequest(`The body's id ${body.id} differs from the run id in the path (${params.runId}).`);
     await ingestRuns(ctx.sql, ctx.workspaceId, { patch: [{ ...body, id: params.runId }] });
     return reply(202, { message: "Run updated" });
+  },
+});
+
+export const GET = route({
+  access: "read",
+  handler: async ({ ctx, params }) => {
+    const run = await readRun(ctx.sql, ctx.workspaceId, params.runId);
+    if (!run) throw notFound(`Run ${params.runId} not found.`);
+    return run;
   },
 });
