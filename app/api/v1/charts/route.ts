@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { chartRequest } from "@/server/charts/schema";
+import { chartSeries } from "@/server/charts/series";
+
+export const POST = route({
+  access: "read",
+  body: chartRequest,
+  handler: ({ ctx, body }) => chartSeries(ctx.sql, ctx.workspaceId, body),
+});

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { route } from "@/server/http/route";
+import { chartSetCreate } from "@/server/charts/schema";
+import { createChartSet, listChartSets } from "@/server/charts/sets";
+
+export const GET = route({
+  access: "read",
+  query: z.looseObject({ project_id: z.string().optional() }),
+  handler: ({ ctx, query }) => listChartSets(ctx.sql, ctx.workspaceId, query.project_id),
+});
+
+export const POST = route({
+  access: "write",
+  body: chartSetCreate,
+  handler: ({ ctx, body }) => createChartSet(ctx.sql, ctx.workspaceId, body),
+});

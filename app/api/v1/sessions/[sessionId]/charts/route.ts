@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { chartRequest } from "@/server/charts/schema";
+import { projectChartSeries } from "@/server/charts/series";
+
+export const POST = route<"read", typeof chartRequest, undefined, { sessionId: string }>({
+  access: "read",
+  body: chartRequest,
+  handler: ({ ctx, body, params }) => projectChartSeries(ctx.sql, ctx.workspaceId, params.sessionId, body),
+});

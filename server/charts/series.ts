@@ -1,0 +1,160 @@
+import type { Sql } from "../db/client";
+import { raw, sql, type SqlFragment } from "../db/sql";
+import { badRequest, notFound } from "../http/errors";
+import { formatMicros, parseInstant } from "../ingest/time";
+import { runConditions } from "../runs/conditions";
+import { bucketSeconds, bucketStarts } from "./buckets";
+import type { ChartRequest, GroupBy, Metric } from "./schema";
+
+export interface Series {
+  metric: string;
+  /** The group's value (a model, a tag, ...); null when the chart is not grouped. */
+  group: string | null;
+  /** One value per bucket, aligned with `buckets`; null where the bucket had no runs. */
+  values: (number | null)[];
+}
+
+export interface Chart {
+  start_time: string;
+  end_time: string;
+  bucket_seconds: number;
+  buckets: string[];
+  group_by: GroupBy | null;
+  series: Series[];
+}
+
+const NONE = "(none)";
+/** Sums and counts are 0 in an empty bucket; percentiles and rates have no value there. */
+const ZERO_WHEN_EMPTY = new Set<string>(["run_count", "error_count", "prompt_tokens", "completion_tokens", "total_tokens", "prompt_cost", "completion_cost", "total_cost"]);
+const DEFAULT_RANGE_MS = 7 * 86_400_000;
+
+const AGGREGATES: Record<Exclude<Metric, "feedback">, SqlFragment> = {
+  run_count: sql`count(*)::float8`,
+  error_count: sql`(count(*) FILTER (WHERE r.error IS NOT NULL))::float8`,
+  error_rate: sql`avg((r.error IS NOT NULL)::int)::float8`,
+  latency_p50: sql`(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_ms) / 1000)::float8`,
+  latency_p99: sql`(percentile_cont(0.99) WITHIN GROUP (ORDER BY r.latency_ms) / 1000)::float8`,
+  first_token_p50: sql`percentile_cont(0.5) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM (r.first_token_time - r.start_time)))::float8`,
+  first_token_p99: sql`percentile_cont(0.99) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM (r.first_token_time - r.start_time)))::float8`,
+  prompt_tokens: sql`coalesce(sum(r.prompt_tokens), 0)::float8`,
+  completion_tokens: sql`coalesce(sum(r.completion_tokens), 0)::float8`,
+  total_tokens: sql`coalesce(sum(r.total_tokens), 0)::float8`,
+  prompt_cost: sql`coalesce(sum(r.prompt_cost), 0)::float8`,
+  completion_cost: sql`coalesce(sum(r.completion_cost), 0)::float8`,
+  total_cost: sql`coalesce(sum(r.total_cost), 0)::float8`,
+};
+
+/** FROM clause and group expression; a run with several tags counts once under each. */
+function grouping(group: GroupBy | null | undefined): { from: SqlFragment; label: SqlFragment } {
+  if (!group) return { from: sql`runs r`, label: sql`NULL::text` };
+  switch (group.attribute) {
+    case "tag":
+      return {
+        from: sql`runs r CROSS JOIN LATERAL unnest(CASE WHEN cardinality(r.tags) = 0 THEN ARRAY[NULL::text] ELSE r.tags END) AS g(tag)`,
+        label: sql`coalesce(g.tag, ${NONE})`,
+      };
+    case "metadata":
+      return { from: sql`runs r`, label: sql`coalesce(r.extra->'metadata'->>${group.path!}, ${NONE})` };
+    case "model":
+      return { from: sql`runs r`, label: sql`coalesce(r.model, ${NONE})` };
+    case "provider":
+      return { from: sql`runs r`, label: sql`coalesce(r.provider, ${NONE})` };
+    case "name":
+      return { from: sql`runs r`, label: sql`r.name` };
+    case "run_type":
+      return { from: sql`runs r`, label: sql`r.run_type` };
+    case "status":
+      return { from: sql`runs r`, label: sql`r.status` };
+  }
+}
+
+function instant(value: string | number | null | undefined, fallback: number, field: string): number {
+  if (value === null || value === undefined) return fallback;
+  const micros = parseInstant(value);
+  if (micros === null) throw badRequest(`Invalid ${field}: ${JSON.stringify(value)} is not an ISO-8601 time or epoch milliseconds.`);
+  return Number(micros / 1000n);
+}
+
+/**
+ * Time-bucketed series of run metrics for the workspace or the projects in `request.session`,
+ * optionally one series per group (the busiest `max_groups` groups by run count).
+ */
+export async function chartSeries(db: Sql, workspaceId: string, request: ChartRequest): Promise<Chart> {
+  const endMs = instant(request.end_time, Date.now(), "end_time");
+  const startMs = instant(request.start_time, endMs - DEFAULT_RANGE_MS, "start_time");
+  if (startMs >= endMs) throw badRequest("start_time must be before end_time.");
+  const seconds = bucketSeconds((endMs - startMs) / 1000, request.bucket);
+  const starts = bucketStarts(startMs, endMs, seconds);
+  const session = request.session == null ? undefined : Array.isArray(request.session) ? request.session : [request.session];
+  const where = sql`${runConditions(workspaceId, {
+    session, filter: request.filter ?? undefined, trace_filter: request.trace_filter ?? undefined, tree_filter: request.tree_filter ?? undefined,
+    run_type: request.run_type ?? undefined, is_root: request.is_root ?? undefined,
+  }, "r")} AND r.start_time >= ${formatMicros(BigInt(startMs) * 1000n)}::timestamptz AND r.start_time < ${formatMicros(BigInt(endMs) * 1000n)}::timestamptz`;
+  const { from, label } = grouping(request.group_by);
+
+  let groups: string[] | null = null;
+  if (request.group_by) {
+    const top = await db.query<{ label: string }>(sql`
+      SELECT ${label} AS label FROM ${from} WHERE ${where} GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${request.max_groups}`);
+    groups = top.map((t) => t.label);
+  }
+  const inGroups = groups ? sql` AND ${label} = ANY(${groups}::text[])` : sql``;
+  const bucketExpr = sql`(floor(EXTRACT(EPOCH FROM r.start_time) / ${seconds}) * ${seconds})::float8`;
+  const runMetrics = request.metrics.filter((m): m is Exclude<Metric, "feedback"> => m !== "feedback");
+  const index = new Map(starts.map((t, i) => [t, i]));
+  const series = new Map<string, Series>();
+  const ensure = (metric: string, group: string | null): Series => {
+    const key = JSON.stringify([metric, group]);
+    let s = series.get(key);
+    if (!s) series.set(key, (s = { metric, group, values: starts.map(() => (ZERO_WHEN_EMPTY.has(metric) ? 0 : null)) }));
+    return s;
+  };
+  const put = (metric: string, group: string | null, bucketMs: number, value: number | null) => {
+    const s = ensure(metric, group);
+    const i = index.get(bucketMs);
+    if (i !== undefined) s.values[i] = value === null ? null : Number(value);
+  };
+
+  for (const m of runMetrics) for (const g of groups ?? [null]) ensure(m, g);
+  const queries: Promise<void>[] = [];
+  if (runMetrics.length > 0) {
+    const columns = runMetrics.map((m) => sql`${AGGREGATES[m]} AS ${raw(`"${m}"`)}`).reduce((acc, c) => sql`${acc}, ${c}`);
+    queries.push(db.query<Record<string, number | null> & { bucket: number; label: string | null }>(sql`
+      SELECT ${bucketExpr} AS bucket, ${label} AS label, ${columns}
+      FROM ${from} WHERE ${where}${inGroups} GROUP BY 1, 2 ORDER BY 1`).then((rows) => {
+      for (const row of rows) for (const m of runMetrics) put(m, row.label, row.bucket * 1000, row[m]);
+    }));
+  }
+  if (request.metrics.includes("feedback")) {
+    queries.push(db.query<{ bucket: number; label: string | null; key: string; avg: number | null }>(sql`
+      SELECT ${bucketExpr} AS bucket, ${label} AS label, f.key, avg(f.score)::float8 AS avg
+      FROM ${from} JOIN feedback f ON f.workspace_id = r.workspace_id AND f.run_id = r.id
+      WHERE ${where}${inGroups} AND f.score IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1`).then((rows) => {
+      for (const row of rows) put(`feedback:${row.key}`, row.label, row.bucket * 1000, row.avg);
+    }));
+  }
+  await Promise.all(queries);
+
+  const order = (s: Series) => [request.metrics.indexOf(s.metric.startsWith("feedback:") ? "feedback" : (s.metric as Metric)), groups ? groups.indexOf(s.group!) : 0];
+  return {
+    start_time: formatMicros(BigInt(startMs) * 1000n),
+    end_time: formatMicros(BigInt(endMs) * 1000n),
+    bucket_seconds: seconds,
+    buckets: starts.map((t) => formatMicros(BigInt(t) * 1000n)),
+    group_by: request.group_by ?? null,
+    series: [...series.values()].sort((a, b) => {
+      const [ma, ga] = order(a);
+      const [mb, gb] = order(b);
+      return ma - mb || ga - gb || a.metric.localeCompare(b.metric);
+    }),
+  };
+}
+
+/** POST /sessions/{id}/charts: the chart scoped to one project of the workspace (404 if it is not there). */
+export async function projectChartSeries(db: Sql, workspaceId: string, projectId: string, request: ChartRequest): Promise<Chart> {
+  const found = /^[0-9a-f-]{36}$/i.test(projectId)
+    ? await db.query(sql`SELECT 1 FROM projects WHERE workspace_id = ${workspaceId} AND id = ${projectId}`)
+    : [];
+  if (found.length === 0) throw notFound(`Project (session) ${projectId} not found.`);
+  return chartSeries(db, workspaceId, { ...request, session: [projectId] });
+}
