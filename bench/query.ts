@@ -1,0 +1,141 @@
+// Query speed on a large project: the first page, filters, full-text search, a trace tree, stats
+// and a 30-day cost chart, each through the service (server/runs, server/charts) and as the
+// equivalent hand-written SQL in the same run (the baseline), with p50/p95 and the ratio.
+// Usage: npx tsx bench/query.ts [runs]   (BENCH_DATABASE_URL=postgres://… for PostgreSQL; the
+// default is 1,000,000 runs there and 50,000 on the embedded database)
+import { randomUUID } from "node:crypto";
+import { openDatabase, type Database } from "../server/db/client";
+import { migrate } from "../server/db/migrate";
+import { sql, type SqlFragment } from "../server/db/sql";
+import { chartSeries } from "../server/charts/series";
+import { chartRequest } from "../server/charts/schema";
+import { queryRuns } from "../server/runs/query";
+import { runQueryBody, runSelection } from "../server/runs/schema";
+import { runStats } from "../server/runs/stats";
+import { scratchDatabase } from "../e2e/harness/server";
+import { RARE_TAG, SEARCH_TERM, seedRuns } from "./query-seed";
+
+const pgUrl = process.env.BENCH_DATABASE_URL;
+const TOTAL = Number(process.argv[2] ?? (pgUrl ? 1_000_000 : 50_000));
+const REPS = Number(process.env.BENCH_REPS ?? 20);
+const WARMUP = 2;
+
+interface Case {
+  name: string;
+  target: number;
+  service: (i: number) => Promise<unknown>;
+  baseline: (i: number) => Promise<unknown>;
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+
+async function time(fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i++) await fn(i);
+  const out: number[] = [];
+  for (let i = 0; i < REPS; i++) {
+    const started = performance.now();
+    await fn(i);
+    out.push(performance.now() - started);
+  }
+  return out;
+}
+
+async function main() {
+  const scratch = pgUrl ? await scratchDatabase(pgUrl) : null;
+  const db: Database = await openDatabase(scratch ? { url: scratch.url } : { dataDir: "memory" });
+  try {
+    await migrate(db);
+    const ws = randomUUID();
+    const projects = Array.from({ length: 10 }, () => randomUUID());
+    for (const [i, id] of projects.entries()) await db.sql.query(sql`INSERT INTO projects (id, workspace_id, name) VALUES (${id}, ${ws}, ${`bench-${i}`})`);
+    console.log(`Seeding ${TOTAL.toLocaleString()} runs in ${(TOTAL / 10).toLocaleString()} traces across 10 projects (${pgUrl ? "PostgreSQL" : "embedded PGlite"})…`);
+    const seedStarted = performance.now();
+    await seedRuns(db, ws, projects, TOTAL, (s) => console.log(s));
+    console.log(`Seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)}s`);
+
+    const q = db.sql;
+    const project = (i: number) => projects[i % 10];
+    const traceIds = (await q.query<{ trace_id: string }>(sql`SELECT trace_id FROM runs WHERE workspace_id = ${ws} AND is_root ORDER BY id LIMIT ${REPS + WARMUP}`)).map((r) => r.trace_id);
+    const user = (i: number) => `user_${(i * 37) % 1000}`;
+    const page = (where: SqlFragment) => q.query(sql`SELECT * FROM runs WHERE ${where} ORDER BY start_time DESC, id LIMIT 100`);
+    const inProject = (i: number) => sql`workspace_id = ${ws} AND project_id = ${project(i)}`;
+    const end = Date.now();
+    const start = end - 30 * 86_400_000;
+
+    const cases: Case[] = [
+      {
+        name: "first page of a project",
+        target: 50,
+        service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], limit: 100 })),
+        baseline: (i) => page(inProject(i)),
+      },
+      {
+        name: "first page of traces (roots)",
+        target: 50,
+        service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], is_root: true, limit: 100 })),
+        baseline: (i) => page(sql`${inProject(i)} AND is_root`),
+      },
+      {
+        name: "metadata filter (user_id = …)",
+        target: 100,
+        service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], filter: `and(eq(metadata_key, "user_id"), eq(metadata_value, "${user(i)}"))` })),
+        baseline: (i) => page(sql`${inProject(i)} AND extra @> ${JSON.stringify({ metadata: { user_id: user(i) } })}::jsonb`),
+      },
+      {
+        name: `tag filter (has(tags, "${RARE_TAG}"))`,
+        target: 100,
+        service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], filter: `has(tags, "${RARE_TAG}")` })),
+        baseline: (i) => page(sql`${inProject(i)} AND tags @> ${[RARE_TAG]}::text[]`),
+      },
+      {
+        name: `full-text search ("${SEARCH_TERM}")`,
+        target: 100,
+        service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], filter: `search("${SEARCH_TERM}")` })),
+        baseline: (i) => page(sql`${inProject(i)} AND inputs::text ILIKE ${`%${SEARCH_TERM}%`}`),
+      },
+      {
+        name: "trace tree",
+        target: 50,
+        service: (i) => queryRuns(q, ws, runQueryBody.parse({ trace: traceIds[i % traceIds.length], order: "asc" })),
+        baseline: (i) => q.query(sql`SELECT * FROM runs WHERE workspace_id = ${ws} AND trace_id = ${traceIds[i % traceIds.length]} ORDER BY dotted_order`),
+      },
+      {
+        name: "stats over a whole project",
+        target: 500,
+        service: (i) => runStats(q, ws, runSelection.parse({ session: [project(i)] })),
+        baseline: (i) => q.query(sql`
+          SELECT count(*), avg((error IS NOT NULL)::int), percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms),
+            percentile_cont(0.99) WITHIN GROUP (ORDER BY latency_ms), sum(total_tokens), sum(total_cost), max(start_time)
+          FROM runs WHERE ${inProject(i)}`),
+      },
+      {
+        name: "30-day cost chart by model",
+        target: 500,
+        service: (i) => chartSeries(q, ws, chartRequest.parse({ session: [project(i)], metrics: ["total_cost"], group_by: { attribute: "model" }, start_time: start, end_time: end, bucket: "1d" })),
+        baseline: (i) => q.query(sql`
+          SELECT date_trunc('day', start_time), model, sum(total_cost) FROM runs
+          WHERE ${inProject(i)} AND start_time >= ${new Date(start).toISOString()}::timestamptz GROUP BY 1, 2`),
+      },
+    ];
+
+    const pk = await time(() => q.query(sql`SELECT * FROM runs WHERE id = ${traceIds[0]}`));
+    console.log(`\nQuery benchmark — ${pgUrl ? "PostgreSQL" : "embedded PGlite"}, ${TOTAL.toLocaleString()} runs (${(TOTAL / 10).toLocaleString()} per project), ${REPS} repetitions after ${WARMUP} warm-up`);
+    console.log(`reference: primary-key lookup p50 ${percentile(pk, 0.5).toFixed(2)} ms\n`);
+    console.log(`${"operation".padEnd(34)} ${"p50 ms".padStart(9)} ${"p95 ms".padStart(9)} ${"target".padStart(7)}   ${"SQL p50".padStart(9)} ${"SQL p95".padStart(9)}  ratio`);
+    for (const c of cases) {
+      // Interleaved so that a busy machine slows both sides alike.
+      const service = await time(c.service);
+      const baseline = await time(c.baseline);
+      const p95 = percentile(service, 0.95);
+      console.log(`${c.name.padEnd(34)} ${percentile(service, 0.5).toFixed(1).padStart(9)} ${p95.toFixed(1).padStart(9)} ${`<${c.target}`.padStart(7)}${p95 <= c.target ? " ok" : " !!"} ${percentile(baseline, 0.5).toFixed(1).padStart(9)} ${percentile(baseline, 0.95).toFixed(1).padStart(9)}  ${(percentile(service, 0.5) / percentile(baseline, 0.5)).toFixed(2)}×`);
+    }
+  } finally {
+    await db.close();
+    await scratch?.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
