@@ -12,6 +12,7 @@ import { chartRequest } from "../server/charts/schema";
 import { queryRuns } from "../server/runs/query";
 import { runQueryBody, runSelection } from "../server/runs/schema";
 import { runStats } from "../server/runs/stats";
+import { searchText } from "../server/runs/filter/index";
 import { scratchDatabase } from "../e2e/harness/server";
 import { RARE_TAG, SEARCH_TERM, seedRuns } from "./query-seed";
 
@@ -91,7 +92,7 @@ async function main() {
         name: `full-text search ("${SEARCH_TERM}")`,
         target: 100,
         service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], filter: `search("${SEARCH_TERM}")` })),
-        baseline: (i) => page(sql`${inProject(i)} AND inputs::text ILIKE ${`%${SEARCH_TERM}%`}`),
+        baseline: (i) => page(sql`${inProject(i)} AND ${searchText("runs")} ILIKE ${`%${SEARCH_TERM}%`}`),
       },
       {
         name: "trace tree",

@@ -92,15 +92,30 @@ export async function chartSeries(db: Sql, workspaceId: string, request: ChartRe
   }, "r")} AND r.start_time >= ${formatMicros(BigInt(startMs) * 1000n)}::timestamptz AND r.start_time < ${formatMicros(BigInt(endMs) * 1000n)}::timestamptz`;
   const { from, label } = grouping(request.group_by);
 
-  let groups: string[] | null = null;
-  if (request.group_by) {
-    const top = await db.query<{ label: string }>(sql`
-      SELECT ${label} AS label FROM ${from} WHERE ${where} GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${request.max_groups}`);
-    groups = top.map((t) => t.label);
-  }
-  const inGroups = groups ? sql` AND ${label} = ANY(${groups}::text[])` : sql``;
   const bucketExpr = sql`(floor(EXTRACT(EPOCH FROM r.start_time) / ${seconds}) * ${seconds})::float8`;
   const runMetrics = request.metrics.filter((m): m is Exclude<Metric, "feedback"> => m !== "feedback");
+  // One pass over the runs: every group's buckets come back with their run count, and the busiest
+  // groups are chosen from those counts (a separate ranking query would scan the runs twice).
+  const columns = runMetrics.map((m) => sql`, ${AGGREGATES[m]} AS ${raw(`"${m}"`)}`);
+  const [rows, feedbackRows] = await Promise.all([
+    db.query<Record<string, number | null> & { bucket: number; label: string | null; runs: number }>(sql`
+      SELECT ${bucketExpr} AS bucket, ${label} AS label, count(*)::int AS runs${columns.length ? columns.reduce((acc, c) => sql`${acc}${c}`) : sql``}
+      FROM ${from} WHERE ${where} GROUP BY 1, 2`),
+    request.metrics.includes("feedback")
+      ? db.query<{ bucket: number; label: string | null; key: string; avg: number | null }>(sql`
+        SELECT ${bucketExpr} AS bucket, ${label} AS label, f.key, avg(f.score)::float8 AS avg
+        FROM ${from} JOIN feedback f ON f.workspace_id = r.workspace_id AND f.run_id = r.id
+        WHERE ${where} AND f.score IS NOT NULL GROUP BY 1, 2, 3`)
+      : Promise.resolve([]),
+  ]);
+
+  let groups: string[] | null = null;
+  if (request.group_by) {
+    const totals = new Map<string, number>();
+    for (const row of rows) totals.set(row.label!, (totals.get(row.label!) ?? 0) + row.runs);
+    groups = [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, request.max_groups).map(([g]) => g);
+  }
+  const shown = groups ? new Set<string | null>(groups) : null;
   const index = new Map(starts.map((t, i) => [t, i]));
   const series = new Map<string, Series>();
   const ensure = (metric: string, group: string | null): Series => {
@@ -110,30 +125,14 @@ export async function chartSeries(db: Sql, workspaceId: string, request: ChartRe
     return s;
   };
   const put = (metric: string, group: string | null, bucketMs: number, value: number | null) => {
+    if (shown && !shown.has(group)) return;
     const s = ensure(metric, group);
     const i = index.get(bucketMs);
     if (i !== undefined) s.values[i] = value === null ? null : Number(value);
   };
-
   for (const m of runMetrics) for (const g of groups ?? [null]) ensure(m, g);
-  const queries: Promise<void>[] = [];
-  if (runMetrics.length > 0) {
-    const columns = runMetrics.map((m) => sql`${AGGREGATES[m]} AS ${raw(`"${m}"`)}`).reduce((acc, c) => sql`${acc}, ${c}`);
-    queries.push(db.query<Record<string, number | null> & { bucket: number; label: string | null }>(sql`
-      SELECT ${bucketExpr} AS bucket, ${label} AS label, ${columns}
-      FROM ${from} WHERE ${where}${inGroups} GROUP BY 1, 2 ORDER BY 1`).then((rows) => {
-      for (const row of rows) for (const m of runMetrics) put(m, row.label, row.bucket * 1000, row[m]);
-    }));
-  }
-  if (request.metrics.includes("feedback")) {
-    queries.push(db.query<{ bucket: number; label: string | null; key: string; avg: number | null }>(sql`
-      SELECT ${bucketExpr} AS bucket, ${label} AS label, f.key, avg(f.score)::float8 AS avg
-      FROM ${from} JOIN feedback f ON f.workspace_id = r.workspace_id AND f.run_id = r.id
-      WHERE ${where}${inGroups} AND f.score IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1`).then((rows) => {
-      for (const row of rows) put(`feedback:${row.key}`, row.label, row.bucket * 1000, row.avg);
-    }));
-  }
-  await Promise.all(queries);
+  for (const row of rows) for (const m of runMetrics) put(m, row.label, row.bucket * 1000, row[m]);
+  for (const row of feedbackRows) put(`feedback:${row.key}`, row.label, row.bucket * 1000, row.avg);
 
   const order = (s: Series) => [request.metrics.indexOf(s.metric.startsWith("feedback:") ? "feedback" : (s.metric as Metric)), groups ? groups.indexOf(s.group!) : 0];
   return {
