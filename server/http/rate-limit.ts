@@ -1,10 +1,22 @@
+import { rateLimiter } from "../ratelimit";
+
 /**
- * Runs \`next\` inside the rate limiter, keyed on the caller's x-api-key / x-user-id headers and IP
+ * Runs `next` inside the rate limiter, keyed on the caller's x-api-key / x-user-id headers and IP
  * as the contract's table says (before any credential lookup, so guessing keys is limited too).
  * Refused requests get a 429; admitted ones carry the X-RateLimit-* headers of the tightest limit.
  */
 export async function withRateLimit(request: Request, ip: string, next: () => Promise<Response>): Promise<Response> {
-  void request;
-  void ip;
-  return next();
+  const decision = await rateLimiter().check({
+    method: request.method,
+    path: new URL(request.url).pathname,
+    apiKey: request.headers.get("x-api-key") ?? undefined,
+    userId: request.headers.get("x-user-id") ?? undefined,
+    ip,
+  });
+  if (!decision.allowed) {
+    return Response.json({ detail: decision.detail ?? "Rate limit exceeded" }, { status: 429, headers: decision.headers });
+  }
+  const response = await next();
+  for (const [name, value] of Object.entries(decision.headers)) response.headers.set(name, value);
+  return response;
 }
