@@ -86,3 +86,16 @@ test("project: header, then langsmith session attributes, then OpenInference's r
   assert.equal(spansToRuns({ spans: [span({}, { resource: { "openinference.project.name": "oi" } })] }).runs[0].session_name, "oi");
   assert.equal(spansToRuns({ spans: [span({})] }).runs[0].session_name, "default");
 });
+
+test("spans whose parent chain loops are rejected alone, so ingest never sees a cycle", () => {
+  const a = span({});
+  const b = span({}, { parentSpanId: a.spanId });
+  a.parentSpanId = b.spanId;
+  const self = span({});
+  self.parentSpanId = self.spanId;
+  const fine = span({});
+  const { runs, rejected } = spansToRuns({ spans: [a, b, self, fine] });
+  assert.deepEqual(runs.map((r) => r.id), [uuidFromOtelSpanId(fine.spanId)]);
+  assert.equal(rejected.count, 3);
+  assert.match(rejected.message, /parent chain forms a cycle/);
+});

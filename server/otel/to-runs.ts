@@ -143,9 +143,22 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
   const parentRunId = (a: Accepted): string | undefined =>
     a.draft.parentRunId ?? (a.parentSpanId ? parentOf(a)?.id ?? uuidFromOtelSpanId(a.parentSpanId) : undefined);
 
+  // A parent chain that loops would make ingest refuse the whole request: reject those spans alone.
+  const looping = new Set<Accepted>();
+  for (const a of accepted) {
+    const seen = new Set<Accepted>([a]);
+    for (let p = parentOf(a); p; p = parentOf(p)) {
+      if (seen.has(p)) {
+        looping.add(a);
+        reasons.push(`span ${a.span.spanId}: its parent chain forms a cycle`);
+        break;
+      }
+      seen.add(p);
+    }
+  }
   // Placement within the request: trace id and dotted_order when the chain reaches a root here.
   const placed = new Map<Accepted, { traceId?: string; dotted?: string }>();
-  const place = (a: Accepted, depth: number): { traceId?: string; dotted?: string } => {
+  const place = (a: Accepted): { traceId?: string; dotted?: string } => {
     const done = placed.get(a);
     if (done) return done;
     const own = `${dottedStamp(a.startMicros)}${a.id}`;
@@ -153,8 +166,8 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
     const parent = !a.draft.parentRunId || a.draft.parentRunId === parentOf(a)?.id ? parentOf(a) : undefined;
     let result: { traceId?: string; dotted?: string };
     if (!parentId) result = { traceId: a.draft.traceId ?? a.id, dotted: own };
-    else if (parent && depth < 1000) {
-      const up = place(parent, depth + 1);
+    else if (parent) {
+      const up = place(parent);
       result = { traceId: a.draft.traceId ?? up.traceId, dotted: up.dotted ? `${up.dotted}.${own}` : undefined };
     } else result = { traceId: a.draft.traceId };
     const given = consistentDottedOrder(a.draft.dottedOrder, a.id, parentId, result.traceId);
@@ -163,9 +176,9 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
     return result;
   };
 
-  const runs = accepted.map((a): WireRun => {
+  const runs = accepted.filter((a) => !looping.has(a)).map((a): WireRun => {
     const { span, draft } = a;
-    const { traceId, dotted } = place(a, 0);
+    const { traceId, dotted } = place(a);
     const runType = draft.runType ?? "chain";
     const usage = draft.usage && (runType === "llm" || runType === "embedding") ? completeUsage(draft.usage) : undefined;
     const outputs = usage ? { ...draft.outputs, usage_metadata: usage } : draft.outputs;
