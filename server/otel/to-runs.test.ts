@@ -99,3 +99,17 @@ test("spans whose parent chain loops are rejected alone, so ingest never sees a 
   assert.equal(rejected.count, 3);
   assert.match(rejected.message, /parent chain forms a cycle/);
 });
+
+test("times past year 9999 are rejected; a trace id that is not the root's id leaves placement to ingest", () => {
+  const { runs, rejected } = spansToRuns({ spans: [span({}, { startTimeUnixNano: 300_000_000_000_000_000_000n })] });
+  assert.equal(runs.length, 0);
+  assert.match(rejected.message, /after year 9999/);
+  const root = span({ "langsmith.trace.id": "6f1f4a4e-8b1e-4f7a-9d7e-3c2b1a0f9e8d" });
+  const child = span({}, { parentSpanId: root.spanId });
+  const [r, c] = spansToRuns({ spans: [root, child] }).runs;
+  assert.equal(r.trace_id, "6f1f4a4e-8b1e-4f7a-9d7e-3c2b1a0f9e8d");
+  assert.equal(r.dotted_order, undefined);
+  assert.equal(c.trace_id, "6f1f4a4e-8b1e-4f7a-9d7e-3c2b1a0f9e8d");
+  assert.equal(c.dotted_order, undefined);
+  assert.equal(c.parent_run_id, r.id);
+});

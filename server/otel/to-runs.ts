@@ -43,10 +43,14 @@ interface Accepted {
   endMicros: bigint | null;
 }
 
+/** 9999-12-31T23:59:59.999999999Z: later times have no ISO-8601 form. */
+const LAST_NANOS = 253_402_300_799_999_999_999n;
+
 function check(span: OtlpSpan): string | null {
   if (!validHexId(span.traceId, 16)) return "missing or invalid trace id";
   if (!validHexId(span.spanId, 8)) return "missing or invalid span id";
   if (span.startTimeUnixNano === null) return "missing start time";
+  if (span.startTimeUnixNano > LAST_NANOS || (span.endTimeUnixNano ?? 0n) > LAST_NANOS) return "time after year 9999";
   if (span.endTimeUnixNano !== null && span.endTimeUnixNano < span.startTimeUnixNano) return "end time before start time";
   return null;
 }
@@ -172,6 +176,8 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
     } else result = { traceId: a.draft.traceId };
     const given = consistentDottedOrder(a.draft.dottedOrder, a.id, parentId, result.traceId);
     if (given) result = { traceId: result.traceId ?? given.slice(22, 58).toLowerCase(), dotted: given };
+    // A langsmith.trace.id that is not the root's id cannot sit beside a computed order: ingest places it.
+    else if (result.dotted && result.traceId && result.dotted.slice(22, 58) !== result.traceId) result = { traceId: result.traceId };
     placed.set(a, result);
     return result;
   };
