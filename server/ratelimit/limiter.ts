@@ -23,7 +23,7 @@ export interface RateLimiterOptions {
   redisUrl?: string;
   /** Clock for the in-memory counters (Redis keeps its own time). */
   now?: () => number;
-  /** Prefix of every Redis key; tests give each run its own. */
+  /** Prefix of every Redis key (default `tracelight:rl:<region>:`); tests give each run its own. */
   keyPrefix?: string;
   /** Bound on a Redis connect or round trip before falling back to memory. */
   redisTimeoutMs?: number;
@@ -84,7 +84,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const timeoutMs = options.redisTimeoutMs ?? 500;
   const store: CounterStore = options.redisUrl
     ? new FailoverCounterStore(
-        new RedisCounterStore({ url: options.redisUrl, keyPrefix: options.keyPrefix ?? "tracelight:rl:", timeoutMs }),
+        new RedisCounterStore({ url: options.redisUrl, keyPrefix: options.keyPrefix ?? `tracelight:rl:${options.region}:`, timeoutMs }),
         memory,
         timeoutMs,
         options.warn,
