@@ -7,7 +7,7 @@ export type Warn = (message: string) => void;
 /**
  * Redis first; while Redis is unreachable, this instance's memory counters (fail open per
  * instance rather than refusing all traffic or letting requests wait). A request never waits longer
- * than the store's timeout, and an outage is logged once when it starts and once when it ends.
+ * than the Redis store's timeout, and an outage is logged once when it starts and once when it ends.
  */
 export class FailoverCounterStore implements CounterStore {
   private down = false;
@@ -15,7 +15,6 @@ export class FailoverCounterStore implements CounterStore {
   constructor(
     private readonly primary: RedisCounterStore,
     private readonly fallback: MemoryCounterStore,
-    private readonly timeoutMs: number,
     private readonly warn: Warn = (message) => console.warn(message),
   ) {}
 
@@ -26,12 +25,9 @@ export class FailoverCounterStore implements CounterStore {
 
   async consume(counters: readonly Counter[]): Promise<ConsumeResult> {
     if (this.down && !this.primary.ready) return this.fallback.consume(counters);
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-      });
-      const result = await Promise.race([this.primary.consume(counters), timeout]);
+      // The Redis client bounds every command (queued while connecting included) by its timeout.
+      const result = await this.primary.consume(counters);
       if (this.down) {
         this.down = false;
         this.warn("rate limits: Redis is reachable again; counting there.");
@@ -43,8 +39,6 @@ export class FailoverCounterStore implements CounterStore {
         this.warn(`rate limits: Redis unavailable (${error instanceof Error ? error.message : String(error)}); counting in this instance's memory until it is back.`);
       }
       return this.fallback.consume(counters);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -86,7 +86,6 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     ? new FailoverCounterStore(
         new RedisCounterStore({ url: options.redisUrl, keyPrefix: options.keyPrefix ?? `tracelight:rl:${options.region}:`, timeoutMs }),
         memory,
-        timeoutMs,
         options.warn,
       )
     : memory;

@@ -33,27 +33,32 @@ function containsSegments(path: string, segments: string): boolean {
   return path.includes(`${segments}/`) || path.endsWith(segments);
 }
 
+/** Shape paths normalized once, as request paths are on every call. */
+const normalizedShapePaths = new Map<string, string>();
+function shapePath(raw: string): string {
+  let normalized = normalizedShapePaths.get(raw);
+  if (normalized === undefined) normalizedShapePaths.set(raw, (normalized = normalizePath(raw)));
+  return normalized;
+}
+
 function pathMatches(shape: PathShape, path: string, rawPath: string): boolean {
   switch (shape.kind) {
     case "any":
       return true;
     case "exact":
-      return path === normalizePath(shape.path);
+      return path === shapePath(shape.path);
     case "under": {
-      const base = normalizePath(shape.path);
+      const base = shapePath(shape.path);
       return path === base || path.startsWith(`${base}/`);
     }
     case "containing":
-      return containsSegments(path, normalizePath(shape.path));
-    case "suffix": {
+      return containsSegments(path, shapePath(shape.path));
+    case "suffix":
       // `*/v1/metadata/submit`: the suffix may carry a prefix that normalization strips when nothing precedes it.
-      const trimmed = rawPath.split(/[?#]/, 1)[0]!.replace(/\/+$/, "");
-      return trimmed.endsWith(shape.path) || path === normalizePath(shape.path);
-    }
+      return rawPath.endsWith(shape.path) || path === shapePath(shape.path);
     case "uuidChild": {
-      const base = normalizePath(shape.path);
-      const rest = path.startsWith(`${base}/`) ? path.slice(base.length + 1) : "";
-      return UUID.test(rest);
+      const base = shapePath(shape.path);
+      return path.startsWith(`${base}/`) && UUID.test(path.slice(base.length + 1));
     }
   }
 }
@@ -81,7 +86,8 @@ function identityValue(kind: IdentityKind, req: RateLimitRequest): string | unde
 export function rowsMatchingShape(req: RateLimitRequest, table: readonly LimitRow[] = LIMIT_TABLE): LimitRow[] {
   const method = req.method.toUpperCase();
   const path = normalizePath(req.path);
-  return table.filter((row) => row.match.some((shape) => shapeMatches(shape, method, path, req.path)));
+  const rawPath = req.path.split(/[?#]/, 1)[0]!.replace(/\/+$/, "");
+  return table.filter((row) => row.match.some((shape) => shapeMatches(shape, method, path, rawPath)));
 }
 
 /**
