@@ -67,30 +67,31 @@ function publicRun(row: RunRow, stats: Record<string, unknown> | undefined) {
 export type PublicRun = ReturnType<typeof publicRun>;
 export type PublicRunTree = PublicRun & { child_runs: PublicRunTree[] };
 
-/** The shared run and every run below it, in execution (dotted_order) order. */
-export async function sharedRuns(db: Sql, workspaceId: string, runId: string, ids: string[] = []): Promise<PublicRun[]> {
-  const [top] = await db.query<{ trace_id: string; dotted_order: string }>(sql`
-    SELECT trace_id, dotted_order FROM runs WHERE id = ${runId} AND workspace_id = ${workspaceId}`);
-  if (!top) throw notFound("The shared run no longer exists.");
+/** Every run of the shared trace, in execution (dotted_order) order; `ids` narrows it. */
+export async function sharedRuns(db: Sql, workspaceId: string, traceId: string, ids: string[] = []): Promise<PublicRun[]> {
   const rows = await db.query<RunRow>(sql`
     SELECT id, trace_id, parent_run_id, dotted_order, name, run_type, status, start_time, end_time, inputs, outputs, error,
       extra, events, tags, reference_example_id, prompt_tokens, completion_tokens, total_tokens, prompt_cost,
       completion_cost, total_cost, first_token_time
     FROM runs
-    WHERE workspace_id = ${workspaceId} AND trace_id = ${top.trace_id}
-      AND (id = ${runId} OR starts_with(dotted_order, ${`${top.dotted_order}.`}))
+    WHERE workspace_id = ${workspaceId} AND trace_id = ${traceId}
       ${ids.length ? sql`AND id = ANY(${ids}::uuid[])` : sql``}
     ORDER BY dotted_order`);
+  if (rows.length === 0 && ids.length === 0) throw notFound("The shared trace no longer exists.");
   const stats = await feedbackStats(db, workspaceId, rows.map((r) => r.id));
   return rows.map((r) => publicRun(r, stats.get(r.id)));
 }
 
-/** GET /public/{token}/run: the shared run with its descendants nested under `child_runs`. */
-export async function sharedRunTree(db: Sql, workspaceId: string, runId: string): Promise<PublicRunTree> {
-  const runs = await sharedRuns(db, workspaceId, runId);
+/** GET /public/{token}/run: the trace's root with every run below it nested under `child_runs`. */
+export async function sharedRunTree(db: Sql, workspaceId: string, traceId: string): Promise<PublicRunTree> {
+  const runs = await sharedRuns(db, workspaceId, traceId);
   const nodes = new Map(runs.map((r) => [r.id, { ...r, child_runs: [] as PublicRunTree[] }]));
+  const tops: PublicRunTree[] = [];
   for (const node of nodes.values()) {
-    if (node.id !== runId && node.parent_run_id) nodes.get(node.parent_run_id)?.child_runs.push(node);
+    const parent = node.parent_run_id ? nodes.get(node.parent_run_id) : undefined;
+    if (parent) parent.child_runs.push(node);
+    else tops.push(node);
   }
-  return nodes.get(runId)!;
+  // The root may not have arrived yet: then the earliest run without a stored parent stands in.
+  return nodes.get(traceId) ?? tops[0];
 }

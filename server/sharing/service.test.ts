@@ -65,6 +65,16 @@ withTestDatabases("sharing", (open) => {
     assert.notEqual(again.share_token, share_token, "sharing after a revoke makes a new link");
   });
 
+  test("sharing any run of a trace shares the whole trace, with one link", async () => {
+    const fromRoot = await share(db, ws, "run", root);
+    const fromChild = await share(db, ws, "run", grandchild);
+    assert.equal(fromChild.share_token, fromRoot.share_token);
+    assert.equal(fromChild.run_id, grandchild);
+    assert.deepEqual(await resolveShare(db, fromChild.share_token, "run"), { kind: "run", workspaceId: ws, resourceId: root });
+    await unshare(db, ws, "run", child);
+    assert.equal(await readShare(db, ws, "run", root), null, "unsharing any run of the trace revokes the link");
+  });
+
   test("another workspace's run, or no run at all, is a 404", async () => {
     await assert.rejects(share(db, other, "run", root), status(404));
     await assert.rejects(readShare(db, other, "run", root), status(404));
@@ -80,8 +90,6 @@ withTestDatabases("sharing", (open) => {
     assert.deepEqual(tree.child_runs[0].child_runs.map((c) => c.name), ["grandchild"]);
     assert.deepEqual(tree.child_runs[0].feedback_stats, { good: { n: 1, avg: 1, stdev: 0, values: {} } });
     assert.ok(!JSON.stringify(tree).includes(ws), "no workspace id leaks");
-    const sub = await sharedRuns(db, ws, child);
-    assert.deepEqual(sub.map((r) => r.name), ["child", "grandchild"], "sharing a child shares its subtree only");
     assert.deepEqual((await sharedRuns(db, ws, root, [sibling])).map((r) => r.name), ["sibling"]);
   });
 

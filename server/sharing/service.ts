@@ -19,12 +19,25 @@ export interface ShareLink {
 const link = (kind: ShareKind, id: string, token: string): ShareLink =>
   kind === "run" ? { run_id: id, share_token: token } : { dataset_id: id, share_token: token };
 
-async function resourceExists(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<boolean> {
-  if (!isUuid(id)) return false;
-  const rows = kind === "run"
-    ? await db.query(sql`SELECT 1 FROM runs WHERE id = ${id} AND workspace_id = ${workspaceId}`)
-    : await db.query(sql`SELECT 1 FROM datasets WHERE id = ${id} AND workspace_id = ${workspaceId}`);
-  return rows.length > 0;
+/**
+ * What a share link points at: for a run, its trace (stored by the trace's id, so any run of the
+ * trace gives the same link, as LangSmith does); for a dataset, the dataset. Null when the
+ * workspace has no such run or dataset.
+ */
+async function shareTarget(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<string | null> {
+  if (!isUuid(id)) return null;
+  if (kind === "run") {
+    const [run] = await db.query<{ trace_id: string }>(sql`SELECT trace_id FROM runs WHERE id = ${id} AND workspace_id = ${workspaceId}`);
+    return run?.trace_id ?? null;
+  }
+  const [dataset] = await db.query(sql`SELECT 1 FROM datasets WHERE id = ${id} AND workspace_id = ${workspaceId}`);
+  return dataset ? id : null;
+}
+
+async function targetOrNotFound(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<string> {
+  const target = await shareTarget(db, workspaceId, kind, id);
+  if (!target) throw notFound(`${LABEL[kind]} ${id} not found.`);
+  return target;
 }
 
 async function activeToken(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<string | null> {
@@ -39,31 +52,30 @@ async function activeToken(db: Sql, workspaceId: string, kind: ShareKind, id: st
  * until it is revoked; the token a client proposes is ignored so every link is server-random.
  */
 export async function share(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<ShareLink> {
-  if (!(await resourceExists(db, workspaceId, kind, id))) throw notFound(`${LABEL[kind]} ${id} not found.`);
-  const existing = await activeToken(db, workspaceId, kind, id);
+  const target = await targetOrNotFound(db, workspaceId, kind, id);
+  const existing = await activeToken(db, workspaceId, kind, target);
   if (existing) return link(kind, id, existing);
   const token = newShareToken();
   await db.query(sql`
     INSERT INTO shares (id, workspace_id, resource_type, resource_id, token_hash, token_sealed)
-    VALUES (${randomUUID()}, ${workspaceId}, ${kind}, ${id}, ${hashToken(token)}, ${sealToken(token)})
+    VALUES (${randomUUID()}, ${workspaceId}, ${kind}, ${target}, ${hashToken(token)}, ${sealToken(token)})
     ON CONFLICT DO NOTHING`);
   // A concurrent request may have shared it first: everyone gets the link that was stored.
-  return link(kind, id, (await activeToken(db, workspaceId, kind, id))!);
+  return link(kind, id, (await activeToken(db, workspaceId, kind, target))!);
 }
 
 /** GET .../share: the active link, or null (what the SDKs read as "not shared"). */
 export async function readShare(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<ShareLink | null> {
-  if (!(await resourceExists(db, workspaceId, kind, id))) throw notFound(`${LABEL[kind]} ${id} not found.`);
-  const token = await activeToken(db, workspaceId, kind, id);
+  const token = await activeToken(db, workspaceId, kind, await targetOrNotFound(db, workspaceId, kind, id));
   return token ? link(kind, id, token) : null;
 }
 
-/** DELETE .../share: the link stops working at once. Unsharing twice is fine. */
+/** DELETE .../share: the link stops working at once (for the whole trace). Unsharing twice is fine. */
 export async function unshare(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<void> {
-  if (!(await resourceExists(db, workspaceId, kind, id))) throw notFound(`${LABEL[kind]} ${id} not found.`);
+  const target = await targetOrNotFound(db, workspaceId, kind, id);
   await db.query(sql`
     UPDATE shares SET revoked_at = now()
-    WHERE workspace_id = ${workspaceId} AND resource_type = ${kind} AND resource_id = ${id} AND revoked_at IS NULL`);
+    WHERE workspace_id = ${workspaceId} AND resource_type = ${kind} AND resource_id = ${target} AND revoked_at IS NULL`);
 }
 
 export interface SharedResource {
