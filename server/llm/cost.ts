@@ -1,0 +1,81 @@
+import table from "./prices.json";
+import type { Usage } from "./usage";
+
+/** Prices in USD per 1M tokens, by token type. */
+export interface PriceEntry {
+  model: string;
+  /** Case-insensitive regular expression on the model name. */
+  match: string;
+  provider?: string | null;
+  input: number | null;
+  output: number | null;
+  cache_read?: number | null;
+  cache_write?: number | null;
+  reasoning?: number | null;
+  input_audio?: number | null;
+  output_audio?: number | null;
+}
+
+export interface Cost {
+  prompt_cost: number;
+  completion_cost: number;
+  total_cost: number;
+  breakdown: Record<string, number>;
+}
+
+const compiled = new Map<string, RegExp | null>();
+function regex(pattern: string): RegExp | null {
+  let re = compiled.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern, "i");
+    } catch {
+      re = null;
+    }
+    compiled.set(pattern, re);
+  }
+  return re;
+}
+
+const BUILT_IN = (table as { models: PriceEntry[] }).models;
+const lookups = new Map<string, PriceEntry | null>();
+
+/** The first entry whose pattern matches the model (and provider, when the entry names one); custom prices first. */
+export function findPrice(model: string, provider: string | null, custom: readonly PriceEntry[] = []): PriceEntry | null {
+  const matches = (e: PriceEntry) => regex(e.match)?.test(model) && (!e.provider || !provider || e.provider.toLowerCase() === provider.toLowerCase());
+  const own = custom.find(matches);
+  if (own) return own;
+  const key = `${provider ?? ""}\u0000${model}`;
+  let hit = lookups.get(key);
+  if (hit === undefined) {
+    hit = BUILT_IN.find(matches) ?? null;
+    if (lookups.size > 5000) lookups.clear();
+    lookups.set(key, hit);
+  }
+  return hit;
+}
+
+/**
+ * Cost by token type: cache reads and writes and audio at their own prices when the model has them,
+ * the rest of the prompt at the input price; reasoning at its own price, the rest at the output price.
+ */
+export function computeCost(usage: Usage, price: PriceEntry): Cost {
+  const per = (tokens: number, perMillion: number | null | undefined, fallback: number | null) =>
+    (tokens * (perMillion ?? fallback ?? 0)) / 1_000_000;
+  const b: Record<string, number> = {};
+  const cacheRead = price.cache_read != null ? usage.cache_read : 0;
+  const cacheWrite = price.cache_write != null ? usage.cache_creation : 0;
+  const audioIn = price.input_audio != null ? usage.input_audio : 0;
+  b.input = per(Math.max(0, usage.prompt_tokens - cacheRead - cacheWrite - audioIn), price.input, null);
+  if (cacheRead) b.cache_read = per(cacheRead, price.cache_read, price.input);
+  if (cacheWrite) b.cache_write = per(cacheWrite, price.cache_write, price.input);
+  if (audioIn) b.input_audio = per(audioIn, price.input_audio, price.input);
+  const reasoning = price.reasoning != null ? usage.reasoning : 0;
+  const audioOut = price.output_audio != null ? usage.output_audio : 0;
+  b.output = per(Math.max(0, usage.completion_tokens - reasoning - audioOut), price.output, null);
+  if (reasoning) b.reasoning = per(reasoning, price.reasoning, price.output);
+  if (audioOut) b.output_audio = per(audioOut, price.output_audio, price.output);
+  const prompt = (b.input ?? 0) + (b.cache_read ?? 0) + (b.cache_write ?? 0) + (b.input_audio ?? 0);
+  const completion = (b.output ?? 0) + (b.reasoning ?? 0) + (b.output_audio ?? 0);
+  return { prompt_cost: prompt, completion_cost: completion, total_cost: prompt + completion, breakdown: b };
+}
