@@ -147,6 +147,17 @@ withTestDatabases("otel export", (open) => {
     }
   });
 
+  test("time to first chunk and the conversation id reach first_token_time and thread_id", async () => {
+    const streamed = newSpanId();
+    await exportTraces(db, ws, { contentType: "application/x-protobuf", bytes: protobufBody([{
+      spanId: streamed, name: "chat", startOffsetMs: 0, durationMs: 2000,
+      attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o", "gen_ai.response.time_to_first_chunk": 0.35, "gen_ai.conversation.id": "conv-42" },
+    }]) });
+    const r = await row(db, streamed);
+    assert.equal(new Date(r.first_token_time).getTime() - new Date(r.start_time).getTime(), 350);
+    assert.equal(r.thread_id, "conv-42");
+  });
+
   test("a child exported before its parent is kept, then placed under it when the parent arrives", async () => {
     const parent = newSpanId();
     const child = newSpanId();
