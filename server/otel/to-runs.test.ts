@@ -113,3 +113,14 @@ test("times past year 9999 are rejected; a trace id that is not the root's id le
   assert.equal(c.dotted_order, undefined);
   assert.equal(c.parent_run_id, r.id);
 });
+
+test("generic attributes are dropped only by a convention that read the span", () => {
+  const plain = spansToRuns({ spans: [span({ "user.id": "u1", "tool.name": "grep", "llm.request.type": "chat" })] }).runs[0];
+  assert.equal(plain.extra.metadata["user.id"], "u1");
+  assert.equal(plain.extra.metadata["tool.name"], "grep");
+  assert.equal(plain.extra.metadata["llm.request.type"], undefined, "read by the OpenLLMetry adapter");
+  const oi = spansToRuns({ spans: [span({ "openinference.span.kind": "TOOL", "user.id": "u1", "tool.name": "grep" })] }).runs[0];
+  assert.equal(oi.extra.metadata["user.id"], undefined);
+  assert.equal(oi.extra.metadata.user_id, "u1");
+  assert.equal(oi.name, "grep");
+});

@@ -1,6 +1,6 @@
 import { dottedStamp, formatMicros } from "../ingest/time";
 import { asUuid, uuidFromOtelSpanId, validHexId } from "./ids";
-import { isOwnedAttribute, readSpan } from "./map";
+import { readSpan, type SpanReading } from "./map";
 import type { Draft, RunType, UsageMetadata } from "./map/types";
 import { completeUsage } from "./map/usage";
 import { STATUS_ERROR, type ExportRequest, type OtlpEvent, type OtlpSpan } from "./otlp";
@@ -37,6 +37,7 @@ const CONTENT_EVENTS = /^gen_ai\.(system|user|assistant|tool)\.message$|^gen_ai\
 interface Accepted {
   span: OtlpSpan;
   draft: Draft;
+  owns: SpanReading["owns"];
   id: string;
   parentSpanId: string | null;
   startMicros: bigint;
@@ -80,9 +81,9 @@ function runEvents(span: OtlpSpan, draft: Draft): WireRun["events"] {
   return events;
 }
 
-function metadataOf(span: OtlpSpan, draft: Draft, usage: UsageMetadata | undefined): Record<string, unknown> {
+function metadataOf(span: OtlpSpan, draft: Draft, owns: SpanReading["owns"], usage: UsageMetadata | undefined): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(span.attributes)) if (!isOwnedAttribute(key)) kept[key] = value;
+  for (const [key, value] of Object.entries(span.attributes)) if (!owns(key)) kept[key] = value;
   return {
     ...span.resource,
     ...kept,
@@ -128,12 +129,13 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
       reasons.push(`span ${span.spanId || "(no id)"}: ${problem}`);
       continue;
     }
-    const draft = readSpan(span);
+    const { draft, owns } = readSpan(span);
     const spanId = span.spanId.toLowerCase();
     const isRoot = span.attributes["langsmith.is_root"] === true || span.attributes["langsmith.is_root"] === "true";
     accepted.push({
       span,
       draft,
+      owns,
       id: draft.runId ?? uuidFromOtelSpanId(spanId),
       parentSpanId: isRoot ? null : validHexId(span.parentSpanId, 8),
       startMicros: span.startTimeUnixNano! / 1000n,
@@ -194,7 +196,7 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
       name: draft.name ?? (span.name || "span"),
       run_type: runType,
       inputs: draft.inputs ?? {},
-      extra: { metadata: metadataOf(span, draft, usage), ...(Object.keys(params).length ? { invocation_params: params } : {}) },
+      extra: { metadata: metadataOf(span, draft, a.owns, usage), ...(Object.keys(params).length ? { invocation_params: params } : {}) },
       events: runEvents(span, draft),
       tags: draft.tags ?? [],
       start_time: formatMicros(a.startMicros),

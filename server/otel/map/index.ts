@@ -25,12 +25,21 @@ function mergeDrafts(first: Draft, second: Draft): Draft {
   return merged;
 }
 
-/** Every adapter's reading of the span, earlier adapters winning field by field. */
-export function readSpan(span: OtlpSpan): Draft {
-  return ADAPTERS.map((adapter) => adapter.map(span)).reduce(mergeDrafts, {});
+export interface SpanReading {
+  draft: Draft;
+  /** Whether a convention that read the span owns the attribute; the others are kept as metadata, as LangSmith keeps them. */
+  owns(key: string): boolean;
 }
 
-/** Attributes no adapter owns are kept as metadata, as LangSmith keeps unknown attributes. */
-export function isOwnedAttribute(key: string): boolean {
-  return ADAPTERS.some((adapter) => adapter.prefixes.some((prefix) => key.startsWith(prefix)));
+/** Every matching adapter's reading of the span, earlier adapters winning field by field. */
+export function readSpan(span: OtlpSpan): SpanReading {
+  let draft: Draft = {};
+  const prefixes: string[] = [];
+  for (const adapter of ADAPTERS) {
+    const reading = adapter.map(span);
+    if (!reading) continue;
+    draft = mergeDrafts(draft, reading);
+    prefixes.push(...adapter.prefixes);
+  }
+  return { draft, owns: (key) => prefixes.some((prefix) => key.startsWith(prefix)) };
 }

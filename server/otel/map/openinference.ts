@@ -77,9 +77,9 @@ function isOpenInference(a: Attributes): boolean {
 export const openinferenceAdapter: Adapter = {
   name: "openinference",
   prefixes: ["openinference.", "llm.", "input.", "output.", "retrieval.", "embedding.", "tool.", "metadata", "tag.", "session.id", "user.id"],
-  map(span: OtlpSpan): Draft {
+  map(span: OtlpSpan): Draft | null {
     const a = span.attributes;
-    if (!isOpenInference(a)) return {};
+    if (!isOpenInference(a)) return null;
     const runType = KINDS[str(a, "openinference.span.kind")?.toUpperCase() ?? ""];
     const inMessages = messages(a, "llm.input_messages");
     const outMessages = messages(a, "llm.output_messages");

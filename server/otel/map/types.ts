@@ -41,7 +41,8 @@ export interface Draft {
 
 export interface Adapter {
   name: string;
-  /** Attribute key prefixes this convention owns; what no adapter owns is kept as metadata. */
+  /** Attribute key prefixes this convention owns when it reads a span; what no reading adapter owns is kept as metadata. */
   prefixes: string[];
-  map(span: OtlpSpan): Draft;
+  /** Null when the span does not follow this convention. */
+  map(span: OtlpSpan): Draft | null;
 }

@@ -110,10 +110,10 @@ const SETTINGS: [string, string][] = [
 export const vercelAdapter: Adapter = {
   name: "vercel-ai",
   prefixes: ["ai."],
-  map(span: OtlpSpan): Draft {
+  map(span: OtlpSpan): Draft | null {
     const a = span.attributes;
     const operationId = str(a, "ai.operationId");
-    if (!operationId && !Object.keys(a).some((k) => k.startsWith("ai."))) return {};
+    if (!operationId && !Object.keys(a).some((k) => k.startsWith("ai."))) return null;
     const runType = runTypeOf(operationId);
     const metadata: Record<string, unknown> = { ...withPrefix(a, "ai.telemetry.metadata.") };
     const { ls_project_name: sessionName, ls_project_id: sessionId, ls_run_name: runName } = metadata;
