@@ -189,6 +189,18 @@ withTestDatabases("otel export", (open) => {
     assert.equal((await row(db, good)).name, "good");
   });
 
+  test("an unknown langsmith.trace.session_id does not fail the export: the span goes to default with a warning", async () => {
+    const orphan = newSpanId();
+    const response = await exportTraces(db, ws, { contentType: "application/json", bytes: jsonBody([{
+      spanId: orphan, name: "orphan", startOffsetMs: 0, durationMs: 1, attributes: { "langsmith.trace.session_id": "6f1f4a4e-8b1e-4f7a-9d7e-3c2b1a0f9e8d" },
+    }]) });
+    assert.equal(response.status, 200);
+    const answer = await response.json();
+    assert.equal(answer.partialSuccess.rejectedSpans, "0");
+    assert.match(answer.partialSuccess.errorMessage, /Unknown project id 6f1f4a4e-8b1e-4f7a-9d7e-3c2b1a0f9e8d/);
+    assert.equal((await row(db, orphan)).project, "default");
+  });
+
   test("undecodable bodies are 400 with a Status in the request's encoding; other content types 415", async () => {
     const bad = await exportTraces(db, ws, { contentType: "application/json", bytes: Buffer.from("{nope") });
     assert.equal(bad.status, 400);

@@ -1,4 +1,5 @@
 import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
 import { env } from "../env";
 import { unsupportedMediaType } from "../http/errors";
 import { ingestRuns } from "../ingest/service";
@@ -30,6 +31,26 @@ function batches(runs: WireRun[], size: number): WireRun[][] {
 }
 
 /**
+ * A `langsmith.trace.session_id` naming no project of the workspace would make ingest refuse the
+ * whole export; those runs go to the default project instead, and the answer carries a warning.
+ */
+async function withKnownSessions(db: Sql, workspaceId: string, runs: WireRun[]): Promise<string | null> {
+  const ids = [...new Set(runs.map((r) => r.session_id).filter((id): id is string => !!id))];
+  if (ids.length === 0) return null;
+  const rows = await db.query<{ id: string }>(sql`SELECT id FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+  const known = new Set(rows.map((r) => r.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length === 0) return null;
+  for (const run of runs) {
+    if (run.session_id && !known.has(run.session_id)) {
+      delete run.session_id;
+      run.session_name = "default";
+    }
+  }
+  return `Unknown project id${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} in langsmith.trace.session_id; those spans were stored in "default".`;
+}
+
+/**
  * One OTLP/HTTP traces export: decode, map, ingest; answered per the OTLP spec in the request's
  * encoding (200 with partialSuccess when spans were rejected, 400 with a Status for bad data).
  */
@@ -49,9 +70,12 @@ export async function exportTraces(db: Sql, workspaceId: string, input: ExportIn
     throw error;
   }
   const { runs, rejected } = spansToRuns(request, { projectName: input.projectName?.trim() || undefined });
+  const warning = await withKnownSessions(db, workspaceId, runs);
   for (const batch of batches(runs, env().MAX_BATCH_RUNS)) {
     await ingestRuns(db, workspaceId, { post: batch });
   }
-  const partial = rejected.count ? { rejectedSpans: rejected.count, errorMessage: rejected.message } : null;
+  const message = [rejected.message, warning].filter(Boolean).join(" ");
+  // OTLP: a partial success with zero rejected spans and a message is a warning.
+  const partial = message ? { rejectedSpans: rejected.count, errorMessage: message } : null;
   return answer(200, encodeExportResponse(partial, input.contentType));
 }
