@@ -19,6 +19,13 @@ const schema = z.object({
   MAX_BATCH_RUNS: z.coerce.number().int().positive().default(1000),
   NEXTAUTH_SECRET: z.string().default("tracelight-dev-secret-change-me"),
   INTERNAL_SECRET: z.string().default("tracelight-internal-secret-change-me"),
+  /** How often the usage outbox is drained (to the US deployment's billing endpoint, or locally in the US). */
+  BILLING_FLUSH_MS: z.coerce.number().int().positive().default(5_000),
+  /** HTTP proxy (http://[user:pass@]host:port) that traffic to customer endpoints leaves through. */
+  EGRESS_PROXY_URL: z.string().url().optional(),
+  /** Published in /info for allowlisting: comma-separated addresses. */
+  EGRESS_IPS: z.string().default(""),
+  INGRESS_IPS: z.string().default(""),
 });
 
 export type Env = z.infer<typeof schema>;

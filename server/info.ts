@@ -1,5 +1,7 @@
 import { env } from "./env";
 
+const list = (csv: string) => csv.split(",").map((s) => s.trim()).filter(Boolean);
+
 export const SERVICE_VERSION = "0.10.0";
 
 /** GET /info: what the SDKs read to decide how to send runs. Limits match what the server enforces. */
@@ -11,6 +13,8 @@ export function serviceInfo() {
     git_sha: process.env.GIT_SHA ?? "unknown",
     region: e.REGION,
     region_urls: { us: e.US_BASE_URL, eu: e.EU_BASE_URL },
+    billing_region: "us",
+    network: { egress_ips: list(e.EGRESS_IPS), ingress_ips: list(e.INGRESS_IPS), egress_proxy: !!e.EGRESS_PROXY_URL },
     batch_ingest_config: {
       use_multipart_endpoint: true,
       scale_up_qsize_trigger: 200,
