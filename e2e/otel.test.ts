@@ -154,6 +154,29 @@ describe("OpenTelemetry ingest with the real OTel SDK exporters", () => {
     assert.ok(Number(llm.total_cost) > 0);
   });
 
+  test("the langsmith SDK's own OTLP exporter rewrites AI SDK spans client-side; they land as native-looking runs", async () => {
+    process.env.LANGSMITH_TRACING = "true";
+    const { LangSmithOTLPTraceExporter } = await import("langsmith/experimental/otel/exporter");
+    const exporter = new LangSmithOTLPTraceExporter({ url: `${server.url}/otel/v1/traces`, headers: { "x-api-key": server.apiKey }, projectName: "ls-otel-exporter" });
+    const rec = recorder("vercel-app");
+    const span = rec.start("ai.generateText.doGenerate", {
+      "ai.operationId": "ai.generateText.doGenerate", "ai.model.id": "gpt-4o-mini", "ai.model.provider": "openai.chat",
+      "ai.telemetry.metadata.ls_run_name": "weather-call", "ai.telemetry.metadata.tenant": "acme",
+      "ai.prompt.messages": JSON.stringify([{ role: "user", content: [{ type: "text", text: "Weather?" }] }]),
+      "ai.response.text": "Sunny.", "ai.usage.inputTokens": 40, "ai.usage.outputTokens": 2,
+    });
+    span.end();
+    await send(exporter as unknown as SpanExporter, rec.finished());
+    const run = await readRun(runId(span), (r) => r.total_tokens === 42);
+    assert.equal(run.name, "weather-call");
+    assert.equal(run.run_type, "llm");
+    assert.equal(run.extra.metadata.tenant, "acme");
+    assert.deepEqual(run.inputs.messages, [{ role: "user", content: "Weather?" }]);
+    assert.ok(Number(run.total_cost) > 0);
+    const project = await call(server, "GET", `/sessions/${run.session_id}`);
+    assert.equal(project.body.name, "ls-otel-exporter");
+  });
+
   test("answers per OTLP: partial success for bad spans, 400 for undecodable or non-trace bodies, 415, 401", async () => {
     const good = "1a2b3c4d5e6f7081";
     const body = { resourceSpans: [{ scopeSpans: [{ spans: [
