@@ -1,0 +1,44 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { getSql } from "../db/client";
+import { env } from "../env";
+import { verifyPassword } from "./users";
+
+/** Sessions last this long; a signed-in user's JWT is re-issued as it is used. */
+const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
+
+/**
+ * next-auth for the UI: e-mail + password against the users table, JWT sessions in an HttpOnly
+ * cookie. `session.user.id` is the user's id; the UI sends it as `x-user-id` next to the cookie.
+ */
+export const authOptions: NextAuthOptions = {
+  secret: env().NEXTAUTH_SECRET,
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
+  pages: { signIn: "/signin" },
+  providers: [
+    CredentialsProvider({
+      name: "E-mail and password",
+      credentials: {
+        email: { label: "E-mail", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
+      async authorize(credentials) {
+        const email = credentials?.email?.trim();
+        const password = credentials?.password;
+        if (!email || !password) return null;
+        const user = await verifyPassword(await getSql(), email, password);
+        return user ? { id: user.id, email: user.email, name: user.name } : null;
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user) token.sub = user.id;
+      return token;
+    },
+    session({ session, token }) {
+      if (session.user && token.sub) session.user.id = token.sub;
+      return session;
+    },
+  },
+};

@@ -1,0 +1,137 @@
+import { randomBytes, randomUUID, scrypt, timingSafeEqual } from "node:crypto";
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { env } from "../env";
+import { conflict } from "../http/errors";
+import type { Role } from "./api-keys";
+import { createWorkspace } from "./workspaces";
+
+export interface User {
+  id: string;
+  email: string;
+  name: string | null;
+  region: string;
+  createdAt: string;
+}
+
+export interface MembershipSummary {
+  workspaceId: string;
+  name: string;
+  role: Role;
+}
+
+const KEY_LENGTH = 64;
+const SCRYPT_COST = 16_384;
+
+function scryptAsync(password: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N: SCRYPT_COST, r: 8, p: 1 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+/** `scrypt$<salt b64url>$<hash b64url>`: a fresh 16-byte salt per password. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt);
+  return `scrypt$${salt.toString("base64url")}$${key.toString("base64url")}`;
+}
+
+export async function passwordMatches(password: string, stored: string): Promise<boolean> {
+  const [scheme, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64url");
+  const actual = await scryptAsync(password, Buffer.from(salt, "base64url"));
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** A hash to compare against when the e-mail is unknown, so both answers take as long. */
+let decoyHash: Promise<string> | undefined;
+
+/**
+ * Creates a user and a workspace where the user is admin. The e-mail is unique (case-insensitive):
+ * a second sign-up with it is a 409.
+ */
+export async function signUp(
+  db: Sql,
+  input: { email: string; password: string; name?: string | null; workspaceName?: string | null },
+): Promise<{ userId: string; workspaceId: string }> {
+  const email = normalizeEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  return db.tx(async (tx) => {
+    const userId = randomUUID();
+    const [inserted] = await tx.query(sql`
+      INSERT INTO users (id, email, name, password_hash, region)
+      VALUES (${userId}, ${email}, ${input.name?.trim() || null}, ${passwordHash}, ${env().REGION})
+      ON CONFLICT (email) DO NOTHING RETURNING id`);
+    if (!inserted) throw conflict(`An account with the e-mail ${email} already exists: sign in instead.`);
+    const label = input.workspaceName?.trim() || `${input.name?.trim() || email.split("@")[0]}'s workspace`;
+    const workspace = await createWorkspace(tx, label);
+    await addMember(tx, workspace.id, userId, "admin");
+    return { userId, workspaceId: workspace.id };
+  });
+}
+
+/** The user with this e-mail and password, or null (unknown e-mail and wrong password look alike). */
+export async function verifyPassword(db: Sql, email: string, password: string): Promise<User | null> {
+  const [row] = await db.query<Record<string, unknown>>(
+    sql`SELECT * FROM users WHERE email = ${normalizeEmail(email)}`,
+  );
+  if (!row) {
+    await passwordMatches(password, await (decoyHash ??= hashPassword(randomUUID())));
+    return null;
+  }
+  return (await passwordMatches(password, String(row.password_hash))) ? toUser(row) : null;
+}
+
+export async function getUser(db: Sql, userId: string): Promise<User | null> {
+  if (!isUuid(userId)) return null;
+  const [row] = await db.query<Record<string, unknown>>(sql`SELECT * FROM users WHERE id = ${userId}`);
+  return row ? toUser(row) : null;
+}
+
+export async function findUserByEmail(db: Sql, email: string): Promise<User | null> {
+  const [row] = await db.query<Record<string, unknown>>(sql`SELECT * FROM users WHERE email = ${normalizeEmail(email)}`);
+  return row ? toUser(row) : null;
+}
+
+/** The user's workspaces, oldest membership first. */
+export async function membershipsOf(db: Sql, userId: string): Promise<MembershipSummary[]> {
+  if (!isUuid(userId)) return [];
+  const rows = await db.query<{ workspace_id: string; name: string; role: Role }>(sql`
+    SELECT m.workspace_id, w.name, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+    WHERE m.user_id = ${userId} ORDER BY m.created_at, w.name, m.workspace_id`);
+  return rows.map((r) => ({ workspaceId: r.workspace_id, name: r.name, role: r.role }));
+}
+
+/** The user's role in the workspace, or null when not a member. */
+export async function membership(db: Sql, userId: string, workspaceId: string): Promise<Role | null> {
+  if (!isUuid(userId) || !isUuid(workspaceId)) return null;
+  const [row] = await db.query<{ role: Role }>(
+    sql`SELECT role FROM memberships WHERE user_id = ${userId} AND workspace_id = ${workspaceId}`,
+  );
+  return row?.role ?? null;
+}
+
+/** Adds the user to the workspace, or changes the role of an existing member. */
+export async function addMember(db: Sql, workspaceId: string, userId: string, role: Role): Promise<void> {
+  await db.query(sql`
+    INSERT INTO memberships (user_id, workspace_id, role) VALUES (${userId}, ${workspaceId}, ${role})
+    ON CONFLICT (user_id, workspace_id) DO UPDATE SET role = EXCLUDED.role`);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+function toUser(row: Record<string, unknown>): User {
+  return {
+    id: String(row.id),
+    email: String(row.email),
+    name: (row.name as string | null) ?? null,
+    region: String(row.region),
+    createdAt: String(row.created_at),
+  };
+}
