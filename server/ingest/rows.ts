@@ -1,4 +1,4 @@
-import { deriveLlm, type LlmDerived } from "../llm/derive";
+import { deriveLlm, type LlmDerived, type PriceEntry } from "../llm/derive";
 import { badRequest } from "../http/errors";
 import type { PendingRun } from "./merge";
 import type { Placement } from "./placement";
@@ -92,7 +92,9 @@ export function derivedColumns(d: LlmDerived): Partial<RunRow> {
  * A complete row for a run not stored yet: what the request says, defaults for the rest, derived
  * columns. A patch that arrives before its post is stored as a provisional root until the post says more.
  */
-export function newRow(run: TimedRun, provided: RunRow, placement: Placement | undefined, defaultProjectId: string): RunRow {
+export function newRow(
+  run: TimedRun, provided: RunRow, placement: Placement | undefined, defaultProjectId: string, prices: readonly PriceEntry[] = [],
+): RunRow {
   const start = run.start ?? run.end ?? BigInt(Date.now()) * 1000n;
   const place = placement ?? {
     traceId: run.fields.trace_id ?? run.id, parentRunId: null, dottedOrder: `${dottedStamp(start)}${run.id}`, isRoot: true, pending: false,
@@ -106,7 +108,7 @@ export function newRow(run: TimedRun, provided: RunRow, placement: Placement | u
     events: f.events,
     start_time: new Date(Number(start / 1000n)),
     end_time: run.end === null ? null : new Date(Number(run.end / 1000n)),
-  });
+  }, prices);
   return {
     project_id: defaultProjectId,
     name: "Unnamed run",

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { env } from "../env";
-import { deriveLlm } from "../llm/derive";
+import { deriveLlm, type PriceEntry } from "../llm/derive";
+import { workspacePriceEntries } from "../llm/workspace-prices";
 import { payloadTooLarge } from "../http/errors";
 import { attachFeedbackToRuns } from "../feedback/store";
 import { storeFeedbackParts } from "../feedback/service";
@@ -51,6 +52,8 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
   if (runs.length === 0 && !input.attachments?.length && !input.feedback?.length) return { created: 0, updated: 0 };
 
   const result = await db.tx(async (tx) => {
+    // The workspace's own prices, read once per request (and cached briefly), win over the shipped table.
+    const prices = runs.length ? await workspacePriceEntries(tx, workspaceId) : [];
     const projects = await resolveProjects(tx, workspaceId, [
       ...runs.filter((r) => r.fields.session_id || r.fields.session_name)
         .map((r) => ({ sessionId: r.fields.session_id, sessionName: r.fields.session_name })),
@@ -78,12 +81,12 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
     const fresh = runs.filter((r) => !updated.has(r.id));
     const defaultProject = projects.byName.get(DEFAULT_PROJECT)!;
     const inserted = new Set(await insertNew(tx, workspaceId, fresh.map((run) =>
-      newRow(run, provided[runs.indexOf(run)], placements.get(run.id), defaultProject))));
+      newRow(run, provided[runs.indexOf(run)], placements.get(run.id), defaultProject, prices))));
     // A concurrent request may have inserted some of these first: apply ours on top of it.
     const raced = fresh.filter((r) => !inserted.has(r.id)).map((r) => provided[runs.indexOf(r)]);
     for (const id of await updateExisting(tx, workspaceId, raced)) updated.add(id);
 
-    await rederive(tx, workspaceId, [...updated]);
+    await rederive(tx, workspaceId, [...updated], prices);
     if (await hasPendingChildren(tx, workspaceId, runs.map((r) => r.id))) await repairPendingPlacements(tx, workspaceId);
     if (input.attachments?.length) await storeAttachments(tx, workspaceId, input.attachments);
     // Feedback parts after the runs, so feedback on a run of this request gets its trace and project.
@@ -97,7 +100,7 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
 }
 
 /** Runs completed across requests (post, then patch) get their derived columns from the merged row. */
-async function rederive(db: Sql, workspaceId: string, ids: string[]): Promise<void> {
+async function rederive(db: Sql, workspaceId: string, ids: string[], prices: readonly PriceEntry[]): Promise<void> {
   const stored = await loadForDerive(db, workspaceId, ids);
   const rows: RunRow[] = stored.map((run) => ({
     id: run.id,
@@ -109,7 +112,7 @@ async function rederive(db: Sql, workspaceId: string, ids: string[]): Promise<vo
       events: run.events,
       start_time: new Date(run.start_time),
       end_time: run.end_time ? new Date(run.end_time) : null,
-    })),
+    }, prices)),
   }));
   await writeDerived(db, workspaceId, rows);
 }

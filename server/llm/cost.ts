@@ -14,6 +14,8 @@ export interface PriceEntry {
   reasoning?: number | null;
   input_audio?: number | null;
   output_audio?: number | null;
+  /** A workspace price applies to runs started at or after this instant (ISO-8601); absent: always. */
+  start_date?: string | null;
 }
 
 export interface Cost {
@@ -40,10 +42,14 @@ function regex(pattern: string): RegExp | null {
 const BUILT_IN = (table as { models: PriceEntry[] }).models;
 const lookups = new Map<string, PriceEntry | null>();
 
-/** The first entry whose pattern matches the model (and provider, when the entry names one); custom prices first. */
-export function findPrice(model: string, provider: string | null, custom: readonly PriceEntry[] = []): PriceEntry | null {
+/**
+ * The first entry whose pattern matches the model (and provider, when the entry names one); custom
+ * prices first (in the caller's order, skipping those whose start_date is after `at`), then the shipped table.
+ */
+export function findPrice(model: string, provider: string | null, custom: readonly PriceEntry[] = [], at?: Date): PriceEntry | null {
   const matches = (e: PriceEntry) => regex(e.match)?.test(model) && (!e.provider || !provider || e.provider.toLowerCase() === provider.toLowerCase());
-  const own = custom.find(matches);
+  const started = (e: PriceEntry) => !e.start_date || !at || Date.parse(e.start_date) <= at.getTime();
+  const own = custom.find((e) => started(e) && matches(e));
   if (own) return own;
   const key = `${provider ?? ""}\u0000${model}`;
   let hit = lookups.get(key);

@@ -88,7 +88,7 @@ export function deriveLlm(run: LlmRunInput, customPrices?: readonly PriceEntry[]
   const model = modelName(run.inputs, run.extra, run.outputs);
   const provider = providerName(run.extra);
   const usage = reported ?? estimate(run, model);
-  const price = model ? findPrice(model, provider, customPrices) : null;
+  const price = model ? findPrice(model, provider, customPrices, run.start_time) : null;
   let cost: { prompt: number | null; completion: number | null; total: number | null; breakdown?: Record<string, number> } = { prompt: null, completion: null, total: null };
   if (usage.reported_cost) {
     const c = usage.reported_cost;

@@ -1,0 +1,15 @@
+import { route } from "@/server/http/route";
+import { modelPriceCreate, modelPriceListQuery } from "@/server/llm/price-schema";
+import { createModelPrice, listModelPrices } from "@/server/llm/workspace-prices";
+
+export const GET = route({
+  access: "read",
+  query: modelPriceListQuery,
+  handler: ({ ctx, query }) => listModelPrices(ctx.sql, ctx.workspaceId, query),
+});
+
+export const POST = route({
+  access: "admin",
+  body: modelPriceCreate,
+  handler: ({ ctx, body }) => createModelPrice(ctx.sql, ctx.workspaceId, body),
+});
