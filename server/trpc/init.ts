@@ -1,0 +1,97 @@
+import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
+import { getServerSession } from "next-auth";
+import superjson from "superjson";
+import { z } from "zod";
+import { authOptions } from "../auth/next-auth";
+import type { Role } from "../auth/api-keys";
+import { membership } from "../auth/users";
+import { getSql, type Sql } from "../db/client";
+import { AppError, describeZodError } from "../http/errors";
+import { uuid } from "../runs/schema";
+
+export interface TrpcContext {
+  sql: Sql;
+  /** The signed-in user (next-auth session), or null. */
+  userId: string | null;
+}
+
+/** The context of one tRPC request: the database and the signed-in user from the session cookie. */
+export async function createContext(): Promise<TrpcContext> {
+  const session = await getServerSession(authOptions);
+  const userId = session?.user?.id ?? null;
+  return { sql: await getSql(), userId };
+}
+
+const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "TOO_MANY_REQUESTS",
+};
+
+/** The services' errors (AppError, zod, the filter parser's positioned errors) as tRPC errors with the same message. */
+function toTrpcError(error: TRPCError): TRPCError {
+  const cause = error.cause;
+  if (cause instanceof AppError) return new TRPCError({ code: CODES[cause.status] ?? "INTERNAL_SERVER_ERROR", message: cause.detail, cause });
+  if (cause instanceof z.ZodError) return new TRPCError({ code: "BAD_REQUEST", message: describeZodError(cause, "input"), cause });
+  const status = (cause as { clientStatus?: unknown } | undefined)?.clientStatus;
+  if (typeof status === "number" && cause) return new TRPCError({ code: CODES[status] ?? "BAD_REQUEST", message: cause.message, cause });
+  return error;
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    // Internal failures keep their details in the server log, not in the browser.
+    if (error.code === "INTERNAL_SERVER_ERROR") return { ...shape, message: "Internal server error" };
+    return shape;
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const mapped = toTrpcError(result.error);
+    if (mapped.code === "INTERNAL_SERVER_ERROR") console.error("tRPC procedure failed", result.error.cause ?? result.error);
+    throw mapped;
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(mapErrors);
+
+/** A signed-in user. */
+export const userProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.userId) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
+  return next({ ctx: { ...ctx, userId: ctx.userId } });
+});
+
+export type { Role };
+
+/**
+ * A member of the workspace named by `input.workspaceId`. Someone else's workspace is a 404,
+ * as in the REST API, so ids cannot be probed.
+ */
+export const workspaceProcedure = userProcedure.input(z.object({ workspaceId: uuid })).use(async ({ ctx, input, next }) => {
+  const role = await membership(ctx.sql, ctx.userId, input.workspaceId);
+  if (!role) throw new TRPCError({ code: "NOT_FOUND", message: `Workspace ${input.workspaceId} not found.` });
+  return next({ ctx: { ...ctx, workspaceId: input.workspaceId, role } });
+});
+
+/** Members and admins: viewers can read but not change data. */
+export const workspaceWriteProcedure = workspaceProcedure.use(({ ctx, next }) => {
+  if (ctx.role === "viewer") throw new TRPCError({ code: "FORBIDDEN", message: "Your role in this workspace is viewer: it can read but not change data." });
+  return next();
+});
+
+export const workspaceAdminProcedure = workspaceProcedure.use(({ ctx, next }) => {
+  if (ctx.role !== "admin") throw new TRPCError({ code: "FORBIDDEN", message: "Only workspace admins can do this." });
+  return next();
+});

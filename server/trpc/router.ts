@@ -1,0 +1,18 @@
+import { createCallerFactory, router } from "./init";
+import { projectsRouter } from "./routers/projects";
+import { runsRouter } from "./routers/runs";
+import { traceRouter } from "./routers/trace";
+import { workspacesRouter } from "./routers/workspaces";
+
+/** One router per domain; add yours on its own line. */
+export const appRouter = router({
+  workspaces: workspacesRouter,
+  projects: projectsRouter,
+  runs: runsRouter,
+  trace: traceRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Server-side calls (server components, tests) without HTTP. */
+export const createCaller = createCallerFactory(appRouter);

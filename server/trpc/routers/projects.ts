@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { projectChartSeries } from "../../charts/series";
+import { chartRequest } from "../../charts/schema";
+import { uuid } from "../../runs/schema";
+import { sessionListQuery } from "../../sessions/schema";
+import { listSessions, readSession } from "../../sessions/service";
+import { router, workspaceProcedure } from "../init";
+import type { ProjectSummary } from "../types";
+
+const DAY_MS = 86_400_000;
+
+export const projectsRouter = router({
+  /** Projects of the workspace, newest first, with their statistics. */
+  list: workspaceProcedure
+    .input(z.object({ nameContains: z.string().max(200).optional(), limit: z.number().int().min(1).max(1000).default(200), offset: z.number().int().min(0).default(0) }))
+    .query(async ({ ctx, input }) => {
+      const query = sessionListQuery.parse({ include_stats: "true", name_contains: input.nameContains, limit: input.limit, offset: input.offset });
+      const rows = await listSessions(ctx.sql, ctx.workspaceId, query);
+      return rows as unknown as ProjectSummary[];
+    }),
+
+  get: workspaceProcedure.input(z.object({ projectId: uuid })).query(async ({ ctx, input }) => {
+    return (await readSession(ctx.sql, ctx.workspaceId, input.projectId, true)) as unknown as ProjectSummary;
+  }),
+
+  /** Runs and errors per day over the last `days` days: the projects list's sparkline. */
+  activity: workspaceProcedure
+    .input(z.object({ projectId: uuid, days: z.number().int().min(1).max(90).default(14) }))
+    .query(({ ctx, input }) => {
+      const end = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
+      const request = chartRequest.parse({ metrics: ["run_count", "error_count"], bucket: "1d", is_root: true, start_time: end - input.days * DAY_MS, end_time: end });
+      return projectChartSeries(ctx.sql, ctx.workspaceId, input.projectId, request);
+    }),
+});

@@ -1,0 +1,58 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { queryRuns } from "../../runs/query";
+import { readRun } from "../../runs/read";
+import { runQueryBody, runSelection, uuid } from "../../runs/schema";
+import { runStats } from "../../runs/stats";
+import { router, workspaceProcedure } from "../init";
+import type { RunFull, RunSummary } from "../types";
+
+/** The fields the runs table shows; inputs and outputs stay in the database until a run is opened. */
+const TABLE_FIELDS = [
+  "name", "run_type", "status", "start_time", "end_time", "error", "tags", "trace_id", "dotted_order", "parent_run_id", "session_id",
+  "latency", "first_token_time", "prompt_tokens", "completion_tokens", "total_tokens", "prompt_cost", "completion_cost", "total_cost",
+  "feedback_stats", "thread_id",
+];
+
+/** The runs table's selection: one project, narrowed by the filter language and the toggles. */
+const selection = z.object({
+  projectId: uuid,
+  filter: z.string().max(10_000).optional(),
+  traceFilter: z.string().max(10_000).optional(),
+  treeFilter: z.string().max(10_000).optional(),
+  runType: z.string().max(64).optional(),
+  rootOnly: z.boolean().optional(),
+  error: z.boolean().optional(),
+});
+type Selection = z.infer<typeof selection>;
+
+const wireSelection = (s: Selection) => runSelection.parse({
+  session: [s.projectId],
+  filter: s.filter || undefined,
+  trace_filter: s.traceFilter || undefined,
+  tree_filter: s.treeFilter || undefined,
+  run_type: s.runType || undefined,
+  is_root: s.rootOnly ? true : undefined,
+  error: s.error,
+});
+
+export const runsRouter = router({
+  /** One page of runs, newest first; `cursor` is the opaque keyset cursor of the previous page. */
+  list: workspaceProcedure
+    .input(selection.extend({ cursor: z.string().nullish(), limit: z.number().int().min(1).max(100).default(50) }))
+    .query(async ({ ctx, input }) => {
+      const body = runQueryBody.parse({ ...wireSelection(input), cursor: input.cursor ?? undefined, limit: input.limit, select: TABLE_FIELDS });
+      const page = await queryRuns(ctx.sql, ctx.workspaceId, body);
+      return { runs: page.runs as unknown as RunSummary[], next: page.cursors.next };
+    }),
+
+  /** Statistics of the same selection (count, latency percentiles, tokens, cost, feedback). */
+  stats: workspaceProcedure.input(selection).query(({ ctx, input }) => runStats(ctx.sql, ctx.workspaceId, wireSelection(input))),
+
+  /** One run with its inputs, outputs, metadata and events. */
+  get: workspaceProcedure.input(z.object({ runId: uuid })).query(async ({ ctx, input }) => {
+    const run = await readRun(ctx.sql, ctx.workspaceId, input.runId);
+    if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `Run ${input.runId} not found.` });
+    return run as unknown as RunFull;
+  }),
+});
