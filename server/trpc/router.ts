@@ -1,4 +1,6 @@
 import { createCallerFactory, router } from "./init";
+import { chartsRouter } from "./routers/charts";
+import { feedbackRouter } from "./routers/feedback";
 import { projectsRouter } from "./routers/projects";
 import { runsRouter } from "./routers/runs";
 import { traceRouter } from "./routers/trace";
@@ -10,6 +12,8 @@ export const appRouter = router({
   projects: projectsRouter,
   runs: runsRouter,
   trace: traceRouter,
+  feedback: feedbackRouter,
+  charts: chartsRouter,
 });
 
 export type AppRouter = typeof appRouter;
