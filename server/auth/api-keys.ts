@@ -53,6 +53,13 @@ export async function revokeApiKey(db: Sql, workspaceId: string, id: string): Pr
   return rows.length > 0;
 }
 
+/** Records use at most once a minute per key (called when a key is looked up, not on every request). */
+export async function touchApiKey(db: Sql, id: string): Promise<void> {
+  await db.query(sql`
+    UPDATE api_keys SET last_used_at = now()
+    WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`);
+}
+
 /** Finds the live key for a presented secret; the comparison of hashes is constant-time. */
 export async function findApiKey(db: Sql, key: string): Promise<ApiKeyRecord | null> {
   const hash = hashKey(key);

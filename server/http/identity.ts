@@ -1,4 +1,4 @@
-import { findApiKey, regionOfKey, type ApiKeyRecord, type Role } from "../auth/api-keys";
+import { findApiKey, regionOfKey, touchApiKey, type ApiKeyRecord, type Role } from "../auth/api-keys";
 import type { Sql } from "../db/client";
 import { env } from "../env";
 import { forbidden, unauthorized } from "./errors";
@@ -19,6 +19,7 @@ async function lookupKey(db: Sql, key: string): Promise<ApiKeyRecord | null> {
   const hit = keyCache.get(key);
   if (hit && hit.until > Date.now()) return hit.record;
   const record = await findApiKey(db, key);
+  if (record) void touchApiKey(db, record.id).catch(() => undefined);
   if (keyCache.size > 10_000) keyCache.clear();
   keyCache.set(key, { record, until: Date.now() + KEY_CACHE_MS });
   return record;

@@ -109,7 +109,7 @@ export function route<A extends Access, B extends BodySpec = undefined, Q extend
       return await withRateLimit(request, ip, async () => {
         const sql = await getSql();
         const identity = await resolveIdentity(request, sql).catch((error) => {
-          if (spec.access === "public" && error instanceof AppError && error.status === 401) return null;
+          if (spec.access === "public" && error instanceof AppError && (error.status === 401 || error.status === 403)) return null;
           throw error;
         });
         authorize(spec.access, identity);

@@ -1,0 +1,7 @@
+import { revokeKey } from "@/server/auth/keys-service";
+import { route } from "@/server/http/route";
+
+export const DELETE = route<"read", undefined, undefined, { keyId: string }>({
+  access: "read",
+  handler: ({ ctx, params }) => revokeKey(ctx.sql, ctx.identity, params.keyId),
+});

@@ -1,0 +1,8 @@
+import { describeCaller, resolveCaller } from "@/server/auth/caller";
+import { route } from "@/server/http/route";
+
+/** Who is calling: kind (api_key | user), workspace, role, key or user. 401 when nobody. */
+export const GET = route({
+  access: "public",
+  handler: async ({ ctx, request }) => describeCaller(ctx.sql, await resolveCaller(request, ctx.sql)),
+});

@@ -1,0 +1,13 @@
+import { signUpBody } from "@/server/auth/schema";
+import { signUp } from "@/server/auth/users";
+import { reply, route } from "@/server/http/route";
+
+/** Creates a user and a workspace where the user is admin; the UI then signs in through next-auth. */
+export const POST = route({
+  access: "public",
+  body: signUpBody,
+  handler: async ({ ctx, body }) => {
+    const { userId, workspaceId } = await signUp(ctx.sql, { ...body, workspaceName: body.workspace_name });
+    return reply(201, { user_id: userId, workspace_id: workspaceId });
+  },
+});

@@ -1,0 +1,21 @@
+import { removeMember, setMemberRole } from "@/server/auth/members";
+import { memberPatch } from "@/server/auth/schema";
+import { forbidden } from "@/server/http/errors";
+import { route } from "@/server/http/route";
+
+export const PATCH = route<"admin", typeof memberPatch, undefined, { userId: string }>({
+  access: "admin",
+  body: memberPatch,
+  handler: ({ ctx, body, params }) => setMemberRole(ctx.sql, ctx.workspaceId, params.userId, body.role),
+});
+
+/** Admins remove anyone; a member may leave. */
+export const DELETE = route<"read", undefined, undefined, { userId: string }>({
+  access: "read",
+  handler: ({ ctx, params }) => {
+    if (ctx.identity.role !== "admin" && params.userId !== ctx.identity.userId) {
+      throw forbidden("Only workspace admins can remove other members.");
+    }
+    return removeMember(ctx.sql, ctx.workspaceId, params.userId);
+  },
+});

@@ -1,0 +1,16 @@
+import { resolveCaller } from "@/server/auth/caller";
+import { acceptInvite } from "@/server/auth/members";
+import { inviteAccept } from "@/server/auth/schema";
+import { forbidden } from "@/server/http/errors";
+import { route } from "@/server/http/route";
+
+/** A signed-in user accepts an invitation sent to their e-mail address. */
+export const POST = route({
+  access: "public",
+  body: inviteAccept,
+  handler: async ({ ctx, body, request }) => {
+    const caller = await resolveCaller(request, ctx.sql);
+    if (!caller.user || caller.identity?.kind === "api_key") throw forbidden("Sign in as the invited user to accept an invitation.");
+    return acceptInvite(ctx.sql, caller.user, body.token);
+  },
+});

@@ -1,0 +1,82 @@
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { forbidden, unauthorized } from "../http/errors";
+import { apiKeyIdentity, type Identity } from "../http/identity";
+import { identityOfUser, sessionUser } from "./session";
+import { addMember, getUser, membershipsOf, type User } from "./users";
+import { createWorkspace, getWorkspace } from "./workspaces";
+
+export interface Caller {
+  /** The workspace identity, or null for a signed-in user who belongs to no workspace yet. */
+  identity: Identity | null;
+  /** The signed-in user, or the owner of a personal key. */
+  user: User | null;
+}
+
+/**
+ * Who is calling, for the routes that also serve a signed-in user without a workspace
+ * (GET /auth, /workspaces, accepting an invitation). Nobody → 401.
+ */
+export async function resolveCaller(request: Request, db: Sql): Promise<Caller> {
+  const key = request.headers.get("x-api-key")?.trim();
+  const tenant = request.headers.get("x-tenant-id")?.trim() || null;
+  if (key) {
+    const identity = await apiKeyIdentity(db, key, tenant);
+    return { identity, user: identity.userId ? await getUser(db, identity.userId) : null };
+  }
+  const user = await sessionUser(request, db);
+  if (!user) throw unauthorized("Sign in (session cookie with x-user-id) or send an API key in x-api-key.");
+  if (tenant) return { identity: await identityOfUser(db, user.id, tenant), user };
+  const [first] = await membershipsOf(db, user.id);
+  return { identity: first ? { kind: "user", workspaceId: first.workspaceId, role: first.role, userId: user.id } : null, user };
+}
+
+/** GET /auth: who the caller is, in which workspace, with which role. */
+export async function describeCaller(db: Sql, caller: Caller) {
+  const { identity, user } = caller;
+  const workspace = identity ? await getWorkspace(db, identity.workspaceId) : null;
+  const base = {
+    workspace_id: identity?.workspaceId ?? null,
+    workspace_name: workspace?.name ?? null,
+    region: workspace?.region ?? null,
+    role: identity?.role ?? null,
+    user_id: user?.id ?? null,
+    email: user?.email ?? null,
+    name: user?.name ?? null,
+  };
+  if (identity?.kind === "api_key") {
+    const [key] = await db.query<{ kind: string }>(sql`SELECT kind FROM api_keys WHERE id = ${identity.apiKeyId}`);
+    return { kind: "api_key" as const, ...base, api_key_id: identity.apiKeyId, key_kind: key?.kind ?? null };
+  }
+  return { kind: "user" as const, ...base, workspaces: user ? await workspacesOfUser(db, user.id) : [] };
+}
+
+async function workspacesOfUser(db: Sql, userId: string) {
+  return (await membershipsOf(db, userId)).map((m) => ({ id: m.workspaceId, name: m.name, role: m.role }));
+}
+
+/** A user's workspaces; a key's one workspace. */
+export async function listWorkspaces(db: Sql, caller: Caller) {
+  if (caller.identity?.kind === "api_key") {
+    const w = await getWorkspace(db, caller.identity.workspaceId);
+    return w ? [{ id: w.id, name: w.name, role: caller.identity.role, region: w.region, created_at: w.created_at }] : [];
+  }
+  const rows = await db.query<{ id: string; name: string; role: string; region: string; created_at: string }>(sql`
+    SELECT w.id, w.name, m.role, w.region, w.created_at FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+    WHERE m.user_id = ${caller.user!.id} ORDER BY m.created_at, w.name, w.id`);
+  return rows;
+}
+
+/** A signed-in user creates a workspace and becomes its admin. */
+export async function createWorkspaceFor(db: Sql, caller: Caller, name: string) {
+  if (!caller.user || caller.identity?.kind === "api_key") {
+    throw forbidden("Workspaces are created by signed-in users: sign in to the UI (an API key belongs to one workspace).");
+  }
+  const userId = caller.user.id;
+  const workspace = await db.tx(async (tx) => {
+    const w = await createWorkspace(tx, name);
+    await addMember(tx, w.id, userId, "admin");
+    return w;
+  });
+  return { id: workspace.id, name: workspace.name, role: "admin" as const, region: workspace.region, created_at: workspace.created_at };
+}

@@ -1,0 +1,125 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { conflict, forbidden, notFound } from "../http/errors";
+import type { Role } from "./api-keys";
+import { addMember, isUuid, normalizeEmail, type User } from "./users";
+
+/** An invitation can be accepted for this long. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export interface MemberView {
+  user_id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  joined_at: string;
+}
+
+export async function listMembers(db: Sql, workspaceId: string): Promise<MemberView[]> {
+  return db.query<MemberView>(sql`
+    SELECT u.id AS user_id, u.email, u.name, m.role, m.created_at AS joined_at
+    FROM memberships m JOIN users u ON u.id = m.user_id
+    WHERE m.workspace_id = ${workspaceId} ORDER BY m.created_at, u.email`);
+}
+
+/**
+ * Invites an e-mail address. The token is returned here once (stored as its SHA-256); a newer
+ * invitation for the same address replaces a pending one.
+ */
+export async function createInvite(db: Sql, workspaceId: string, input: { email: string; role: Role }, invitedBy: string | null) {
+  const email = normalizeEmail(input.email);
+  return db.tx(async (tx) => {
+    const [member] = await tx.query(sql`
+      SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ${workspaceId} AND u.email = ${email}`);
+    if (member) throw conflict(`${email} is already a member of this workspace.`);
+    await tx.query(sql`DELETE FROM invites WHERE workspace_id = ${workspaceId} AND email = ${email} AND accepted_at IS NULL`);
+    const token = `tli_${randomBytes(24).toString("base64url")}`;
+    const [row] = await tx.query<{ id: string; expires_at: string }>(sql`
+      INSERT INTO invites (id, workspace_id, email, role, token_hash, invited_by, expires_at)
+      VALUES (${randomUUID()}, ${workspaceId}, ${email}, ${input.role}, ${hashToken(token)}, ${invitedBy},
+              ${new Date(Date.now() + INVITE_TTL_MS).toISOString()})
+      RETURNING id, expires_at`);
+    return { id: row.id, email, role: input.role, token, accept_path: `/signup?invite=${token}`, expires_at: row.expires_at };
+  });
+}
+
+export async function listInvites(db: Sql, workspaceId: string) {
+  return db.query(sql`
+    SELECT id, email, role, created_at, expires_at FROM invites
+    WHERE workspace_id = ${workspaceId} AND accepted_at IS NULL AND expires_at > now() ORDER BY created_at DESC`);
+}
+
+export async function deleteInvite(db: Sql, workspaceId: string, inviteId: string): Promise<void> {
+  const rows = isUuid(inviteId)
+    ? await db.query(sql`DELETE FROM invites WHERE id = ${inviteId} AND workspace_id = ${workspaceId} AND accepted_at IS NULL RETURNING id`)
+    : [];
+  if (!rows.length) throw notFound(`Invitation ${inviteId} not found in this workspace (or already accepted).`);
+}
+
+/** The signed-in user accepts an invitation sent to their e-mail address; it works once. */
+export async function acceptInvite(db: Sql, user: User, token: string): Promise<{ workspace_id: string; role: Role }> {
+  const gone = () => notFound("This invitation does not exist, was already accepted, or has expired.");
+  return db.tx(async (tx) => {
+    const [invite] = await tx.query<{ id: string; workspace_id: string; email: string; role: Role }>(sql`
+      SELECT id, workspace_id, email, role FROM invites
+      WHERE token_hash = ${hashToken(token)} AND accepted_at IS NULL AND expires_at > now()`);
+    if (!invite) throw gone();
+    if (invite.email !== user.email) {
+      throw forbidden(`This invitation was sent to ${invite.email}; you are signed in as ${user.email}.`);
+    }
+    const claimed = await tx.query(sql`
+      UPDATE invites SET accepted_at = now(), accepted_by = ${user.id} WHERE id = ${invite.id} AND accepted_at IS NULL RETURNING id`);
+    if (!claimed.length) throw gone();
+    const [existing] = await tx.query(sql`SELECT 1 FROM memberships WHERE user_id = ${user.id} AND workspace_id = ${invite.workspace_id}`);
+    if (existing) throw conflict("You are already a member of this workspace.");
+    await addMember(tx, invite.workspace_id, user.id, invite.role);
+    return { workspace_id: invite.workspace_id, role: invite.role };
+  });
+}
+
+/** Locks the workspace's memberships and returns the member's role and the number of admins. */
+async function lockedMember(tx: Sql, workspaceId: string, userId: string) {
+  const rows = isUuid(userId)
+    ? await tx.query<{ user_id: string; role: Role }>(sql`
+        SELECT user_id, role FROM memberships WHERE workspace_id = ${workspaceId} ORDER BY user_id FOR UPDATE`)
+    : [];
+  const member = rows.find((r) => r.user_id === userId);
+  if (!member) throw notFound(`User ${userId} is not a member of this workspace.`);
+  return { role: member.role, admins: rows.filter((r) => r.role === "admin").length };
+}
+
+/**
+ * Changes a member's role. The last admin cannot step down. The member's personal keys in this
+ * workspace follow the new role, so a demotion also demotes their keys.
+ */
+export async function setMemberRole(db: Sql, workspaceId: string, userId: string, role: Role): Promise<MemberView> {
+  await db.tx(async (tx) => {
+    const current = await lockedMember(tx, workspaceId, userId);
+    if (current.role === "admin" && role !== "admin" && current.admins === 1) {
+      throw conflict("This is the workspace's last admin: make another member admin first.");
+    }
+    await tx.query(sql`UPDATE memberships SET role = ${role} WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`);
+    await tx.query(sql`
+      UPDATE api_keys SET role = ${role}
+      WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND kind = 'personal' AND revoked_at IS NULL`);
+  });
+  const [member] = (await listMembers(db, workspaceId)).filter((m) => m.user_id === userId);
+  return member;
+}
+
+/** Removes a member (the last admin stays) and revokes their personal keys in this workspace. */
+export async function removeMember(db: Sql, workspaceId: string, userId: string): Promise<void> {
+  await db.tx(async (tx) => {
+    const current = await lockedMember(tx, workspaceId, userId);
+    if (current.role === "admin" && current.admins === 1) {
+      throw conflict("This is the workspace's last admin: make another member admin first.");
+    }
+    await tx.query(sql`DELETE FROM memberships WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`);
+    await tx.query(sql`
+      UPDATE api_keys SET revoked_at = now()
+      WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND kind = 'personal' AND revoked_at IS NULL`);
+  });
+}
