@@ -1,10 +1,12 @@
 import { bootstrapFirstWorkspace } from "./auth/workspaces";
+import { startBillingDrain } from "./billing/drain";
 import { database } from "./db/client";
 import { env } from "./env";
 
 /** Migrates the database and, on a fresh one, creates and prints the first workspace and API key. */
 export async function startUp(): Promise<void> {
   const db = await database();
+  startBillingDrain(db.sql);
   const first = await bootstrapFirstWorkspace(db.sql);
   if (!first) return;
   const port = process.env.PORT ?? "1984";

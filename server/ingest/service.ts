@@ -6,6 +6,7 @@ import { workspacePriceEntries } from "../llm/workspace-prices";
 import { payloadTooLarge } from "../http/errors";
 import { attachFeedbackToRuns } from "../feedback/store";
 import { storeFeedbackParts } from "../feedback/service";
+import { recordUsage } from "../billing/outbox";
 import { evaluateRulesAfterIngest } from "../rules/evaluate";
 import { storeAttachments, type IncomingAttachment } from "./attachments";
 import { foldOperations } from "./merge";
@@ -80,8 +81,10 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
     const updated = new Set(await updateExisting(tx, workspaceId, provided));
     const fresh = runs.filter((r) => !updated.has(r.id));
     const defaultProject = projects.byName.get(DEFAULT_PROJECT)!;
-    const inserted = new Set(await insertNew(tx, workspaceId, fresh.map((run) =>
-      newRow(run, provided[runs.indexOf(run)], placements.get(run.id), defaultProject, prices))));
+    const newRows = fresh.map((run) => newRow(run, provided[runs.indexOf(run)], placements.get(run.id), defaultProject, prices));
+    const inserted = new Set(await insertNew(tx, workspaceId, newRows));
+    // Billing counts runs created and traces begun (root runs created), in this transaction.
+    await recordUsage(tx, workspaceId, { runs: inserted.size, traces: newRows.filter((r) => inserted.has(r.id) && r.trace_id === r.id).length });
     // A concurrent request may have inserted some of these first: apply ours on top of it.
     const raced = fresh.filter((r) => !inserted.has(r.id)).map((r) => provided[runs.indexOf(r)]);
     for (const id of await updateExisting(tx, workspaceId, raced)) updated.add(id);

@@ -1,0 +1,15 @@
+import { route } from "@/server/http/route";
+import { internalUsageQuery } from "@/server/billing/schema";
+import { internalUsage, receiveUsage } from "@/server/billing/service";
+
+export const POST = route({
+  access: "public",
+  body: "bytes",
+  handler: ({ ctx, body, request }) => receiveUsage(ctx.sql, request.headers.get("x-internal-secret"), body.bytes),
+});
+
+export const GET = route({
+  access: "public",
+  query: internalUsageQuery,
+  handler: ({ ctx, query, request }) => internalUsage(ctx.sql, request.headers.get("x-internal-secret"), query.workspace_id),
+});
