@@ -2,7 +2,9 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { env } from "../env";
 import { isNonPublicAddress } from "./address";
+import { tunnelAgent } from "./proxy";
 
 /** A URL we refuse to call; says why, for the caller and the rule log. */
 export class EgressRefused extends Error {
@@ -64,12 +66,18 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
+/** How a request reaches `url`: directly, or through the EGRESS_PROXY_URL tunnel; the address guard applies either way. */
+function connectVia(url: URL): Pick<RequestOptions, "agent" | "lookup"> {
+  const proxy = env().EGRESS_PROXY_URL;
+  return proxy ? { agent: tunnelAgent(url, proxy, guardedLookup) } : { lookup: guardedLookup };
+}
+
 function once(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number }> {
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   const options: RequestOptions = {
     method: "POST",
     headers: { "content-type": "application/json", "user-agent": "Tracelight-Webhook/1", ...headers, "content-length": Buffer.byteLength(body) },
-    lookup: guardedLookup,
+    ...connectVia(url),
     timeout: timeoutMs,
   };
   return new Promise((resolve, reject) => {
@@ -114,4 +122,46 @@ export async function postJson(rawUrl: string, payload: unknown, options: Egress
     if (attempt < maxAttempts) await sleep(backoffMs * 2 ** (attempt - 1));
   }
   return last;
+}
+
+export interface EgressResponse {
+  status: number;
+  /** The answer's body as text (at most `maxResponseBytes`). */
+  body: string;
+}
+
+/**
+ * POSTs JSON once and reads the answer back (for APIs we call for a result, e.g. generation):
+ * the same URL checks and connect-time address guard as postJson, no retries, no redirects, the
+ * body capped at `maxResponseBytes`. Throws EgressRefused for refused URLs and Error otherwise.
+ */
+export async function postJsonForResponse(
+  rawUrl: string, payload: unknown, options: { headers?: Record<string, string>; timeoutMs?: number; maxResponseBytes?: number } = {},
+): Promise<EgressResponse> {
+  const { headers = {}, timeoutMs = 60_000, maxResponseBytes = 4 * 1024 * 1024 } = options;
+  const url = checkEgressUrl(rawUrl);
+  const body = JSON.stringify(payload);
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const requestOptions: RequestOptions = {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", "user-agent": "Tracelight/1", ...headers, "content-length": Buffer.byteLength(body) },
+    ...connectVia(url),
+    timeout: timeoutMs,
+  };
+  return new Promise((resolve, reject) => {
+    const req = send(url, requestOptions, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxResponseBytes) return req.destroy(new Error(`answer larger than ${maxResponseBytes} bytes`));
+        chunks.push(chunk);
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on("error", reject);
+    req.end(body);
+  });
 }

@@ -1,0 +1,14 @@
+import { route } from "@/server/http/route";
+import { generationConfigUpdate } from "@/server/generate/schema";
+import { readGenerationConfig, updateGenerationConfig } from "@/server/generate/service";
+
+export const GET = route({
+  access: "read",
+  handler: ({ ctx }) => readGenerationConfig(ctx.sql, ctx.workspaceId),
+});
+
+export const PUT = route({
+  access: "admin",
+  body: generationConfigUpdate,
+  handler: ({ ctx, body }) => updateGenerationConfig(ctx.sql, ctx.workspaceId, body),
+});

@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { generateBody } from "@/server/generate/schema";
+import { generate } from "@/server/generate/service";
+
+export const POST = route({
+  access: "write",
+  body: generateBody,
+  handler: ({ ctx, body }) => generate(ctx.sql, ctx.workspaceId, body),
+});

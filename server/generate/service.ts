@@ -1,0 +1,163 @@
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { AppError, badRequest, notFound } from "../http/errors";
+import { isoFromDb } from "../ingest/time";
+import { completeJson, type ChatMessage, type GenerationConfig } from "./client";
+import { chatPromptManifest } from "./manifest";
+import { evaluatorOutput, examplesOutput, promptOutput, type GenerateBody, type GenerationConfigUpdate } from "./schema";
+import { decryptSecret, encryptSecret } from "./secret";
+import type { z } from "zod";
+
+interface SettingsRow {
+  workspace_id: string;
+  base_url: string | null;
+  model: string | null;
+  api_key_encrypted: string | null;
+  updated_at: string;
+}
+
+export const DEFAULT_MODEL = "gpt-4o-mini";
+
+async function settings(db: Sql, workspaceId: string): Promise<SettingsRow | null> {
+  const [row] = await db.query<SettingsRow>(sql`SELECT * FROM generation_settings WHERE workspace_id = ${workspaceId}`);
+  return row ?? null;
+}
+
+/**
+ * The endpoint this workspace generates with. A workspace that set its own base_url uses only its
+ * own key (the deployment's key is never sent to a workspace-chosen URL); otherwise the deployment's
+ * GENERATION_BASE_URL / GENERATION_API_KEY. The model: the workspace's, else GENERATION_MODEL, else gpt-4o-mini.
+ */
+export async function generationConfig(db: Sql, workspaceId: string): Promise<GenerationConfig | null> {
+  const row = await settings(db, workspaceId);
+  const model = row?.model ?? process.env.GENERATION_MODEL ?? DEFAULT_MODEL;
+  if (row?.base_url) {
+    const apiKey = row.api_key_encrypted ? decryptSecret(row.api_key_encrypted) : null;
+    if (row.api_key_encrypted && apiKey === null) {
+      throw badRequest("This workspace's generation API key can no longer be read (the server's SECRET_KEY changed): set it again with PUT /generate/config.");
+    }
+    return { baseUrl: row.base_url, apiKey, model, source: "workspace" };
+  }
+  const base = process.env.GENERATION_BASE_URL;
+  if (!base) return null;
+  return { baseUrl: base, apiKey: process.env.GENERATION_API_KEY || null, model, source: "deployment" };
+}
+
+/** GET/PUT /generate/config answer: never the key, only whether one is set. */
+async function configWire(db: Sql, workspaceId: string): Promise<Record<string, unknown>> {
+  const row = await settings(db, workspaceId);
+  const own = !!row?.base_url;
+  const deployment = !!process.env.GENERATION_BASE_URL;
+  return {
+    configured: own || deployment,
+    source: own ? "workspace" : deployment ? "deployment" : null,
+    // The deployment's URL is operator configuration: not shown to workspaces.
+    base_url: row?.base_url ?? null,
+    model: row?.model ?? process.env.GENERATION_MODEL ?? DEFAULT_MODEL,
+    api_key_set: own ? !!row?.api_key_encrypted : deployment && !!process.env.GENERATION_API_KEY,
+    updated_at: isoFromDb(row?.updated_at ?? null),
+  };
+}
+
+export const readGenerationConfig = configWire;
+
+export async function updateGenerationConfig(db: Sql, workspaceId: string, input: GenerationConfigUpdate): Promise<Record<string, unknown>> {
+  const prior = await settings(db, workspaceId);
+  const baseUrl = input.base_url !== undefined ? input.base_url : prior?.base_url ?? null;
+  const model = input.model !== undefined ? input.model : prior?.model ?? null;
+  let key = prior?.api_key_encrypted ?? null;
+  if (input.api_key !== undefined) key = input.api_key === null ? null : encryptSecret(input.api_key);
+  // A new URL without a new key drops the old key: a key is only ever sent where it was set for.
+  else if (input.base_url !== undefined && input.base_url !== prior?.base_url) key = null;
+  await db.query(sql`
+    INSERT INTO generation_settings (workspace_id, base_url, model, api_key_encrypted)
+    VALUES (${workspaceId}, ${baseUrl}, ${model}, ${key})
+    ON CONFLICT (workspace_id) DO UPDATE SET base_url = EXCLUDED.base_url, model = EXCLUDED.model,
+      api_key_encrypted = EXCLUDED.api_key_encrypted, updated_at = now()`);
+  return configWire(db, workspaceId);
+}
+
+// ---- drafting ---------------------------------------------------------------------------------
+
+const PROMPT_SYSTEM = `You write prompt templates for LLM applications. Answer with one JSON object:
+{"messages": [{"role": "system" | "user" | "assistant", "content": "<template text>"}]}.
+Templates use Python f-string variables in single braces, e.g. {question}; write literal braces as {{ and }}.
+Usually a system message with instructions and a user message carrying the variables.`;
+
+const EVALUATOR_SYSTEM = `You write LLM-as-judge evaluators. Answer with one JSON object:
+{"messages": [{"role": "system" | "user", "content": "<template text>"}],
+ "output_schema": {"type": "object", "title": "<short name>", "description": "<what is judged>",
+   "properties": {"<score name>": {"type": "boolean" | "number" | "integer" | "string", "description": "..."}, "comment": {"type": "string", "description": "reasoning"}},
+   "required": ["<score name>", ...]}}.
+Templates use f-string variables in single braces: {inputs} (the application's inputs), {outputs} (its outputs),
+and {reference_outputs} (expected outputs) when a reference is needed.`;
+
+const EXAMPLES_SYSTEM = `You write realistic, varied dataset examples for testing LLM applications. Answer with one JSON object:
+{"examples": [{"inputs": {<object>}, "outputs": {<object>}}]} with exactly the number of examples asked for.
+Keep field names consistent across examples.`;
+
+function checked<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+  throw new AppError(502, `The model's answer is not a valid ${what}: ${issues}`);
+}
+
+interface DatasetContext {
+  name: string;
+  description: string | null;
+  inputs_schema: unknown;
+  outputs_schema: unknown;
+  samples: { inputs: unknown; outputs: unknown }[];
+}
+
+async function datasetContext(db: Sql, workspaceId: string, datasetId: string): Promise<DatasetContext> {
+  const [exists] = await db.query<{ t: string | null }>(sql`SELECT to_regclass('datasets')::text AS t`);
+  const missing = notFound(`Dataset ${datasetId} not found.`);
+  if (!exists?.t) throw missing;
+  const [ds] = await db.query<{ name: string; description: string | null; inputs_schema_definition: unknown; outputs_schema_definition: unknown }>(sql`
+    SELECT name, description, inputs_schema_definition, outputs_schema_definition FROM datasets WHERE workspace_id = ${workspaceId} AND id = ${datasetId}`);
+  if (!ds) throw missing;
+  const samples = await db.query<{ inputs: unknown; outputs: unknown }>(sql`
+    SELECT inputs, outputs FROM example_versions
+    WHERE workspace_id = ${workspaceId} AND dataset_id = ${datasetId} AND valid_to IS NULL
+    ORDER BY valid_from DESC LIMIT 3`).catch(() => []);
+  return { name: ds.name, description: ds.description, inputs_schema: ds.inputs_schema_definition, outputs_schema: ds.outputs_schema_definition, samples };
+}
+
+/** POST /generate: drafts a prompt, an evaluator or dataset examples; nothing is stored. */
+export async function generate(db: Sql, workspaceId: string, input: GenerateBody): Promise<Record<string, unknown>> {
+  const dataset = input.kind === "examples" && input.dataset_id ? await datasetContext(db, workspaceId, input.dataset_id) : null;
+  const config = await generationConfig(db, workspaceId);
+  if (!config) {
+    throw badRequest("Generation is not configured: the deployment sets GENERATION_BASE_URL (and GENERATION_API_KEY, GENERATION_MODEL), or a workspace admin sets its own endpoint with PUT /generate/config.");
+  }
+  const ask = (system: string, user: string): Promise<unknown> => {
+    const messages: ChatMessage[] = [{ role: "system", content: system }, { role: "user", content: user }];
+    return completeJson(config, messages);
+  };
+  const base = { kind: input.kind, model: config.model };
+
+  if (input.kind === "prompt") {
+    const vars = input.input_variables?.length ? `\nThe template must use exactly these variables: ${input.input_variables.map((v) => `{${v}}`).join(", ")}.` : "";
+    const out = checked(promptOutput, await ask(PROMPT_SYSTEM, `Write a prompt for: ${input.description}${vars}`), "prompt");
+    const built = chatPromptManifest(out.messages);
+    const absent = (input.input_variables ?? []).filter((v) => !built.input_variables.includes(v));
+    if (absent.length) throw new AppError(502, `The model's prompt does not use the requested variables: ${absent.join(", ")}.`);
+    return { ...base, ...built, messages: out.messages };
+  }
+  if (input.kind === "evaluator") {
+    const out = checked(evaluatorOutput, await ask(EVALUATOR_SYSTEM, `Write an evaluator that judges: ${input.description}`), "evaluator");
+    const schema = { title: "evaluation", description: input.description, ...out.output_schema };
+    const built = chatPromptManifest(out.messages, schema);
+    return { ...base, ...built, messages: out.messages, output_schema: schema };
+  }
+  const context = dataset
+    ? `\nThe examples belong to the dataset ${JSON.stringify(dataset.name)}${dataset.description ? ` (${dataset.description})` : ""}.` +
+      (dataset.inputs_schema ? `\nInputs follow this JSON schema: ${JSON.stringify(dataset.inputs_schema)}` : "") +
+      (dataset.outputs_schema ? `\nOutputs follow this JSON schema: ${JSON.stringify(dataset.outputs_schema)}` : "") +
+      (dataset.samples.length ? `\nExisting examples (match their shape, do not repeat them): ${JSON.stringify(dataset.samples).slice(0, 6000)}` : "")
+    : "";
+  const out = checked(examplesOutput, await ask(EXAMPLES_SYSTEM, `Write ${input.count} examples for: ${input.description}${context}`), "list of examples");
+  return { ...base, dataset_id: input.dataset_id ?? null, examples: out.examples.slice(0, input.count).map((e) => ({ inputs: e.inputs, outputs: e.outputs ?? null })) };
+}
