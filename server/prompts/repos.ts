@@ -1,0 +1,116 @@
+import { randomUUID } from "node:crypto";
+import type { Sql } from "../db/client";
+import { join, raw, sql, type SqlFragment } from "../db/sql";
+import { badRequest, conflict } from "../http/errors";
+import { findRepo, ownerWorkspace, repoSelect, repoWire, type Caller, type RepoRow } from "./access";
+import type { RepoCreate, RepoListQuery, RepoUpdate } from "./schema";
+import { ensureHandle } from "./settings";
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const like = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const SORT_COLUMN: Record<RepoListQuery["sort_field"], string> = {
+  updated_at: "r.updated_at",
+  relevance: "r.updated_at",
+  created_at: "r.created_at",
+  num_likes: "r.num_likes",
+  num_downloads: "r.num_downloads",
+  num_views: "r.num_views",
+  repo_handle: "r.repo_handle",
+};
+
+/** Whose repos a list shows: the caller's own, or (tenant_handle / tenant_id) another workspace's public ones. */
+async function listScope(db: Sql, caller: Caller, q: RepoListQuery): Promise<SqlFragment | null> {
+  if (q.tenant_handle) {
+    const target = await ownerWorkspace(db, caller.workspaceId, q.tenant_handle);
+    if (!target) return null;
+    return target.own ? sql`r.workspace_id = ${target.id}` : sql`r.workspace_id = ${target.id} AND r.is_public`;
+  }
+  if (q.tenant_id && q.tenant_id !== caller.workspaceId) {
+    return UUID.test(q.tenant_id) ? sql`r.workspace_id = ${q.tenant_id} AND r.is_public` : null;
+  }
+  await ensureHandle(db, caller.workspaceId);
+  return sql`r.workspace_id = ${caller.workspaceId}`;
+}
+
+/** GET /repos/: {repos, total}, filtered by text, visibility, archive state and tags, sorted and paged. */
+export async function listRepos(db: Sql, caller: Caller, q: RepoListQuery): Promise<{ repos: Record<string, unknown>[]; total: number }> {
+  const scope = await listScope(db, caller, q);
+  if (!scope) return { repos: [], total: 0 };
+  const where: SqlFragment[] = [scope];
+  if (q.query) {
+    where.push(q.match_prefix
+      ? sql`r.repo_handle ILIKE ${`${like(q.query)}%`}`
+      : sql`(r.repo_handle ILIKE ${`%${like(q.query)}%`} OR coalesce(r.description, '') ILIKE ${`%${like(q.query)}%`})`);
+  }
+  if (q.is_public !== undefined) where.push(sql`r.is_public = ${q.is_public}`);
+  if (q.is_archived !== "allow") where.push(sql`r.is_archived = ${q.is_archived === "true"}`);
+  if (q.tags?.length) where.push(sql`r.tags @> ${q.tags}::text[]`);
+  if (q.has_commits !== undefined) where.push(sql`${raw(q.has_commits ? "" : "NOT ")}EXISTS (SELECT 1 FROM prompt_commits c WHERE c.repo_id = r.id)`);
+  if (q.is_liked !== undefined) where.push(sql`${raw(q.is_liked ? "" : "NOT ")}EXISTS (SELECT 1 FROM prompt_likes l WHERE l.repo_id = r.id AND l.liker = ${caller.liker})`);
+  const filter = join(where, " AND ");
+  const order = raw(`${SORT_COLUMN[q.sort_field]} ${q.sort_direction === "asc" ? "ASC" : "DESC"}, r.id`);
+  const rows = await db.query<RepoRow>(sql`${repoSelect(caller.liker)} WHERE ${filter} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`);
+  const [{ total }] = await db.query<{ total: number }>(sql`SELECT count(*)::int AS total FROM prompt_repos r WHERE ${filter}`);
+  return { repos: rows.map(repoWire), total };
+}
+
+/** GET /repos/{owner}/{repo}: {repo}. */
+export async function getRepo(db: Sql, caller: Caller, owner: string, repo: string): Promise<{ repo: Record<string, unknown> }> {
+  return { repo: repoWire(await findRepo(db, caller, owner, repo, "read")) };
+}
+
+/** POST /repos/: a new repo in the caller's workspace; 409 when the name is taken there. */
+export async function createRepo(db: Sql, caller: Caller, input: RepoCreate): Promise<{ repo: Record<string, unknown> }> {
+  await ensureHandle(db, caller.workspaceId);
+  try {
+    await db.query(sql`
+      INSERT INTO prompt_repos (id, workspace_id, repo_handle, description, readme, tags, is_public)
+      VALUES (${randomUUID()}, ${caller.workspaceId}, ${input.repo_handle}, ${input.description ?? null}, ${input.readme ?? null},
+        ${input.tags ?? []}::text[], ${input.is_public ?? false})`);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A prompt named ${JSON.stringify(input.repo_handle)} already exists in this workspace.`);
+    throw error;
+  }
+  return getRepo(db, caller, "-", input.repo_handle);
+}
+
+/** PATCH /repos/{owner}/{repo}: changes the given fields of one of the caller's repos. */
+export async function updateRepo(db: Sql, caller: Caller, owner: string, repo: string, input: RepoUpdate): Promise<{ repo: Record<string, unknown> }> {
+  const row = await findRepo(db, caller, owner, repo, "write");
+  const sets: SqlFragment[] = [];
+  if (input.description !== undefined && input.description !== null) sets.push(sql`description = ${input.description}`);
+  if (input.readme !== undefined && input.readme !== null) sets.push(sql`readme = ${input.readme}`);
+  if (input.tags !== undefined && input.tags !== null) sets.push(sql`tags = ${input.tags}::text[]`);
+  if (input.is_public !== undefined && input.is_public !== null) sets.push(sql`is_public = ${input.is_public}`);
+  if (input.is_archived !== undefined && input.is_archived !== null) sets.push(sql`is_archived = ${input.is_archived}`);
+  if (sets.length === 0) throw badRequest("Nothing to update: send at least one of description, readme, tags, is_public, is_archived.");
+  sets.push(sql`updated_at = now()`);
+  await db.query(sql`UPDATE prompt_repos SET ${join(sets)} WHERE id = ${row.id}`);
+  return getRepo(db, caller, "-", row.repo_handle);
+}
+
+/** DELETE /repos/{owner}/{repo}: the repo with its commits, likes and tags. */
+export async function deleteRepo(db: Sql, caller: Caller, owner: string, repo: string): Promise<void> {
+  const row = await findRepo(db, caller, owner, repo, "write");
+  await db.query(sql`DELETE FROM prompt_repos WHERE id = ${row.id}`);
+}
+
+/** POST /likes/{owner}/{repo}: like (idempotent) or unlike a repo the caller can read; {likes}. */
+export async function likeRepo(db: Sql, caller: Caller, owner: string, repo: string, liked: boolean): Promise<{ likes: number }> {
+  const row = await findRepo(db, caller, owner, repo, "read");
+  return db.tx(async (t) => {
+    if (liked) {
+      await t.query(sql`
+        INSERT INTO prompt_likes (repo_id, liker, liker_workspace_id) VALUES (${row.id}, ${caller.liker}, ${caller.workspaceId})
+        ON CONFLICT (repo_id, liker) DO NOTHING`);
+    } else {
+      await t.query(sql`DELETE FROM prompt_likes WHERE repo_id = ${row.id} AND liker = ${caller.liker}`);
+    }
+    const [updated] = await t.query<{ num_likes: number }>(sql`
+      UPDATE prompt_repos SET num_likes = (SELECT count(*)::int FROM prompt_likes WHERE repo_id = ${row.id})
+      WHERE id = ${row.id} RETURNING num_likes`);
+    return { likes: updated.num_likes };
+  });
+}

@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+const flag = z.enum(["true", "false", "True", "False", "1", "0"]).optional().transform((v) => (v === undefined ? undefined : v === "true" || v === "True" || v === "1"));
+const many = z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
+
+/** Repo names as LangSmith accepts them: letters, digits, "-", "_" and "."; no "/" or ":" (they split identifiers). */
+export const repoHandle = z.string().trim().min(1, "must not be empty").max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "may contain only letters, digits, '-', '_' and '.', and must start with a letter or digit");
+
+/** Workspace (tenant) handles: lowercase letters, digits, "-" and "_", 3 to 64 characters. */
+export const tenantHandle = z.string().trim().min(3).max(64)
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, "may contain only lowercase letters, digits, '-' and '_', and must start with a letter or digit");
+
+const tags = z.array(z.string().trim().min(1).max(128)).max(100);
+
+/** POST /repos/ as the SDKs send it. */
+export const repoCreate = z.looseObject({
+  repo_handle: repoHandle,
+  description: z.string().max(10_000).nullish(),
+  readme: z.string().max(1_000_000).nullish(),
+  tags: tags.nullish(),
+  is_public: z.boolean().nullish(),
+});
+export type RepoCreate = z.infer<typeof repoCreate>;
+
+/** PATCH /repos/{owner}/{repo}: any subset; absent and null fields keep their value. */
+export const repoUpdate = z.looseObject({
+  description: z.string().max(10_000).nullish(),
+  readme: z.string().max(1_000_000).nullish(),
+  tags: tags.nullish(),
+  is_public: z.boolean().nullish(),
+  is_archived: z.boolean().nullish(),
+});
+export type RepoUpdate = z.infer<typeof repoUpdate>;
+
+export const SORT_FIELDS = ["updated_at", "created_at", "num_likes", "num_downloads", "num_views", "repo_handle", "relevance"] as const;
+
+/** GET /repos/ query parameters. */
+export const repoListQuery = z.looseObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+  query: z.string().optional(),
+  match_prefix: flag,
+  is_public: flag,
+  /** "true" archived only, "false" (default) unarchived only, "allow" both. */
+  is_archived: z.enum(["true", "false", "allow", "True", "False"]).default("false").transform((v) => v.toLowerCase() as "true" | "false" | "allow"),
+  tags: many,
+  has_commits: flag,
+  is_liked: flag,
+  tenant_handle: z.string().optional(),
+  tenant_id: z.string().optional(),
+  sort_field: z.enum(SORT_FIELDS).default("updated_at"),
+  sort_direction: z.enum(["asc", "desc"]).default("desc"),
+});
+export type RepoListQuery = z.infer<typeof repoListQuery>;
+
+/** POST /commits/{owner}/{repo}: the manifest is opaque JSON (a serialized LangChain object, messages...). */
+export const commitCreate = z.looseObject({
+  manifest: z.unknown().refine((v) => v !== undefined && v !== null, "is required: the prompt's serialized JSON"),
+  parent_commit: z.string().trim().nullish(),
+  description: z.string().max(10_000).nullish(),
+  examples: z.array(z.unknown()).max(1000).nullish(),
+});
+export type CommitCreate = z.infer<typeof commitCreate>;
+
+export const commitListQuery = z.looseObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type CommitListQuery = z.infer<typeof commitListQuery>;
+
+export const commitReadQuery = z.looseObject({ include_model: flag, is_view: flag });
+
+export const likeBody = z.looseObject({ like: z.boolean() });
+
+export const tagCreate = z.looseObject({
+  tag_name: z.string().trim().min(1).max(128).regex(/^[^/:\s]+$/, "must not contain '/', ':' or spaces"),
+  commit_id: z.string().trim().min(1),
+});
+
+export const handleBody = z.looseObject({ tenant_handle: tenantHandle });
