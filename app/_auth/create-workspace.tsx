@@ -1,0 +1,54 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import styles from "./auth.module.css";
+
+/** For a signed-in user who belongs to no workspace (e.g. removed from the last one). */
+export function CreateWorkspace({ userId, email }: { userId: string; email: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get("name") ?? "");
+    setBusy(true);
+    setError(null);
+    const response = await fetch("/api/v1/workspaces", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-user-id": userId },
+      body: JSON.stringify({ name }),
+    });
+    const body = (await response.json().catch(() => null)) as { id?: string; detail?: string } | null;
+    if (!response.ok || !body?.id) {
+      setError(body?.detail ?? `Request failed (${response.status})`);
+      setBusy(false);
+      return;
+    }
+    router.replace(`/o/${body.id}/projects`);
+  }
+
+  return (
+    <main className={styles.screen}>
+      <div className={styles.card}>
+        <div className={styles.brand}>
+          <span className={styles.mark}>T</span>Tracelight
+        </div>
+        <h1 className={styles.title}>Create a workspace</h1>
+        <p className={styles.subtitle}>Signed in as {email}; you are not a member of any workspace yet.</p>
+        {error && <div className={styles.error} role="alert">{error}</div>}
+        <form className={styles.form} onSubmit={submit}>
+          <label className={styles.field}>
+            Workspace name
+            <input className="input" name="name" required maxLength={200} autoFocus />
+          </label>
+          <button className={`btn btn-primary ${styles.submit}`} type="submit" disabled={busy}>
+            {busy ? "Creating…" : "Create workspace"}
+          </button>
+        </form>
+        <div className={styles.footer}>Or ask an admin of an existing workspace to invite {email}.</div>
+      </div>
+    </main>
+  );
+}

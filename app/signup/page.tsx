@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { AuthForm } from "../_auth/auth-form";
+import { firstParam, safeCallback } from "../_auth/paths";
+
+export const metadata: Metadata = { title: "Sign up" };
+
+export default async function SignUpPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  return <AuthForm mode="signup" callbackUrl={safeCallback(firstParam(params.callbackUrl))} invite={firstParam(params.invite) ?? null} />;
+}
