@@ -2,7 +2,9 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { env } from "../env";
 import { isNonPublicAddress } from "./address";
+import { tunnelAgent } from "./proxy";
 
 /** A URL we refuse to call; says why, for the caller and the rule log. */
 export class EgressRefused extends Error {
@@ -64,12 +66,18 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
+/** How a request reaches `url`: directly, or through the EGRESS_PROXY_URL tunnel; the address guard applies either way. */
+function connectVia(url: URL): Pick<RequestOptions, "agent" | "lookup"> {
+  const proxy = env().EGRESS_PROXY_URL;
+  return proxy ? { agent: tunnelAgent(url, proxy, guardedLookup) } : { lookup: guardedLookup };
+}
+
 function once(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number }> {
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   const options: RequestOptions = {
     method: "POST",
     headers: { "content-type": "application/json", "user-agent": "Tracelight-Webhook/1", ...headers, "content-length": Buffer.byteLength(body) },
-    lookup: guardedLookup,
+    ...connectVia(url),
     timeout: timeoutMs,
   };
   return new Promise((resolve, reject) => {
@@ -137,7 +145,7 @@ export async function postJsonForResponse(
   const requestOptions: RequestOptions = {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json", "user-agent": "Tracelight/1", ...headers, "content-length": Buffer.byteLength(body) },
-    lookup: guardedLookup,
+    ...connectVia(url),
     timeout: timeoutMs,
   };
   return new Promise((resolve, reject) => {
