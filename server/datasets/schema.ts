@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { uuid } from "../runs/schema";
+
+const many = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
+const jsonObject = z.string().optional().transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(v);
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({ code: "custom", message: "must be a JSON object" });
+  return z.NEVER;
+});
+const offset = z.coerce.number().int().min(0).default(0);
+const limit = z.coerce.number().int().min(1).max(1000).default(100);
+
+export const dataType = z.enum(["kv", "llm", "chat"], "must be one of kv, llm, chat");
+const record = z.record(z.string(), z.unknown());
+const time = z.union([z.string(), z.number()]);
+
+/** POST /datasets as the SDKs send it (JS: extra.metadata; Python may also send an id). */
+export const datasetCreate = z.looseObject({
+  id: uuid.nullish(),
+  name: z.string().trim().min(1, "must not be empty").max(512),
+  description: z.string().nullish(),
+  data_type: dataType.nullish(),
+  extra: record.nullish(),
+  metadata: record.nullish(),
+  inputs_schema_definition: record.nullish(),
+  outputs_schema_definition: record.nullish(),
+});
+export type DatasetCreate = z.infer<typeof datasetCreate>;
+
+export const datasetUpdate = z.looseObject({
+  name: z.string().trim().min(1, "must not be empty").max(512).nullish(),
+  description: z.string().nullish(),
+  data_type: dataType.nullish(),
+  metadata: record.nullish(),
+  inputs_schema_definition: record.nullish(),
+  outputs_schema_definition: record.nullish(),
+});
+export type DatasetUpdate = z.infer<typeof datasetUpdate>;
+
+export const datasetListQuery = z.looseObject({
+  id: many(uuid),
+  name: z.string().optional(),
+  name_contains: z.string().optional(),
+  data_type: many(dataType),
+  metadata: jsonObject,
+  offset,
+  limit,
+});
+export type DatasetListQuery = z.infer<typeof datasetListQuery>;
+
+/** A split is one name or several (stored as an array in metadata.dataset_split). */
+export const split = z.union([z.string().min(1), z.array(z.string().min(1))]).nullish();
+
+/** POST /examples (one) and the items of POST /examples/bulk. */
+export const exampleCreate = z.looseObject({
+  id: uuid.nullish(),
+  dataset_id: uuid,
+  inputs: record.nullish(),
+  outputs: record.nullish(),
+  metadata: record.nullish(),
+  split,
+  source_run_id: uuid.nullish(),
+  use_source_run_io: z.boolean().nullish(),
+  created_at: time.nullish(),
+});
+export type ExampleCreate = z.infer<typeof exampleCreate>;
+export const exampleCreateMany = z.array(exampleCreate).min(1, "send at least one example").max(10_000);
+
+/** PATCH /examples/{id} and the items of PATCH /examples/bulk (those carry their id). */
+export const exampleUpdate = z.looseObject({
+  dataset_id: uuid.nullish(),
+  inputs: record.nullish(),
+  outputs: record.nullish(),
+  metadata: record.nullish(),
+  split,
+});
+export type ExampleUpdate = z.infer<typeof exampleUpdate>;
+export const exampleUpdateMany = z.array(exampleUpdate.extend({ id: uuid })).min(1, "send at least one example").max(10_000);
+
+export const exampleListQuery = z.looseObject({
+  dataset: uuid.optional(),
+  id: many(uuid),
+  as_of: z.string().min(1).optional(),
+  splits: many(z.string().min(1)),
+  metadata: jsonObject,
+  filter: z.string().optional(),
+  offset,
+  limit,
+});
+export type ExampleListQuery = z.infer<typeof exampleListQuery>;
+
+export const exampleReadQuery = z.looseObject({ as_of: z.string().min(1).optional() });
+
+export const exampleDeleteQuery = z.looseObject({
+  example_ids: many(z.string()).transform((v) => v?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? []),
+});
+
+export const hardDelete = z.looseObject({
+  example_ids: z.array(uuid).min(1, "name at least one example"),
+  hard_delete: z.boolean().optional(),
+});
+
+export const versionQuery = z.looseObject({ as_of: z.string().min(1).optional(), tag: z.string().min(1).optional() });
+export const versionListQuery = z.looseObject({ search: z.string().optional(), offset, limit });
+export const diffQuery = z.looseObject({ from_version: z.string().min(1), to_version: z.string().min(1) });
+export const splitsQuery = z.looseObject({ as_of: z.string().min(1).optional() });
+
+export const tagUpdate = z.looseObject({ as_of: time, tag: z.string().trim().min(1, "must not be empty").max(200) });
+
+export const splitsUpdate = z.looseObject({
+  split_name: z.string().trim().min(1, "must not be empty"),
+  examples: z.array(uuid),
+  remove: z.boolean().optional().default(false),
+});
+
+/** PATCH /v1/platform/datasets/{id}/examples/metadata: array operations on one metadata key. */
+export const metadataOperations = z.looseObject({
+  example_ids: z.array(uuid).min(1, "name at least one example").max(10_000),
+  operations: z.array(z.looseObject({
+    key: z.string().min(1),
+    operation: z.string().transform((v) => v.toLowerCase()).pipe(z.enum(["array_add", "array_remove"], "must be array_add or array_remove")),
+    values: z.array(z.unknown()),
+  })).min(1, "send at least one operation"),
+});
+export type MetadataOperations = z.infer<typeof metadataOperations>;
+
+/** POST /datasets/{id}/runs: copy runs' inputs and outputs into new examples. */
+export const addRuns = z.looseObject({
+  run_ids: z.array(uuid).min(1, "name at least one run").max(1000),
+  split,
+});
