@@ -51,7 +51,12 @@ export async function scratchDatabase(url: string): Promise<{ url: string; drop:
  * temporary directory, or a scratch database on E2E_DATABASE_URL. Rate limits are off unless
  * `env.RATE_LIMITS` turns them on. Resolves once the first workspace's key has been printed.
  */
-export async function startServer(options: { env?: Record<string, string>; databaseUrl?: string | null } = {}): Promise<RunningServer> {
+export async function startServer(options: {
+  env?: Record<string, string>;
+  databaseUrl?: string | null;
+  /** Restart on a database that already has its first workspace (set env.DATA_DIR): no key is printed, these are used. */
+  existing?: { apiKey: string; workspaceId: string };
+} = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), "tracelight-e2e-"));
   const pgUrl = options.databaseUrl === null ? undefined : options.databaseUrl ?? process.env.E2E_DATABASE_URL;
@@ -87,8 +92,8 @@ export async function startServer(options: { env?: Record<string, string>; datab
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const key = /TRACELIGHT_API_KEY=(\S+)/.exec(output)?.[1];
-    const workspaceId = /TRACELIGHT_WORKSPACE_ID=(\S+)/.exec(output)?.[1];
+    const key = options.existing?.apiKey ?? /TRACELIGHT_API_KEY=(\S+)/.exec(output)?.[1];
+    const workspaceId = options.existing?.workspaceId ?? /TRACELIGHT_WORKSPACE_ID=(\S+)/.exec(output)?.[1];
     if (key && workspaceId) {
       const ready = await fetch(`${url}/info`).then((r) => r.ok, () => false);
       if (ready) return { url, apiKey: key, workspaceId, output: () => output, stop };
