@@ -1,0 +1,85 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { z } from "zod";
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { decodeContent, parseJson } from "../http/body";
+import { badRequest, describeZodError, payloadTooLarge } from "../http/errors";
+import { isoFromDb } from "../ingest/time";
+import type { BeaconReport, MetadataSubmit } from "./schema";
+
+/** Reports are small: a window's counts and tags. Larger bodies are refused before parsing. */
+export const MAX_REPORT_BYTES = 64 * 1024;
+
+/** Reads and validates a report body, refusing more than MAX_REPORT_BYTES (declared, sent or decoded). */
+export async function readReport<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > MAX_REPORT_BYTES) throw payloadTooLarge(`Report body is ${declared} bytes; the limit is ${MAX_REPORT_BYTES}.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Read at most the limit, whatever the headers say (chunked bodies have no length).
+  for await (const chunk of (request.body ?? []) as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > MAX_REPORT_BYTES) throw payloadTooLarge(`Report body exceeds the limit of ${MAX_REPORT_BYTES} bytes.`);
+    chunks.push(Buffer.from(chunk));
+  }
+  const bytes = decodeContent(Buffer.concat(chunks, size), request.headers.get("content-encoding"));
+  if (bytes.length > MAX_REPORT_BYTES) throw payloadTooLarge(`Report body is ${bytes.length} bytes; the limit is ${MAX_REPORT_BYTES}.`);
+  const parsed = schema.safeParse(parseJson(bytes));
+  if (!parsed.success) throw badRequest(describeZodError(parsed.error, "body"));
+  return parsed.data;
+}
+
+const digest = (secret: string | undefined) => (secret ? createHash("sha256").update(secret).digest("hex") : null);
+
+export interface StoredReport {
+  id: string;
+  kind: string;
+  received_at: string;
+}
+
+interface Report {
+  kind: string;
+  license?: string;
+  api_key?: string;
+  instance_id?: string;
+  version?: string;
+  from_timestamp?: string;
+  to_timestamp?: string;
+  measures?: Record<string, number>;
+  tags?: Record<string, unknown>;
+  [extra: string]: unknown;
+}
+
+async function store(db: Sql, ip: string | null, report: Report): Promise<StoredReport> {
+  const { kind, license, api_key, instance_id, version, from_timestamp, to_timestamp, measures, tags, ...rest } = report;
+  const [row] = await db.query<{ id: string; received_at: string }>(sql`
+    INSERT INTO deployment_reports (id, kind, license_digest, instance_id, version, from_time, to_time, measures, tags, payload, ip)
+    VALUES (${randomUUID()}, ${kind}, ${digest(license ?? api_key)}, ${instance_id ?? null}, ${version ?? null},
+            ${from_timestamp ?? null}::timestamptz, ${to_timestamp ?? null}::timestamptz,
+            ${JSON.stringify(measures ?? {})}::jsonb, ${JSON.stringify(tags ?? {})}::jsonb, ${JSON.stringify(rest)}::jsonb, ${ip})
+    RETURNING id, received_at`);
+  return { id: row.id, kind, received_at: isoFromDb(row.received_at)! };
+}
+
+/** POST */
+export function submitMetadata(db: Sql, ip: string | null, body: MetadataSubmit): Promise<StoredReport> {
+  return store(db, ip, { ...body, kind: "metadata" });
+}
+
+/** POST /v1/beacon: trace_transactions also add up to the `langsmith.traces` measure. */
+export function submitBeacon(db: Sql, ip: string | null, body: BeaconReport): Promise<StoredReport> {
+  const { event, ...report } = body;
+  const measures = { ...report.measures };
+  if (report.trace_transactions?.length && measures["langsmith.traces"] === undefined) {
+    measures["langsmith.traces"] = report.trace_transactions.reduce((n, t) => n + t.trace_count, 0);
+  }
+  return store(db, ip, { ...report, measures, kind: `beacon:${event}` });
+}
+
+/** Stored reports for a license key (newest first), as an operator reads them. */
+export async function reportsForLicense(db: Sql, license: string, limit = 100): Promise<Record<string, unknown>[]> {
+  const rows = await db.query<Record<string, unknown>>(sql`
+    SELECT id, kind, instance_id, version, from_time, to_time, measures, tags, payload, ip, received_at
+    FROM deployment_reports WHERE license_digest = ${digest(license)} ORDER BY received_at DESC, id LIMIT ${limit}`);
+  return rows.map((r) => ({ ...r, from_time: isoFromDb(r.from_time), to_time: isoFromDb(r.to_time), received_at: isoFromDb(r.received_at) }));
+}
