@@ -1,0 +1,120 @@
+"use client";
+
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { Chart, Series } from "@/server/charts/series";
+import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } from "../format";
+import styles from "./charts.module.css";
+
+export const PALETTE = ["#5b5bd6", "#10b981", "#f59e0b", "#ef4444", "#0ea5e9", "#a855f7", "#64748b", "#ec4899", "#14b8a6", "#84cc16"];
+
+export const METRIC_LABELS: Record<string, string> = {
+  run_count: "Runs", error_count: "Errors", error_rate: "Error rate", latency_p50: "Latency p50", latency_p99: "Latency p99",
+  first_token_p50: "First token p50", first_token_p99: "First token p99", prompt_tokens: "Prompt tokens",
+  completion_tokens: "Completion tokens", total_tokens: "Total tokens", prompt_cost: "Prompt cost",
+  completion_cost: "Completion cost", total_cost: "Total cost", feedback: "Feedback (avg score)",
+};
+
+/** How a metric's values read: seconds, counts, tokens, dollars or a rate. */
+export function formatMetric(metric: string, value: number | null | undefined): string {
+  if (value === null || value === undefined) return "–";
+  if (metric.startsWith("latency") || metric.startsWith("first_token")) return formatLatency(value);
+  if (metric.endsWith("_cost")) return value === 0 ? "$0" : formatCost(value);
+  if (metric === "error_rate") return formatPercent(value);
+  if (metric.endsWith("_tokens")) return value === 0 ? "0" : formatTokens(value);
+  if (metric.startsWith("feedback")) return value.toFixed(2);
+  return formatCount(value);
+}
+
+function axisValue(metric: string, value: number): string {
+  if (metric.startsWith("latency") || metric.startsWith("first_token")) return value < 1 ? `${Math.round(value * 1000)}ms` : `${+value.toFixed(1)}s`;
+  if (metric.endsWith("_cost")) return value === 0 ? "$0" : value < 0.01 ? `$${value.toPrecision(1)}` : `$${+value.toFixed(2)}`;
+  if (metric === "error_rate") return `${Math.round(value * 100)}%`;
+  return Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 }).format(value);
+}
+
+function timeLabel(iso: string, bucketSeconds: number): string {
+  const d = new Date(iso);
+  const hm = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  const day = d.toLocaleString("en-US", { month: "short", day: "numeric" });
+  return bucketSeconds >= 86_400 ? day : bucketSeconds >= 3 * 3600 ? `${day} ${hm}` : hm;
+}
+
+export const seriesKey = (s: Series) => (s.group === null ? s.metric : `${s.metric}|${s.group}`);
+export const seriesName = (s: Series, showMetric: boolean) =>
+  s.group === null ? (METRIC_LABELS[s.metric] ?? s.metric) : showMetric ? `${s.group} · ${METRIC_LABELS[s.metric] ?? s.metric}` : s.group;
+
+export type ChartKind = "line" | "area" | "bar";
+
+/** One chart card: the chosen series of a chart answer, over its buckets, with a hover tooltip. */
+export function MetricChart({ title, chart, metrics, kind = "line", stacked = false, height = 180, testId }: {
+  title: string;
+  chart: Chart;
+  /** Which series to draw (metrics as named by the service; feedback series start with "feedback:"). */
+  metrics: string[];
+  kind?: ChartKind;
+  stacked?: boolean;
+  height?: number;
+  testId?: string;
+}) {
+  const series = chart.series.filter((s) => metrics.some((m) => s.metric === m || (m === "feedback" && s.metric.startsWith("feedback:"))));
+  const primary = series[0]?.metric ?? metrics[0];
+  const showMetric = new Set(series.map((s) => s.metric)).size > 1;
+  const rows = chart.buckets.map((t, i) => {
+    const row: Record<string, number | string | null> = { t };
+    for (const s of series) row[seriesKey(s)] = s.values[i];
+    return row;
+  });
+  const empty = series.every((s) => s.values.every((v) => v === null || v === 0));
+  const totalOf = (s: Series) => s.values.reduce<number>((a, v) => a + (v ?? 0), 0);
+  const common = {
+    data: rows,
+    margin: { top: 6, right: 8, bottom: 0, left: 0 },
+  };
+  const axes = (
+    <>
+      <CartesianGrid stroke="var(--border)" vertical={false} />
+      <XAxis dataKey="t" tickFormatter={(t: string) => timeLabel(t, chart.bucket_seconds)} tick={{ fontSize: 11, fill: "var(--muted)" }} tickLine={false} axisLine={{ stroke: "var(--border)" }} minTickGap={28} />
+      <YAxis tickFormatter={(v: number) => axisValue(primary, v)} tick={{ fontSize: 11, fill: "var(--muted)" }} tickLine={false} axisLine={false} width={52} />
+      <Tooltip
+        labelFormatter={(t) => new Date(String(t)).toLocaleString()}
+        formatter={(value, name, item) => {
+          const key = String(item?.dataKey ?? "");
+          const metric = key.split("|")[0];
+          return [formatMetric(metric, value as number | null), name];
+        }}
+        contentStyle={{ fontSize: 12, borderRadius: 6, border: "1px solid var(--border)", boxShadow: "var(--shadow-pop)" }}
+        cursor={kind === "bar" ? { fill: "var(--hover)" } : { stroke: "var(--border-strong)" }}
+      />
+      {series.length > 1 && <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />}
+    </>
+  );
+  const drawn = series.map((s, i) => {
+    const color = PALETTE[i % PALETTE.length];
+    const props = { key: seriesKey(s), dataKey: seriesKey(s), name: seriesName(s, showMetric), isAnimationActive: false };
+    if (kind === "bar") return <Bar {...props} fill={color} stackId={stacked ? "a" : undefined} maxBarSize={18} />;
+    if (kind === "area") return <Area {...props} type="monotone" stroke={color} fill={color} fillOpacity={0.15} strokeWidth={1.5} stackId={stacked ? "a" : undefined} connectNulls />;
+    return <Line {...props} type="monotone" stroke={color} strokeWidth={1.5} dot={false} connectNulls />;
+  });
+  const headline = series.length === 1 && (primary === "run_count" || primary === "error_count" || primary.endsWith("_tokens") || primary.endsWith("_cost"))
+    ? formatMetric(primary, totalOf(series[0]))
+    : null;
+  return (
+    <div className={`card ${styles.chartCard}`} data-testid={testId ?? "chart"}>
+      <div className={styles.chartHead}>
+        <h3>{title}</h3>
+        {headline && <span className={styles.headline}>{headline}</span>}
+      </div>
+      <div style={{ height }}>
+        {empty ? (
+          <div className={styles.noData}>No data in this range</div>
+        ) : (
+          <ResponsiveContainer width="100%" height="100%">
+            {kind === "bar" ? <BarChart {...common}>{axes}{drawn}</BarChart>
+              : kind === "area" ? <AreaChart {...common}>{axes}{drawn}</AreaChart>
+              : <LineChart {...common}>{axes}{drawn}</LineChart>}
+          </ResponsiveContainer>
+        )}
+      </div>
+    </div>
+  );
+}
