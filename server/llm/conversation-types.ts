@@ -19,7 +19,7 @@ export type Block =
   | { type: "image" | "audio" | "video" | "file"; source: MediaSource; name?: string }
   | { type: "tool_call"; id: string | null; name: string; args: unknown }
   | { type: "server_tool_call"; id: string | null; name: string; args: unknown }
-  | { type: "server_tool_result"; toolCallId: string | null; output: unknown }
+  | { type: "server_tool_result"; toolCallId: string | null; output: unknown; status?: "success" | "error" }
   /** A part we do not understand, kept as-is so nothing is lost. */
   | { type: "json"; value: unknown };
 
