@@ -1,0 +1,130 @@
+"use client";
+
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useParams } from "next/navigation";
+import { Suspense, useCallback, useEffect } from "react";
+import { useTRPC } from "@/app/trpc-client";
+import type { RunSummary } from "@/server/trpc/types";
+import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } from "../../_components/format";
+import { RunDetail } from "../../_components/run-detail";
+import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
+import { FilterBar } from "./filter-bar";
+import { RunsTable } from "./runs-table";
+import styles from "./runs.module.css";
+import { useUrlState } from "./url-state";
+
+const RUN_TYPES = ["llm", "chain", "tool", "retriever", "prompt", "parser", "embedding"];
+
+function Stats({ workspaceId, selection }: { workspaceId: string; selection: Parameters<ReturnType<typeof useTRPC>["runs"]["stats"]["queryOptions"]>[0] }) {
+  const trpc = useTRPC();
+  const stats = useQuery({ ...trpc.runs.stats.queryOptions(selection), placeholderData: (prev) => prev, retry: false });
+  const s = stats.data;
+  const cells: [string, string][] = [
+    ["Runs", s ? formatCount(s.run_count) : "…"],
+    ["Error rate", s ? formatPercent(s.error_rate) : "…"],
+    ["P50 latency", s ? formatLatency(s.latency_p50) : "…"],
+    ["P99 latency", s ? formatLatency(s.latency_p99) : "…"],
+    ["First token P50", s ? formatLatency(s.first_token_p50) : "…"],
+    ["Tokens", s ? formatTokens(s.total_tokens) : "…"],
+    ["Cost", s ? formatCost(s.total_cost) : "…"],
+  ];
+  void workspaceId;
+  return (
+    <div className="stat-row" data-testid="run-stats">
+      {cells.map(([label, value]) => (
+        <div key={label} className="stat"><div className="stat-label">{label}</div><div className="stat-value">{value}</div></div>
+      ))}
+    </div>
+  );
+}
+
+function RunsPage() {
+  const { workspaceId, projectId } = useParams<{ workspaceId: string; projectId: string }>();
+  const trpc = useTRPC();
+  const [params, setParams] = useUrlState();
+  const filter = params.get("filter") ?? "";
+  const runType = params.get("type") ?? "";
+  const rootOnly = params.get("root") !== "0";
+  const selectedId = params.get("run");
+
+  const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
+  const selection = { workspaceId, projectId, filter: filter || undefined, runType: runType || undefined, rootOnly };
+  const runs = useInfiniteQuery(trpc.runs.list.infiniteQueryOptions(
+    { ...selection, limit: 100 },
+    { getNextPageParam: (last) => last.next ?? undefined, placeholderData: (prev) => prev },
+  ));
+  const rows = runs.data?.pages.flatMap((p) => p.runs) ?? [];
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = runs;
+  const loadMore = useCallback(() => { void fetchNextPage(); }, [fetchNextPage]);
+  const select = useCallback((run: RunSummary) => setParams({ run: run.id, trace: run.trace_id }), [setParams]);
+  const selectedTrace = params.get("trace") ?? rows.find((r) => r.id === selectedId)?.trace_id;
+
+  useEffect(() => {
+    if (!selectedId) return;
+    const onKey = (e: KeyboardEvent) => { if (e.key === "Escape") setParams({ run: null, trace: null }); };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [selectedId, setParams]);
+
+  if (project.isError) return <div className="page"><ErrorState error={project.error} title="Could not open this project" /></div>;
+  const name = project.data?.name ?? "…";
+  const filtered = !!filter || !!runType;
+
+  return (
+    <div className={`${styles.layout} ${selectedId ? styles.layoutWithDetail : ""}`}>
+      <div className={styles.content}>
+        <div className="page-header">
+          <div className="col" style={{ gap: 2, minWidth: 0 }}>
+            <div className="crumbs"><Link href={`/o/${workspaceId}/projects`}>Projects</Link><span className="sep">/</span></div>
+            <h1 className="truncate" data-testid="project-name">{name}</h1>
+          </div>
+          <div className={styles.toolbar}>
+            <div className="segmented" role="group" aria-label="Which runs">
+              <button type="button" aria-pressed={rootOnly} onClick={() => setParams({ root: null })}>Root runs</button>
+              <button type="button" aria-pressed={!rootOnly} onClick={() => setParams({ root: "0" })}>All runs</button>
+            </div>
+            <select className="select" value={runType} onChange={(e) => setParams({ type: e.target.value || null })} aria-label="Run type">
+              <option value="">All types</option>
+              {RUN_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+            </select>
+            <button type="button" className="btn" onClick={() => void runs.refetch()} disabled={runs.isFetching}>
+              {runs.isFetching && !isFetchingNextPage ? <span className="spinner" style={{ width: 12, height: 12 }} /> : "↻"} Refresh
+            </button>
+          </div>
+        </div>
+        <Stats workspaceId={workspaceId} selection={selection} />
+        <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
+        <div className={`card ${styles.tableCard}`}>
+          {runs.isPending ? <LoadingState label="Loading runs…" />
+            : runs.isError ? <ErrorState error={runs.error} title="Could not load runs" retry={() => void runs.refetch()} />
+            : rows.length === 0 ? (
+              filtered
+                ? <EmptyState title="No runs match" action={<button type="button" className="btn btn-sm" onClick={() => setParams({ filter: null, type: null })}>Clear filters</button>}>Try a wider filter.</EmptyState>
+                : <EmptyState title="No runs yet">Runs sent to this project show up here as they arrive.</EmptyState>
+            ) : (
+              <RunsTable runs={rows} hasMore={!!hasNextPage} loadingMore={isFetchingNextPage} onLoadMore={loadMore} selectedId={selectedId} onSelect={select} />
+            )}
+        </div>
+      </div>
+      {selectedId ? (
+        <aside className={styles.drawer} aria-label="Run detail">
+          <div className={styles.drawerHeader}>
+            <span className="muted">Run</span>
+            <span className="mono faint truncate">{selectedId}</span>
+            <span className="grow" />
+            {selectedTrace ? (
+              <Link className="btn btn-sm btn-primary" href={`/o/${workspaceId}/projects/${projectId}/traces/${selectedTrace}?run=${selectedId}`} data-testid="open-trace">Open trace</Link>
+            ) : null}
+            <button type="button" className="btn btn-sm btn-ghost" aria-label="Close" onClick={() => setParams({ run: null, trace: null })}>✕</button>
+          </div>
+          <div className={styles.drawerBody}><RunDetail workspaceId={workspaceId} runId={selectedId} /></div>
+        </aside>
+      ) : null}
+    </div>
+  );
+}
+
+export default function Page() {
+  return <Suspense fallback={<LoadingState />}><RunsPage /></Suspense>;
+}

@@ -1,0 +1,200 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import Link from "next/link";
+import { useParams } from "next/navigation";
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useTRPC } from "@/app/trpc-client";
+import { formatCost, formatLatency, formatTime, formatTokens } from "../../../../_components/format";
+import { RunDetail } from "../../../../_components/run-detail";
+import { EmptyState, ErrorState, LoadingState, runTypeColor } from "../../../../_components/ui";
+import { useUrlState } from "../../url-state";
+import styles from "./trace.module.css";
+import { buildTree, deepParents, visibleRows, type TraceTree, type TreeNode } from "./tree-model";
+
+const ROW_HEIGHT = 30;
+/** Above this many runs, runs deeper than COLLAPSE_DEPTH start collapsed. */
+const LARGE_TRACE = 2_000;
+const COLLAPSE_DEPTH = 2;
+
+function msLabel(ms: number): string {
+  return formatLatency(ms / 1000);
+}
+
+function Axis({ span }: { span: number }) {
+  return (
+    <div className={styles.axis} style={{ marginRight: 16 }}>
+      {[0, 0.25, 0.5, 0.75].map((f) => (
+        <div key={f} className={styles.tick} style={{ left: `${f * 100}%` }}>{msLabel(span * f)}</div>
+      ))}
+    </div>
+  );
+}
+
+function TraceRow({ node, tree, selected, collapsed, onSelect, onToggle }: {
+  node: TreeNode;
+  tree: TraceTree;
+  selected: boolean;
+  collapsed: boolean;
+  onSelect: (id: string) => void;
+  onToggle: (id: string) => void;
+}) {
+  const { run } = node;
+  const failed = !!run.error || run.status === "error";
+  const span = Math.max(1, tree.endMs - tree.startMs);
+  const end = node.endMs ?? span;
+  const left = (node.startMs / span) * 100;
+  const width = Math.max(0, ((end - node.startMs) / span) * 100);
+  const color = runTypeColor(run.run_type);
+  return (
+    <div
+      role="treeitem" aria-level={node.depth + 1} aria-selected={selected} aria-expanded={node.children.length ? !collapsed : undefined}
+      className={`${styles.grid} ${styles.row} ${selected ? styles.selected : ""} ${failed ? styles.errorRow : ""}`}
+      onClick={() => onSelect(run.id)}
+      data-testid="trace-row"
+      data-run-id={run.id}
+    >
+      <div className={styles.treeCell} style={{ paddingLeft: 8 }}>
+        {Array.from({ length: node.depth }, (_, i) => <span key={i} className={styles.guide} />)}
+        {node.children.length ? (
+          <button type="button" className={styles.twisty} aria-label={collapsed ? "Expand" : "Collapse"} onClick={(e) => { e.stopPropagation(); onToggle(run.id); }}>
+            <svg width="10" height="10" viewBox="0 0 10 10" style={{ transform: collapsed ? "rotate(-90deg)" : undefined, transition: "transform 0.1s" }}><path d="M2 3.5l3 3 3-3" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" /></svg>
+          </button>
+        ) : <span style={{ width: 16, flex: "none" }} />}
+        <span className={styles.typeTag} style={{ color }}>{run.run_type}</span>
+        <span className={styles.name} title={run.name}>{run.name}</span>
+        {failed ? <span className="badge badge-error" style={{ flex: "none" }}>error</span> : null}
+        <span className={styles.meta}>
+          {run.total_tokens ? `${formatTokens(run.total_tokens)} tok · ` : ""}{formatLatency(run.latency)}
+        </span>
+      </div>
+      <div className={styles.lane}>
+        <div
+          className={`${styles.bar} ${failed ? styles.barError : ""} ${node.endMs === null ? styles.barOpen : ""}`}
+          style={{ left: `${left}%`, width: `${width}%`, background: color }}
+          title={`${run.name}: starts at +${msLabel(node.startMs)}, ${node.endMs === null ? "still running" : `takes ${msLabel(end - node.startMs)}`}`}
+        />
+        {width < 70 ? <span className={styles.barLabel} style={{ left: `calc(${left + width}% + 6px)` }}>{node.endMs === null ? "running" : msLabel(end - node.startMs)}</span> : null}
+      </div>
+    </div>
+  );
+}
+
+function TraceView() {
+  const { workspaceId, projectId, traceId } = useParams<{ workspaceId: string; projectId: string; traceId: string }>();
+  const trpc = useTRPC();
+  const [params, setParams] = useUrlState();
+  const query = useQuery(trpc.trace.get.queryOptions({ workspaceId, traceId }));
+  const tree = useMemo(() => buildTree(query.data?.runs ?? []), [query.data]);
+  const [collapsed, setCollapsed] = useState<Set<string> | null>(null);
+  useEffect(() => {
+    if (query.data && collapsed === null) setCollapsed(query.data.runs.length > LARGE_TRACE ? deepParents(tree, COLLAPSE_DEPTH) : new Set());
+  }, [query.data, tree, collapsed]);
+  const rows = useMemo(() => visibleRows(tree, collapsed ?? new Set()), [tree, collapsed]);
+  const selectedId = params.get("run") ?? tree.roots[0] ?? null;
+  const selectedIndex = rows.findIndex((r) => r.run.id === selectedId);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+
+  const select = useCallback((id: string) => setParams({ run: id }), [setParams]);
+  const toggle = useCallback((id: string) => {
+    setCollapsed((prev) => {
+      const next = new Set(prev ?? []);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+
+  // A run deep in a collapsed branch (from a shared link) is revealed.
+  useEffect(() => {
+    if (!selectedId || !collapsed) return;
+    const hidden: string[] = [];
+    for (let p = tree.nodes.get(selectedId)?.parent; p; p = tree.nodes.get(p)?.parent) if (collapsed.has(p)) hidden.push(p);
+    if (hidden.length) setCollapsed((prev) => new Set([...(prev ?? [])].filter((id) => !hidden.includes(id))));
+  }, [selectedId, collapsed, tree]);
+
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: "auto" });
+  }, [selectedIndex, virtualizer]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (!rows.length) return;
+    const node = selectedIndex >= 0 ? rows[selectedIndex] : null;
+    const move = (i: number) => select(rows[Math.max(0, Math.min(rows.length - 1, i))].run.id);
+    if (e.key === "ArrowDown" || e.key === "j") move(selectedIndex + 1);
+    else if (e.key === "ArrowUp" || e.key === "k") move(selectedIndex - 1);
+    else if (e.key === "Home") move(0);
+    else if (e.key === "End") move(rows.length - 1);
+    else if (e.key === "ArrowRight" && node) {
+      if (node.children.length && collapsed?.has(node.run.id)) toggle(node.run.id);
+      else if (node.children.length) select(node.children[0]);
+    } else if (e.key === "ArrowLeft" && node) {
+      if (node.children.length && !collapsed?.has(node.run.id)) toggle(node.run.id);
+      else if (node.parent) select(node.parent);
+    } else return;
+    e.preventDefault();
+  };
+
+  if (query.isPending) return <LoadingState label="Loading trace…" />;
+  if (query.isError) return <div className="page"><ErrorState error={query.error} title="Could not open this trace" retry={() => void query.refetch()} /></div>;
+  if (query.data.runs.length === 0) return <div className="page"><EmptyState title="This trace has no runs" /></div>;
+
+  const root = tree.nodes.get(tree.roots[0])!.run;
+  const span = Math.max(1, tree.endMs - tree.startMs);
+  const all = query.data.runs;
+  const errors = all.filter((r) => r.error || r.status === "error").length;
+  const tokens = all.reduce((n, r) => n + (r.run_type === "llm" ? r.total_tokens : 0), 0);
+  const cost = all.reduce((n, r) => n + (r.run_type === "llm" ? r.total_cost ?? 0 : 0), 0);
+
+  return (
+    <div className={styles.layout}>
+      <div className={styles.left}>
+        <div className={styles.top}>
+          <div className="crumbs">
+            <Link href={`/o/${workspaceId}/projects`}>Projects</Link><span className="sep">/</span>
+            <Link href={`/o/${workspaceId}/projects/${projectId}`}>Runs</Link><span className="sep">/</span>
+            <span className="mono">{traceId.slice(0, 8)}</span>
+          </div>
+          <div className="row"><h1 className="truncate" data-testid="trace-title">{root.name}</h1></div>
+          <div className={styles.summary}>
+            <span>Started <b>{formatTime(root.start_time)}</b></span>
+            <span>Duration <b>{msLabel(span)}</b></span>
+            <span>Runs <b>{all.length}</b></span>
+            <span>Errors <b className={errors ? "err-text" : undefined}>{errors}</b></span>
+            <span>Tokens <b>{formatTokens(tokens)}</b></span>
+            <span>Cost <b>{formatCost(cost)}</b></span>
+            {query.data.truncated ? <span className="err-text">Only the first {all.length} runs are shown.</span> : null}
+            <span className="grow" />
+            <span className={styles.hint}><span><span className="kbd">↑</span> <span className="kbd">↓</span> move</span><span><span className="kbd">←</span> <span className="kbd">→</span> fold</span></span>
+          </div>
+        </div>
+        <div className={`${styles.grid} ${styles.head}`}>
+          <div>Run</div>
+          <Axis span={span} />
+        </div>
+        <div ref={scrollRef} className={styles.scroll} role="tree" aria-label="Runs of this trace" tabIndex={0} onKeyDown={onKeyDown} data-testid="trace-tree" autoFocus>
+          <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const node = rows[item.index];
+              return (
+                <div key={node.run.id} style={{ position: "absolute", top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}>
+                  <TraceRow node={node} tree={tree} selected={node.run.id === selectedId} collapsed={!!collapsed?.has(node.run.id)} onSelect={select} onToggle={toggle} />
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+      <aside className={styles.detail} aria-label="Selected run">
+        {selectedId ? <RunDetail key={selectedId} workspaceId={workspaceId} runId={selectedId} /> : <EmptyState title="Select a run" />}
+      </aside>
+    </div>
+  );
+}
+
+export default function Page() {
+  return <Suspense fallback={<LoadingState />}><TraceView /></Suspense>;
+}
