@@ -1,8 +1,10 @@
 import { createCallerFactory, router } from "./init";
 import { chartsRouter } from "./routers/charts";
+import { conversationRouter } from "./routers/conversation";
 import { feedbackRouter } from "./routers/feedback";
 import { projectsRouter } from "./routers/projects";
 import { runsRouter } from "./routers/runs";
+import { settingsRouter } from "./routers/settings";
 import { traceRouter } from "./routers/trace";
 import { workspacesRouter } from "./routers/workspaces";
 
@@ -14,6 +16,8 @@ export const appRouter = router({
   trace: traceRouter,
   feedback: feedbackRouter,
   charts: chartsRouter,
+  conversation: conversationRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

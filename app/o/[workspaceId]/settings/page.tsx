@@ -1,0 +1,39 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { use, useState } from "react";
+import { useTRPC } from "@/app/trpc-client";
+import { ApiKeys } from "../_components/settings/api-keys";
+import { Members } from "../_components/settings/members";
+import { ModelPrices } from "../_components/settings/prices";
+import { ErrorState, LoadingState } from "../_components/ui";
+
+const TABS = [["keys", "API keys"], ["members", "Members"], ["prices", "Model prices"]] as const;
+type Tab = (typeof TABS)[number][0];
+
+export default function SettingsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+  const { workspaceId } = use(params);
+  const trpc = useTRPC();
+  const current = useQuery(trpc.workspaces.current.queryOptions({ workspaceId }));
+  const [tab, setTab] = useState<Tab>("keys");
+  return (
+    <div className="page">
+      <div className="page-header">
+        <div>
+          <h1>Settings</h1>
+          <div className="subtitle">{current.data ? `${current.data.name} · you are ${current.data.role}` : "\u00a0"}</div>
+        </div>
+        <div className="segmented" role="tablist" aria-label="Settings">
+          {TABS.map(([id, label]) => (
+            <button key={id} type="button" role="tab" aria-pressed={tab === id} aria-selected={tab === id} onClick={() => setTab(id)}>{label}</button>
+          ))}
+        </div>
+      </div>
+      {current.isPending ? <LoadingState /> : current.error ? <ErrorState error={current.error} retry={() => current.refetch()} /> : (
+        tab === "keys" ? <ApiKeys workspaceId={workspaceId} role={current.data.role} />
+          : tab === "members" ? <Members workspaceId={workspaceId} role={current.data.role} />
+          : <ModelPrices workspaceId={workspaceId} role={current.data.role} />
+      )}
+    </div>
+  );
+}
