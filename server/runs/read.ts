@@ -2,6 +2,7 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { feedbackStats } from "../feedback/stats";
 import { attachmentLinks } from "../ingest/attachments";
+import { conversationDiagnostics } from "../llm/conversation";
 import { RUN_COLUMNS, type RunRow } from "./columns";
 import { serializeRun } from "./serialize";
 
@@ -23,5 +24,8 @@ export async function readRun(db: Sql, workspaceId: string, id: string): Promise
   if (!UUID.test(id)) return null;
   const rows = await db.query<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.id = ${id}`);
   if (rows.length === 0) return null;
-  return (await serializeRuns(db, workspaceId, rows))[0];
+  const [run] = await serializeRuns(db, workspaceId, rows);
+  // Structural problems in an LLM run's messages: in the single-run answer only (too heavy for pages).
+  if (rows[0].run_type === "llm") run.diagnostics = conversationDiagnostics(rows[0]);
+  return run;
 }

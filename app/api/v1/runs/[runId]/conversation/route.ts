@@ -1,0 +1,13 @@
+import { route } from "@/server/http/route";
+import { notFound } from "@/server/http/errors";
+import { readConversation } from "@/server/llm/run-conversation";
+
+/** The run's messages in the canonical conversation model, with the diagnostics found reading them. */
+export const GET = route({
+  access: "read",
+  handler: async ({ ctx, params }) => {
+    const conversation = await readConversation(ctx.sql, ctx.workspaceId, params.runId);
+    if (!conversation) throw notFound(`Run ${params.runId} not found.`);
+    return conversation;
+  },
+});
