@@ -1,0 +1,19 @@
+import { route } from "@/server/http/route";
+import { datasetUpdate } from "@/server/datasets/schema";
+import { deleteDataset, readDataset, updateDataset } from "@/server/datasets/service";
+
+export const GET = route({
+  access: "read",
+  handler: ({ ctx, params }) => readDataset(ctx.sql, ctx.workspaceId, params.datasetId),
+});
+
+export const PATCH = route({
+  access: "write",
+  body: datasetUpdate,
+  handler: ({ ctx, body, params }) => updateDataset(ctx.sql, ctx.workspaceId, params.datasetId, body),
+});
+
+export const DELETE = route({
+  access: "write",
+  handler: ({ ctx, params }) => deleteDataset(ctx.sql, ctx.workspaceId, params.datasetId),
+});

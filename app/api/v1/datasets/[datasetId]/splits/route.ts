@@ -1,0 +1,15 @@
+import { route } from "@/server/http/route";
+import { splitsQuery, splitsUpdate } from "@/server/datasets/schema";
+import { listSplits, updateSplits } from "@/server/datasets/splits";
+
+export const GET = route({
+  access: "read",
+  query: splitsQuery,
+  handler: ({ ctx, query, params }) => listSplits(ctx.sql, ctx.workspaceId, params.datasetId, query.as_of),
+});
+
+export const PUT = route({
+  access: "write",
+  body: splitsUpdate,
+  handler: ({ ctx, body, params }) => updateSplits(ctx.sql, ctx.workspaceId, params.datasetId, body),
+});

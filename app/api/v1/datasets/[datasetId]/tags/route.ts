@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { tagUpdate } from "@/server/datasets/schema";
+import { setTag } from "@/server/datasets/versions";
+
+export const PUT = route({
+  access: "write",
+  body: tagUpdate,
+  handler: ({ ctx, body, params }) => setTag(ctx.sql, ctx.workspaceId, params.datasetId, body),
+});

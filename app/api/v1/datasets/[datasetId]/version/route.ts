@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { versionQuery } from "@/server/datasets/schema";
+import { readVersion } from "@/server/datasets/versions";
+
+export const GET = route({
+  access: "read",
+  query: versionQuery,
+  handler: ({ ctx, query, params }) => readVersion(ctx.sql, ctx.workspaceId, params.datasetId, query),
+});

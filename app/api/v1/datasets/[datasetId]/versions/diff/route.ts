@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { diffQuery } from "@/server/datasets/schema";
+import { diffVersions } from "@/server/datasets/versions";
+
+export const GET = route({
+  access: "read",
+  query: diffQuery,
+  handler: ({ ctx, query, params }) => diffVersions(ctx.sql, ctx.workspaceId, params.datasetId, query),
+});

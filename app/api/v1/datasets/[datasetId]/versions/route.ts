@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { versionListQuery } from "@/server/datasets/schema";
+import { listVersions } from "@/server/datasets/versions";
+
+export const GET = route({
+  access: "read",
+  query: versionListQuery,
+  handler: ({ ctx, query, params }) => listVersions(ctx.sql, ctx.workspaceId, params.datasetId, query),
+});

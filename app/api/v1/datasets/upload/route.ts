@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { uploadCsv } from "@/server/datasets/csv";
+
+/** A new dataset from a CSV file (form fields: file, input_keys, output_keys, name, description, data_type). */
+export const POST = route({
+  access: "write",
+  body: "multipart",
+  handler: ({ ctx, body }) => uploadCsv(ctx.sql, ctx.workspaceId, body),
+});

@@ -1,0 +1,15 @@
+import { route } from "@/server/http/route";
+import { createExamplesJson, updateExamplesJson } from "@/server/datasets/json-api";
+import { exampleCreateMany, exampleUpdateMany } from "@/server/datasets/schema";
+
+export const POST = route({
+  access: "write",
+  body: exampleCreateMany,
+  handler: ({ ctx, body }) => createExamplesJson(ctx.sql, ctx.workspaceId, body),
+});
+
+export const PATCH = route({
+  access: "write",
+  body: exampleUpdateMany,
+  handler: ({ ctx, body }) => updateExamplesJson(ctx.sql, ctx.workspaceId, body),
+});

@@ -1,0 +1,23 @@
+import { route } from "@/server/http/route";
+import { deleteExamples, listExamples } from "@/server/datasets/examples";
+import { createExampleJson } from "@/server/datasets/json-api";
+import { exampleCreate, exampleDeleteQuery, exampleListQuery } from "@/server/datasets/schema";
+
+export const GET = route({
+  access: "read",
+  query: exampleListQuery,
+  handler: ({ ctx, query }) => listExamples(ctx.sql, ctx.workspaceId, query),
+});
+
+export const POST = route({
+  access: "write",
+  body: exampleCreate,
+  handler: ({ ctx, body }) => createExampleJson(ctx.sql, ctx.workspaceId, body),
+});
+
+/** DELETE /examples?example_ids=a&example_ids=b: soft delete (earlier versions keep them). */
+export const DELETE = route({
+  access: "write",
+  query: exampleDeleteQuery,
+  handler: ({ ctx, query }) => deleteExamples(ctx.sql, ctx.workspaceId, query.example_ids),
+});

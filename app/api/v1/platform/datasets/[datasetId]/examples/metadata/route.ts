@@ -1,0 +1,10 @@
+import { route } from "@/server/http/route";
+import { metadataOperations } from "@/server/datasets/schema";
+import { applyMetadataOperations } from "@/server/datasets/splits";
+
+/** Bulk array_add / array_remove on example metadata (the JS client's updateDatasetSplits). */
+export const PATCH = route({
+  access: "write",
+  body: metadataOperations,
+  handler: ({ ctx, body, params }) => applyMetadataOperations(ctx.sql, ctx.workspaceId, params.datasetId, body),
+});

@@ -1,0 +1,10 @@
+import { route } from "@/server/http/route";
+import { deleteExamples } from "@/server/datasets/examples";
+import { hardDelete } from "@/server/datasets/schema";
+
+/** deleteExamples(ids, {hardDelete: true}): every version of the examples is removed. */
+export const POST = route({
+  access: "write",
+  body: hardDelete,
+  handler: ({ ctx, body }) => deleteExamples(ctx.sql, ctx.workspaceId, body.example_ids, body.hard_delete ?? true),
+});
