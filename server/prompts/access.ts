@@ -94,3 +94,8 @@ export async function findRepo(db: Sql, caller: Caller, owner: string, repo: str
   }
   return row;
 }
+
+/** The caller as the prompt services see it; likes count per user, or per API key for service keys. */
+export function callerOf(ctx: { workspaceId: string; identity: { userId?: string; apiKeyId?: string } }): Caller {
+  return { workspaceId: ctx.workspaceId, liker: ctx.identity.userId ?? `key:${ctx.identity.apiKeyId ?? "anonymous"}` };
+}

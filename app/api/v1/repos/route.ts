@@ -1,0 +1,16 @@
+import { route } from "@/server/http/route";
+import { callerOf } from "@/server/prompts/access";
+import { createRepo, listRepos } from "@/server/prompts/repos";
+import { repoCreate, repoListQuery } from "@/server/prompts/schema";
+
+export const GET = route({
+  access: "read",
+  query: repoListQuery,
+  handler: ({ ctx, query }) => listRepos(ctx.sql, callerOf(ctx), query),
+});
+
+export const POST = route({
+  access: "write",
+  body: repoCreate,
+  handler: ({ ctx, body }) => createRepo(ctx.sql, callerOf(ctx), body),
+});

@@ -1,0 +1,9 @@
+import { route } from "@/server/http/route";
+import { handleBody } from "@/server/prompts/schema";
+import { setHandle } from "@/server/prompts/settings";
+
+export const POST = route({
+  access: "admin",
+  body: handleBody,
+  handler: ({ ctx, body }) => setHandle(ctx.sql, ctx.workspaceId, body.tenant_handle),
+});

@@ -1,0 +1,8 @@
+import { route } from "@/server/http/route";
+import { getSettings } from "@/server/prompts/settings";
+
+/** The caller's workspace ("tenant") with its hub handle, chosen from its name on first use. */
+export const GET = route({
+  access: "read",
+  handler: ({ ctx }) => getSettings(ctx.sql, ctx.workspaceId),
+});
