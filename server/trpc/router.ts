@@ -1,6 +1,7 @@
 import { createCallerFactory, router } from "./init";
 import { chartsRouter } from "./routers/charts";
 import { conversationRouter } from "./routers/conversation";
+import { datasetsRouter } from "./routers/datasets";
 import { feedbackRouter } from "./routers/feedback";
 import { projectsRouter } from "./routers/projects";
 import { runsRouter } from "./routers/runs";
@@ -18,6 +19,7 @@ export const appRouter = router({
   charts: chartsRouter,
   conversation: conversationRouter,
   settings: settingsRouter,
+  datasets: datasetsRouter,
 });
 
 export type AppRouter = typeof appRouter;

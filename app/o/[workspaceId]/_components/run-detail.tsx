@@ -7,6 +7,7 @@ import type { RunFull } from "@/server/trpc/types";
 import { ConversationView } from "./conversation/conversation";
 import { formatExactTime, formatTime } from "./format";
 import { ErrorState, LoadingState, RunTypeBadge, Spinner, StatusBadge } from "./ui";
+import { AddToDataset } from "./run-detail/add-to-dataset";
 import { FeedbackPanel } from "./run-detail/feedback";
 import { EventsSection, InputsOutputs, MetadataSection, RunError } from "./run-detail/sections";
 import { UsagePanel } from "./run-detail/usage";
@@ -70,12 +71,15 @@ export function RunDetail({ workspaceId, runId }: { workspaceId: string; runId: 
   return (
     <div className={styles.detail} data-testid="run-detail">
       <header className={styles.header}>
-        <div className="row" style={{ flexWrap: "wrap" }}>
+        <div className={styles.headerRow}>
+        <div className="row grow" style={{ flexWrap: "wrap" }}>
           <h2 className={styles.title}>{run.name}</h2>
           <RunTypeBadge runType={run.run_type} />
           <StatusBadge status={run.status} error={run.error} />
           {run.tags.slice(0, 6).map((t) => <span key={t} className="badge">{t}</span>)}
           {run.tags.length > 6 && <span className="faint">+{run.tags.length - 6}</span>}
+        </div>
+        <AddToDataset workspaceId={workspaceId} runId={run.id} />
         </div>
         <div className={styles.subline}>
           <span title={formatExactTime(run.start_time)}>{formatTime(run.start_time)}</span>
