@@ -32,6 +32,7 @@ CREATE TABLE "example_versions" (
   "valid_to" TIMESTAMPTZ(6)
 );
 CREATE UNIQUE INDEX "example_versions_current_key" ON "example_versions" ("example_id") WHERE "valid_to" IS NULL;
+CREATE INDEX "example_versions_current_dataset_idx" ON "example_versions" ("dataset_id", "created_at", "example_id") WHERE "valid_to" IS NULL;
 CREATE INDEX "example_versions_example_id_valid_from_idx" ON "example_versions" ("example_id", "valid_from");
 CREATE INDEX "example_versions_dataset_id_valid_from_idx" ON "example_versions" ("dataset_id", "valid_from");
 
