@@ -46,6 +46,8 @@ function commitWire(row: CommitRow, repo: RepoRow): Record<string, unknown> {
     parent_id: row.parent_id,
     parent_commit_hash: row.parent_commit_hash,
     repo_id: row.repo_id,
+    owner: repo.owner,
+    repo: repo.repo_handle,
     full_name: `${repo.owner}/${repo.repo_handle}`,
     manifest: row.manifest,
     examples: row.examples ?? [],
@@ -144,7 +146,7 @@ export async function pullCommit(db: Sql, caller: Caller, owner: string, repo: s
     await db.query(sql`UPDATE prompt_commits SET num_downloads = num_downloads + 1 WHERE id = ${commit.id}`);
     await db.query(sql`UPDATE prompt_repos SET num_downloads = num_downloads + 1 WHERE id = ${row.id}`);
   }
-  return { ...commitWire(commit, row), owner: row.owner, repo: row.repo_handle };
+  return commitWire(commit, row);
 }
 
 interface TagRow {

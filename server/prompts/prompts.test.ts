@@ -79,6 +79,8 @@ withTestDatabases("prompts", (open) => {
     assert.equal(first.commit_hash, commitHash(null, manifest("v1")));
     assert.match(first.commit_hash as string, /^[0-9a-f]{64}$/);
     assert.equal(first.parent_commit_hash, null);
+    assert.equal(first.owner, "acme-prompts");
+    assert.equal(first.repo, "qa");
     await assert.rejects(push(me, "qa", "v1"), rejectsWith(409, /Nothing to commit: the manifest is identical to the latest commit/));
     const second = (await push(me, "qa", "v2", first.commit_hash as string)).commit;
     assert.equal(second.parent_commit_hash, first.commit_hash);
@@ -106,6 +108,15 @@ withTestDatabases("prompts", (open) => {
     assert.equal(repo.num_commits, 3);
     assert.equal(repo.last_commit_hash, third.commit_hash);
     assert.equal(repo.num_downloads, 3);
+  });
+
+  test("concurrent pushes on one parent: exactly one wins, the others are told to pull", async () => {
+    await createRepo(db, me, repoCreate.parse({ repo_handle: "race" }));
+    const base = (await push(me, "race", "base")).commit.commit_hash as string;
+    const results = await Promise.allSettled([1, 2, 3, 4, 5].map((i) => push(me, "race", `edit ${i}`, base)));
+    assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
+    for (const r of results) if (r.status === "rejected") rejectsWith(409, /pull the latest/)(r.reason);
+    assert.equal((await listCommits(db, me, "-", "race", { limit: 10, offset: 0 })).total, 2);
   });
 
   test("commit tags: pull by tag, move a tag", async () => {
