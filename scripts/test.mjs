@@ -36,7 +36,7 @@ const node = process.execPath;
 const nodeTest = (concurrency, testFiles) => ["--import", "tsx", "--test", "--test-reporter=dot", `--test-concurrency=${concurrency}`, ...testFiles];
 
 step("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"]);
-step("unit", node, nodeTest(2, files("server", /\.test\.ts$/)));
+step("unit", node, nodeTest(2, [...files("server", /\.test\.ts$/), ...files("app", /\.test\.ts$/)]));
 step("build", node, ["node_modules/next/dist/bin/next", "build"]);
 const e2e = files("e2e", /\.test\.ts$/);
 step("e2e", node, nodeTest(2, e2e), { E2E_DATABASE_URL: "" });

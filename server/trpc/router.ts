@@ -4,6 +4,7 @@ import { conversationRouter } from "./routers/conversation";
 import { datasetsRouter } from "./routers/datasets";
 import { feedbackRouter } from "./routers/feedback";
 import { projectsRouter } from "./routers/projects";
+import { promptsRouter } from "./routers/prompts";
 import { runsRouter } from "./routers/runs";
 import { settingsRouter } from "./routers/settings";
 import { traceRouter } from "./routers/trace";
@@ -20,6 +21,7 @@ export const appRouter = router({
   conversation: conversationRouter,
   settings: settingsRouter,
   datasets: datasetsRouter,
+  prompts: promptsRouter,
 });
 
 export type AppRouter = typeof appRouter;
