@@ -1,11 +1,9 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
-import { getServerSession } from "next-auth";
 import superjson from "superjson";
 import { z } from "zod";
-import { authOptions } from "../auth/next-auth";
 import type { Role } from "../auth/api-keys";
 import { membership } from "../auth/users";
-import { getSql, type Sql } from "../db/client";
+import type { Sql } from "../db/client";
 import { AppError, describeZodError } from "../http/errors";
 import { uuid } from "../runs/schema";
 
@@ -13,13 +11,6 @@ export interface TrpcContext {
   sql: Sql;
   /** The signed-in user (next-auth session), or null. */
   userId: string | null;
-}
-
-/** The context of one tRPC request: the database and the signed-in user from the session cookie. */
-export async function createContext(): Promise<TrpcContext> {
-  const session = await getServerSession(authOptions);
-  const userId = session?.user?.id ?? null;
-  return { sql: await getSql(), userId };
 }
 
 const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {

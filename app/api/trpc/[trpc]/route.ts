@@ -1,5 +1,5 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { createContext } from "@/server/trpc/init";
+import { createContext } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/router";
 
 export const dynamic = "force-dynamic";

@@ -39,8 +39,8 @@ export function ActivitySparkline({ workspaceId, projectId }: { workspaceId: str
       <ResponsiveContainer width="100%" height="100%">
         <AreaChart data={points} margin={{ top: 2, right: 0, bottom: 0, left: 0 }}>
           <Tooltip content={<SparkTooltip />} cursor={false} wrapperStyle={{ zIndex: 20 }} allowEscapeViewBox={{ x: true, y: true }} />
-          <Area type="monotone" dataKey="runs" stroke="var(--accent)" strokeWidth={1.5} fill="var(--accent-soft)" isAnimationActive={false} dot={false} />
-          <Area type="monotone" dataKey="errors" stroke="var(--error)" strokeWidth={1.2} fill="transparent" isAnimationActive={false} dot={false} />
+          <Area type="monotone" dataKey="runs" stroke="#5b5bd6" strokeWidth={1.5} fill="#e6e6fb" fillOpacity={0.9} isAnimationActive={false} dot={false} />
+          <Area type="monotone" dataKey="errors" stroke="#d4383f" strokeWidth={1.2} fill="#d4383f" fillOpacity={0.08} isAnimationActive={false} dot={false} />
         </AreaChart>
       </ResponsiveContainer>
     </div>

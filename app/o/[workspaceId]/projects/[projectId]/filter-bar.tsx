@@ -136,7 +136,7 @@ export function FilterBar({ filter, onChange }: { filter: string; onChange: (fil
               Operators: and, or, not, eq, neq, gt, gte, lt, lte, has, in, like, search, exists. Press Enter to apply.
             </div>
           ) : (
-            <div className="err-text mono" style={{ fontSize: 11.5, whiteSpace: "pre" }}>
+            <div className="err-text mono" style={{ fontSize: 11.5, whiteSpace: "pre", overflowX: "auto" }} role="alert">
               {`${draft}\n${" ".repeat(Math.max(0, draftParsed.position))}^ ${draftParsed.reason}`}
             </div>
           )}

@@ -16,7 +16,7 @@ import { useUrlState } from "./url-state";
 
 const RUN_TYPES = ["llm", "chain", "tool", "retriever", "prompt", "parser", "embedding"];
 
-function Stats({ workspaceId, selection }: { workspaceId: string; selection: Parameters<ReturnType<typeof useTRPC>["runs"]["stats"]["queryOptions"]>[0] }) {
+function Stats({ compact, selection }: { compact: boolean; selection: Parameters<ReturnType<typeof useTRPC>["runs"]["stats"]["queryOptions"]>[0] }) {
   const trpc = useTRPC();
   const stats = useQuery({ ...trpc.runs.stats.queryOptions(selection), placeholderData: (prev) => prev, retry: false });
   const s = stats.data;
@@ -29,10 +29,11 @@ function Stats({ workspaceId, selection }: { workspaceId: string; selection: Par
     ["Tokens", s ? formatTokens(s.total_tokens) : "…"],
     ["Cost", s ? formatCost(s.total_cost) : "…"],
   ];
-  void workspaceId;
+  // Beside the run drawer there is room for the headline numbers only.
+  const shown = compact ? cells.filter(([label]) => ["Runs", "Error rate", "P50 latency", "Cost"].includes(label)) : cells;
   return (
     <div className="stat-row" data-testid="run-stats">
-      {cells.map(([label, value]) => (
+      {shown.map(([label, value]) => (
         <div key={label} className="stat"><div className="stat-label">{label}</div><div className="stat-value">{value}</div></div>
       ))}
     </div>
@@ -93,7 +94,7 @@ function RunsPage() {
             </button>
           </div>
         </div>
-        <Stats workspaceId={workspaceId} selection={selection} />
+        <Stats compact={!!selectedId} selection={selection} />
         <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
         <div className={`card ${styles.tableCard}`}>
           {runs.isPending ? <LoadingState label="Loading runs…" />

@@ -18,6 +18,8 @@ const ROW_HEIGHT = 30;
 const LARGE_TRACE = 2_000;
 const COLLAPSE_DEPTH = 2;
 
+const TYPE_ABBR: Record<string, string> = { llm: "LLM", chain: "CHN", tool: "TOOL", retriever: "RTR", embedding: "EMB", prompt: "PRM", parser: "PRS" };
+
 function msLabel(ms: number): string {
   return formatLatency(ms / 1000);
 }
@@ -62,12 +64,12 @@ function TraceRow({ node, tree, selected, collapsed, onSelect, onToggle }: {
             <svg width="10" height="10" viewBox="0 0 10 10" style={{ transform: collapsed ? "rotate(-90deg)" : undefined, transition: "transform 0.1s" }}><path d="M2 3.5l3 3 3-3" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" /></svg>
           </button>
         ) : <span style={{ width: 16, flex: "none" }} />}
-        <span className={styles.typeTag} style={{ color }}>{run.run_type}</span>
+        <span className={styles.typeTag} style={{ color, background: `color-mix(in srgb, ${color} 12%, transparent)` }} title={run.run_type}>
+          {TYPE_ABBR[run.run_type] ?? run.run_type.slice(0, 4).toUpperCase()}
+        </span>
         <span className={styles.name} title={run.name}>{run.name}</span>
         {failed ? <span className="badge badge-error" style={{ flex: "none" }}>error</span> : null}
-        <span className={styles.meta}>
-          {run.total_tokens ? `${formatTokens(run.total_tokens)} tok · ` : ""}{formatLatency(run.latency)}
-        </span>
+        <span className={styles.meta} title={run.total_tokens ? `${formatTokens(run.total_tokens)} tokens` : undefined}>{formatLatency(run.latency)}</span>
       </div>
       <div className={styles.lane}>
         <div
@@ -75,7 +77,11 @@ function TraceRow({ node, tree, selected, collapsed, onSelect, onToggle }: {
           style={{ left: `${left}%`, width: `${width}%`, background: color }}
           title={`${run.name}: starts at +${msLabel(node.startMs)}, ${node.endMs === null ? "still running" : `takes ${msLabel(end - node.startMs)}`}`}
         />
-        {width < 70 ? <span className={styles.barLabel} style={{ left: `calc(${left + width}% + 6px)` }}>{node.endMs === null ? "running" : msLabel(end - node.startMs)}</span> : null}
+        {width < 70 ? (
+          <span className={styles.barLabel} style={left + width > 80 ? { right: `calc(${100 - left}% + 6px)` } : { left: `calc(${left + width}% + 6px)` }}>
+            {node.endMs === null ? "running" : msLabel(end - node.startMs)}
+          </span>
+        ) : null}
       </div>
     </div>
   );
@@ -167,12 +173,15 @@ function TraceView() {
             <span>Tokens <b>{formatTokens(tokens)}</b></span>
             <span>Cost <b>{formatCost(cost)}</b></span>
             {query.data.truncated ? <span className="err-text">Only the first {all.length} runs are shown.</span> : null}
-            <span className="grow" />
-            <span className={styles.hint}><span><span className="kbd">↑</span> <span className="kbd">↓</span> move</span><span><span className="kbd">←</span> <span className="kbd">→</span> fold</span></span>
           </div>
         </div>
         <div className={`${styles.grid} ${styles.head}`}>
-          <div>Run</div>
+          <div className={styles.hint}>
+            <span style={{ color: "var(--muted)" }}>Run</span>
+            <span className="grow" />
+            <span><span className="kbd">↑</span><span className="kbd">↓</span> move</span>
+            <span><span className="kbd">←</span><span className="kbd">→</span> fold</span>
+          </div>
           <Axis span={span} />
         </div>
         <div ref={scrollRef} className={styles.scroll} role="tree" aria-label="Runs of this trace" tabIndex={0} onKeyDown={onKeyDown} data-testid="trace-tree" autoFocus>

@@ -1,0 +1,115 @@
+import { Client, RunTree } from "langsmith";
+import { chromium, type Browser, type Page } from "playwright-core";
+import type { RunningServer } from "../harness/server";
+
+/** Debian's Chromium, headless, without background traffic. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+export interface UiUser {
+  email: string;
+  password: string;
+  userId: string;
+  workspaceId: string;
+}
+
+/** Signs a new user up through the API, then signs in through the /signin page; ends on the workspace. */
+export async function signUpInBrowser(page: Page, server: RunningServer, email = "ada@example.com", password = "ada-password-1"): Promise<UiUser> {
+  const response = await fetch(`${server.url}/api/v1/auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password, name: "Ada Lovelace", workspace_name: "Acme AI" }),
+  });
+  if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { user_id: string; workspace_id: string };
+  await page.goto(`${server.url}/signin`);
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(/\/o\/[0-9a-f-]{36}\//, { timeout: 30_000 });
+  return { email, password, userId: body.user_id, workspaceId: body.workspace_id };
+}
+
+/** A new API key of the signed-in user's workspace, created by the page's session (as the settings page does). */
+export async function createKeyInBrowser(page: Page, user: UiUser): Promise<string> {
+  const created = await page.evaluate(async (userId) => {
+    const r = await fetch("/api/v1/api-key", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-user-id": userId },
+      body: JSON.stringify({ kind: "service", description: "e2e ui" }),
+    });
+    return { status: r.status, body: await r.json() };
+  }, user.userId);
+  if (created.status !== 201) throw new Error(`api key creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body.key as string;
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Sends a small, varied project with the real langsmith client: an agent trace (chain → OpenAI llm,
+ * tool, retriever, a nested llm), a failed trace, and a few quick root runs. Returns the agent's ids.
+ */
+export async function seedTraces(server: RunningServer, apiKey: string, project = "support-bot"): Promise<{ traceId: string; llmId: string; failedTraceId: string }> {
+  const client = new Client({ apiUrl: server.url, apiKey });
+  const root = new RunTree({ name: "support-agent", run_type: "chain", inputs: { question: "Where is my order #1042?" }, client, project_name: project, tags: ["production", "v2"] , extra: { metadata: { user_id: "u-17", channel: "web" } } });
+  await root.postRun();
+  const retrieve = root.createChild({ name: "search-orders", run_type: "retriever", inputs: { query: "order 1042" } });
+  await retrieve.postRun();
+  await wait(40);
+  await retrieve.end({ documents: [{ page_content: "Order 1042 shipped on Nov 20 via UPS.", metadata: { source: "orders-db" } }] });
+  await retrieve.patchRun();
+  const llm = root.createChild({
+    name: "ChatOpenAI", run_type: "llm",
+    inputs: { messages: [{ role: "system", content: "You are a helpful support agent." }, { role: "user", content: "Where is my order #1042? <script>alert(1)</script>" }] },
+    extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
+  });
+  await llm.postRun();
+  await wait(120);
+  await llm.end({
+    choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "track_package", arguments: "{\"carrier\":\"UPS\",\"order\":1042}" } }] } }],
+    usage_metadata: { input_tokens: 412, output_tokens: 38, total_tokens: 450 },
+  });
+  await llm.patchRun();
+  const tool = root.createChild({ name: "track_package", run_type: "tool", inputs: { carrier: "UPS", order: 1042 } });
+  await tool.postRun();
+  await wait(60);
+  await tool.end({ status: "in transit", eta: "Nov 25" });
+  await tool.patchRun();
+  const answer = root.createChild({
+    name: "ChatOpenAI", run_type: "llm",
+    inputs: { messages: [{ role: "user", content: "Summarize the tracking status for the customer." }] },
+    extra: { metadata: { ls_model_name: "gpt-4o", ls_provider: "openai" } },
+  });
+  await answer.postRun();
+  await wait(90);
+  await answer.end({ choices: [{ message: { role: "assistant", content: "Your order #1042 is in transit with UPS and should arrive on **Nov 25**." } }], usage_metadata: { input_tokens: 230, output_tokens: 24, total_tokens: 254 } });
+  await answer.patchRun();
+  await root.end({ answer: "Your order #1042 is in transit with UPS and should arrive on Nov 25." });
+  await root.patchRun();
+
+  const failed = new RunTree({ name: "refund-agent", run_type: "chain", inputs: { question: "Refund order 77" }, client, project_name: project, tags: ["production"] });
+  await failed.postRun();
+  const failingTool = failed.createChild({ name: "issue_refund", run_type: "tool", inputs: { order: 77 } });
+  await failingTool.postRun();
+  await wait(30);
+  await failingTool.end(undefined, "PaymentGatewayError: card issuer declined the refund (code 05)");
+  await failingTool.patchRun();
+  await failed.end(undefined, "PaymentGatewayError: card issuer declined the refund (code 05)");
+  await failed.patchRun();
+
+  for (let i = 0; i < 6; i++) {
+    const quick = new RunTree({ name: i % 2 ? "classify-intent" : "embed-query", run_type: i % 2 ? "llm" : "embedding", inputs: { text: `message ${i}` }, client, project_name: project, tags: i % 3 ? [] : ["batch"],
+      extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } } });
+    await quick.postRun();
+    await wait(10 + i * 15);
+    await quick.end({ label: "order_status" , usage_metadata: { input_tokens: 20 + i, output_tokens: 3, total_tokens: 23 + i } });
+    await quick.patchRun();
+  }
+  await client.awaitPendingTraceBatches();
+  return { traceId: root.trace_id, llmId: llm.id, failedTraceId: failed.trace_id };
+}
