@@ -53,6 +53,8 @@ export interface VersionRow {
   attachments: Record<string, StoredAttachment> | null;
   source_run_id: string | null;
   created_at: string;
+  /** Index in the creating request, kept by every later version (list order after created_at). */
+  position: number;
   valid_from: string;
 }
 
@@ -102,11 +104,11 @@ type Insert = Omit<VersionRow, "valid_from" | "created_at"> & { created_at: stri
 async function insertVersions(t: Sql, workspaceId: string, rows: Insert[], at: string): Promise<void> {
   if (rows.length === 0) return;
   await t.query(sql`
-    INSERT INTO example_versions (id, workspace_id, dataset_id, example_id, inputs, outputs, metadata, attachments, source_run_id, created_at, valid_from)
+    INSERT INTO example_versions (id, workspace_id, dataset_id, example_id, inputs, outputs, metadata, attachments, source_run_id, created_at, position, valid_from)
     SELECT v.id, ${workspaceId}::uuid, v.dataset_id, v.example_id, coalesce(v.inputs, '{}'::jsonb), v.outputs, v.metadata,
-      coalesce(v.attachments, '{}'::jsonb), v.source_run_id, coalesce(v.created_at, ${at}::timestamptz), ${at}::timestamptz
+      coalesce(v.attachments, '{}'::jsonb), v.source_run_id, coalesce(v.created_at, ${at}::timestamptz), v.position, ${at}::timestamptz
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(id uuid, dataset_id uuid, example_id uuid, inputs jsonb, outputs jsonb,
-      metadata jsonb, attachments jsonb, source_run_id uuid, created_at timestamptz)`);
+      metadata jsonb, attachments jsonb, source_run_id uuid, created_at timestamptz, position integer)`);
 }
 
 async function touchDatasets(t: Sql, datasetIds: string[], at: string): Promise<void> {
@@ -155,6 +157,7 @@ export async function createExamples(db: Sql, workspaceId: string, datasetId: st
     return {
       id: randomUUID(), dataset_id: datasetId, example_id: ids[i], inputs, outputs: outputs ?? null,
       metadata: withSplit(item.metadata ?? null, item.split), attachments, source_run_id: item.source_run_id ?? null, created_at: created,
+      position: i,
     };
   });
   return db.tx(async (t) => {
@@ -193,6 +196,7 @@ function applyChange(row: VersionRow, change: ExampleChange): Insert {
     id: randomUUID(), dataset_id: row.dataset_id, example_id: row.example_id,
     inputs: change.inputs ?? row.inputs, outputs: change.outputs ?? row.outputs, metadata,
     attachments: { ...attachments, ...(change.attachments ?? {}) }, source_run_id: row.source_run_id, created_at: row.created_at,
+    position: row.position,
   };
 }
 
@@ -253,7 +257,7 @@ export async function listExamples(db: Sql, workspaceId: string, q: ExampleListQ
   if (q.metadata) where.push(sql`coalesce(metadata, '{}'::jsonb) @> ${JSON.stringify(q.metadata)}::jsonb`);
   const rows = await db.query<VersionRow>(sql`
     SELECT * FROM example_versions WHERE ${join(where, " AND ")}
-    ORDER BY created_at, example_id LIMIT ${q.limit} OFFSET ${q.offset}`);
+    ORDER BY created_at, position, example_id LIMIT ${q.limit} OFFSET ${q.offset}`);
   return rows.map(exampleWire);
 }
 

@@ -99,7 +99,8 @@ withTestDatabases("datasets", (open) => {
   });
 
   test("versions: a tag keeps the old state; updates, deletes, diff and version list", async () => {
-    const [first] = await list(db, ws, { dataset: ds });
+    const [first, second] = await list(db, ws, { dataset: ds });
+    assert.ok(first.attachment_urls && !second.attachment_urls, "examples created together keep their order");
     const id = first.id as string;
     const v1 = await readVersion(db, ws, ds, { as_of: new Date().toISOString() });
     await setTag(db, ws, ds, { as_of: v1.as_of!, tag: "v1" });

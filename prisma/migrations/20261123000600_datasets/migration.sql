@@ -28,11 +28,13 @@ CREATE TABLE "example_versions" (
   "attachments" JSONB NOT NULL DEFAULT '{}',
   "source_run_id" UUID,
   "created_at" TIMESTAMPTZ(6) NOT NULL,
+  -- The example's place in the request that created it: examples created together keep their order.
+  "position" INTEGER NOT NULL DEFAULT 0,
   "valid_from" TIMESTAMPTZ(6) NOT NULL,
   "valid_to" TIMESTAMPTZ(6)
 );
 CREATE UNIQUE INDEX "example_versions_current_key" ON "example_versions" ("example_id") WHERE "valid_to" IS NULL;
-CREATE INDEX "example_versions_current_dataset_idx" ON "example_versions" ("dataset_id", "created_at", "example_id") WHERE "valid_to" IS NULL;
+CREATE INDEX "example_versions_current_dataset_idx" ON "example_versions" ("dataset_id", "created_at", "position", "example_id") WHERE "valid_to" IS NULL;
 CREATE INDEX "example_versions_example_id_valid_from_idx" ON "example_versions" ("example_id", "valid_from");
 CREATE INDEX "example_versions_dataset_id_valid_from_idx" ON "example_versions" ("dataset_id", "valid_from");
 
