@@ -1,0 +1,305 @@
+/**
+ * The UI end to end in Debian's Chromium: sign up on the page, create a key in settings, send a trace
+ * with the real langsmith client (OpenAI, Anthropic and native LLM runs carrying script and onerror
+ * markup), find it in the runs table, read the conversations (markup shown as text, no dialog),
+ * leave feedback and read it back through the REST API, add a run to a dataset and browse it, view
+ * the charts, and compare a prompt's commits. Screenshots of each page go to e2e/screenshots/.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { Client, RunTree } from "langsmith";
+import type { Browser, Page } from "playwright-core";
+import { startServer, type RunningServer } from "../harness/server";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: install Debian's chromium package (CI does) or set CHROMIUM_PATH`;
+const SHOTS = path.join(process.cwd(), "e2e", "screenshots");
+const SCRIPT = "<script>alert(1)</script>";
+const IMG = "<img src=x onerror=alert(1)>";
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAJ0lEQVR4nGN49+4PVRDDCDEoOvoaSWjUoFGDRg0aNYhWBlGChrFBAHgzGkxmzqGpAAAAAElFTkSuQmCC";
+const PROJECT = "ui-support-bot";
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+const dialogs: string[] = [];
+let workspaceId = "";
+let apiKey = "";
+const ids: Record<string, string> = {};
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `b-${name}.png`), fullPage: false });
+const api = async (method: string, route: string, body?: unknown) => {
+  const response = await fetch(`${server.url}${route}`, {
+    method, headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json().catch(() => null) };
+};
+
+/** One trace with an OpenAI-format, an Anthropic-format and a native-format LLM run under a chain. */
+async function sendTrace(key: string) {
+  const client = new Client({ apiUrl: server.url, apiKey: key });
+  const root = new RunTree({ name: "assistant-pipeline", run_type: "chain", inputs: { question: "Weather in Paris?" }, client, project_name: PROJECT, tags: ["ui-e2e"] });
+  await root.postRun();
+  const openai = root.createChild({
+    name: "openai-chat", run_type: "llm",
+    inputs: {
+      model: "gpt-4o-mini",
+      messages: [
+        { role: "system", content: "You are a weather assistant." },
+        { role: "user", content: `What is the weather in Paris? ${SCRIPT} ${IMG}` },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_weather", type: "function", function: { name: "get_weather", arguments: "{\"city\":\"Paris\"}" } }] },
+        { role: "tool", tool_call_id: "call_weather", content: "{\"temperature_c\":18,\"sky\":\"clear\"}" },
+      ],
+    },
+    extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
+  });
+  await openai.postRun();
+  await openai.end({
+    id: "chatcmpl-1", object: "chat.completion",
+    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "It is **18 °C** and clear in Paris.\n\n- Bring *sunglasses*\n- See [forecast](https://example.com/paris)\n\n```json\n{\"ok\": true}\n```" } }],
+    usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150, prompt_tokens_details: { cached_tokens: 64 } },
+  });
+  await openai.patchRun();
+  const anthropic = root.createChild({
+    name: "anthropic-messages", run_type: "llm",
+    inputs: {
+      model: "claude-3-5-sonnet-20241022", system: "Answer briefly.",
+      messages: [{ role: "user", content: [{ type: "text", text: `Describe this icon ${IMG}` }, { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }] }],
+    },
+    extra: { metadata: { ls_model_name: "claude-3-5-sonnet-20241022", ls_provider: "anthropic" } },
+  });
+  await anthropic.postRun();
+  await anthropic.end({
+    id: "msg_01", type: "message", role: "assistant", stop_reason: "tool_use",
+    content: [
+      { type: "thinking", thinking: "The user wants a description of a small square icon.", signature: "sig" },
+      { type: "text", text: "A small square icon. Let me check the time too." },
+      { type: "tool_use", id: "toolu_time", name: "get_time", input: { tz: "Europe/Paris" } },
+    ],
+    usage: { input_tokens: 90, output_tokens: 40, cache_read_input_tokens: 10 },
+  });
+  await anthropic.patchRun();
+  const native = root.createChild({
+    name: "native-agent", run_type: "llm",
+    inputs: { messages: [{ role: "user", content: [{ type: "text", text: `Search the news ${SCRIPT}` }, { type: "audio", url: "https://example.com/question.wav", mime_type: "audio/wav" }] }] },
+    extra: { metadata: { ls_model_name: "gpt-4o", ls_provider: "openai" } },
+  });
+  await native.postRun();
+  await native.end({
+    messages: [{
+      role: "assistant",
+      content: [
+        { type: "reasoning", reasoning: "I should search the web first." },
+        { type: "server_tool_call", id: "srv_1", name: "web_search", args: { query: "Paris news" } },
+        { type: "server_tool_result", tool_call_id: "srv_1", status: "success", output: { results: ["Seine cleanup finished"] } },
+        { type: "text", text: "Top story: the Seine cleanup finished." },
+      ],
+    }],
+  });
+  await native.patchRun();
+  await root.end({ answer: "18 °C and clear" });
+  await root.patchRun();
+  await client.awaitPendingTraceBatches();
+  Object.assign(ids, { trace: root.trace_id, openai: openai.id, anthropic: anthropic.id, native: native.id });
+}
+
+/** Opens a run of the trace by clicking its row in the trace tree; waits for its detail. */
+async function openRun(name: string) {
+  await page.locator('[data-testid="trace-row"]', { hasText: name }).first().click();
+  await page.locator('[data-testid="run-detail"] h2', { hasText: name }).waitFor();
+  await page.locator('[data-testid="conversation"]').waitFor({ timeout: 15_000 });
+}
+
+before(async () => {
+  if (skip) return;
+  await mkdir(SHOTS, { recursive: true });
+  server = await startServer();
+  const { chromium } = await import("playwright-core");
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.setDefaultTimeout(20_000);
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test("sign up on the page, create an API key in settings", { skip }, async () => {
+  await page.goto(`${server.url}/signup`);
+  await page.locator('input[name="name"]').fill("Grace Hopper");
+  await page.locator('input[name="email"]').fill("grace@example.com");
+  await page.locator('input[name="password"]').fill("grace-password-1");
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(/\/o\/[0-9a-f-]{36}\/projects/, { timeout: 30_000 });
+  workspaceId = /\/o\/([0-9a-f-]{36})\//.exec(page.url())![1];
+
+  await page.goto(`${server.url}/o/${workspaceId}/settings`);
+  await page.getByLabel("Key description").fill("ui e2e key");
+  await page.getByRole("button", { name: "Create key" }).click();
+  apiKey = (await page.getByTestId("api-key-value").textContent())!.trim();
+  assert.match(apiKey, /^tl_(us|eu)_/);
+  await page.locator('[data-testid="api-keys"] tbody tr', { hasText: "ui e2e key" }).waitFor();
+  await shot("settings-api-keys");
+  const me = await api("GET", "/api/v1/sessions?limit=1");
+  assert.equal(me.status, 200, "the key created in the page works against the REST API");
+});
+
+test("a trace sent with the langsmith client shows in the runs table and opens", { skip }, async () => {
+  await sendTrace(apiKey);
+  await page.goto(`${server.url}/o/${workspaceId}/projects`);
+  await page.locator('[data-testid="projects-table"] a', { hasText: PROJECT }).click();
+  await page.locator('[data-testid="run-row"]', { hasText: "assistant-pipeline" }).first().click();
+  await page.getByTestId("run-detail").waitFor();
+  await shot("runs-table");
+  await page.getByTestId("open-trace").click();
+  await page.getByTestId("trace-tree").waitFor();
+  assert.equal(await page.getByTestId("trace-row").count(), 4);
+});
+
+test("the OpenAI run reads as a conversation; markup is text, nothing runs", { skip }, async () => {
+  await openRun("openai-chat");
+  const conversation = page.getByTestId("conversation");
+  assert.equal(await conversation.getAttribute("data-format"), "openai");
+  const text = (await conversation.textContent()) ?? "";
+  assert.ok(text.includes(SCRIPT), "the script tag is shown as text");
+  assert.ok(text.includes(IMG), "the img tag is shown as text");
+  assert.equal(await conversation.locator("script").count(), 0);
+  assert.equal(await conversation.locator('img[src="x"]').count(), 0);
+  assert.equal(await conversation.locator("strong", { hasText: "18 °C" }).count(), 1, "markdown bold is rendered");
+  assert.equal(await conversation.locator("em", { hasText: "sunglasses" }).count(), 1);
+  const link = conversation.locator('a[href="https://example.com/paris"]');
+  assert.equal(await link.getAttribute("rel"), "noopener noreferrer nofollow");
+  assert.equal(await conversation.locator("pre code", { hasText: "\"ok\": true" }).count(), 1);
+  const call = conversation.getByTestId("tool-call").filter({ hasText: "get_weather" });
+  await call.getByText("result ↓").click();
+  const result = conversation.locator("article[data-role=tool][data-active]");
+  await result.waitFor();
+  assert.ok(((await result.textContent()) ?? "").includes("temperature_c"));
+  const usage = page.getByTestId("usage");
+  assert.ok(((await usage.textContent()) ?? "").includes("150"), "total tokens");
+  await shot("trace-openai-conversation");
+  assert.deepEqual(dialogs, []);
+});
+
+test("the Anthropic run: reasoning folded, inline image, tool use", { skip }, async () => {
+  await openRun("anthropic-messages");
+  const conversation = page.getByTestId("conversation");
+  assert.equal(await conversation.getAttribute("data-format"), "anthropic");
+  const reasoning = conversation.locator("details", { hasText: "Reasoning" }).first();
+  assert.equal(await reasoning.getAttribute("open"), null, "reasoning is collapsed by default");
+  assert.equal(await conversation.getByText("The user wants a description").isVisible(), false);
+  const image = conversation.locator('img[src^="data:image/png;base64,"]');
+  assert.equal(await image.count(), 1);
+  assert.ok(((await conversation.textContent()) ?? "").includes(IMG));
+  assert.equal(await conversation.getByTestId("tool-call").filter({ hasText: "get_time" }).count(), 1);
+  await shot("trace-anthropic-conversation");
+  assert.deepEqual(dialogs, []);
+});
+
+test("the native run: audio, server tool call and result, reasoning", { skip }, async () => {
+  await openRun("native-agent");
+  const conversation = page.getByTestId("conversation");
+  assert.equal(await conversation.getAttribute("data-format"), "native");
+  assert.equal(await conversation.locator('audio[src="https://example.com/question.wav"]').count(), 1);
+  assert.equal(await conversation.getByTestId("tool-call").filter({ hasText: "web_search" }).count(), 1);
+  assert.ok(((await conversation.textContent()) ?? "").includes("Seine cleanup finished"));
+  assert.ok(((await conversation.textContent()) ?? "").includes(SCRIPT));
+  assert.equal(await conversation.locator("script").count(), 0);
+  await shot("trace-native-conversation");
+  assert.deepEqual(dialogs, []);
+});
+
+test("feedback left in the run view is listed there and read back through the REST API", { skip }, async () => {
+  await openRun("openai-chat");
+  await page.getByRole("tab", { name: /Feedback/ }).click();
+  const panel = page.getByTestId("feedback-panel");
+  await panel.locator('input[name="key"]').fill("helpfulness");
+  await panel.locator('input[name="score"]').fill("0.9");
+  await panel.locator('input[name="value"]').fill("good");
+  await panel.locator('textarea[name="comment"]').fill(`Right answer ${SCRIPT}`);
+  await panel.locator('textarea[name="correction"]').fill("{\"answer\": \"18C\"}");
+  await panel.getByRole("button", { name: "Add feedback" }).click();
+  await panel.getByTestId("feedback-item").filter({ hasText: "helpfulness" }).waitFor();
+  assert.ok(((await panel.textContent()) ?? "").includes(`Right answer ${SCRIPT}`));
+  await shot("run-feedback");
+  const listed = await api("GET", `/feedback?run=${ids.openai}`);
+  assert.equal(listed.status, 200);
+  const [fb] = listed.body as { key: string; score: number; value: unknown; comment: string; correction: unknown; feedback_source: { type: string } }[];
+  assert.equal(fb.key, "helpfulness");
+  assert.equal(fb.score, 0.9);
+  assert.equal(fb.value, "good");
+  assert.equal(fb.comment, `Right answer ${SCRIPT}`);
+  assert.deepEqual(fb.correction, { answer: "18C" });
+  assert.equal(fb.feedback_source.type, "app");
+  assert.deepEqual(dialogs, []);
+});
+
+test("add the run to a new dataset, then browse the dataset and its example", { skip }, async () => {
+  await page.getByRole("button", { name: "Add to dataset" }).click();
+  const form = page.getByRole("form", { name: "Add to dataset" });
+  await form.locator("select").selectOption({ label: "New dataset…" });
+  await form.locator("input").first().fill("weather-regressions");
+  await form.getByRole("button", { name: "Add run" }).click();
+  await form.getByRole("link", { name: "weather-regressions" }).click();
+  await page.getByTestId("dataset-name").filter({ hasText: "weather-regressions" }).waitFor();
+  await page.locator('[data-testid="examples"] tbody tr').first().click();
+  await page.getByTestId("example-detail").waitFor();
+  assert.ok(((await page.getByTestId("example-detail").textContent()) ?? "").includes("get_weather"));
+  await shot("dataset-examples");
+  await page.goto(`${server.url}/o/${workspaceId}/datasets`);
+  await page.locator('[data-testid="datasets"] tr', { hasText: "weather-regressions" }).waitFor();
+  await shot("datasets");
+});
+
+test("charts: the dashboard draws the runs with tooltips; grouping by model works", { skip }, async () => {
+  await page.goto(`${server.url}/o/${workspaceId}/charts`);
+  const runs = page.getByTestId("chart-runs");
+  await runs.locator(".recharts-bar-rectangle").first().waitFor({ timeout: 20_000 });
+  const box = (await runs.locator(".recharts-bar-rectangle").last().boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await runs.locator(".recharts-tooltip-wrapper").filter({ hasText: "Runs" }).waitFor();
+  await shot("charts-dashboard");
+  await page.getByLabel("Group by").selectOption("model");
+  await page.getByTestId("chart-cost").locator(".recharts-legend-item", { hasText: "gpt-4o-mini" }).waitFor();
+  await page.getByRole("button", { name: "Chart sets" }).click();
+  await page.getByLabel("New chart set name").fill("LLM health");
+  await page.getByRole("button", { name: "Create" }).click();
+  await page.getByRole("button", { name: "Edit" }).click();
+  await page.getByLabel("Chart title").fill("LLM latency");
+  await page.getByRole("button", { name: "Add chart" }).click();
+  await page.getByTestId("chart-set").getByTestId("chart").first().waitFor();
+  await shot("chart-sets");
+});
+
+test("prompts: the commit history and a side-by-side diff between two commits", { skip }, async () => {
+  assert.equal((await api("POST", "/repos/", { repo_handle: "weather-prompt", description: "Weather assistant" })).status, 200);
+  const manifest = (text: string) => ({ lc: 1, type: "constructor", id: ["langchain", "prompts", "chat", "ChatPromptTemplate"], kwargs: { input_variables: ["city"], template: text, template_format: "f-string" } });
+  for (const text of ["What is the weather in {city}?", "Tell me the weather in {city}, in Celsius."]) {
+    const pushed = await api("POST", "/commits/-/weather-prompt", { manifest: manifest(text) });
+    assert.ok(pushed.status < 300, JSON.stringify(pushed.body));
+  }
+  await page.goto(`${server.url}/o/${workspaceId}/prompts`);
+  await page.locator('[data-testid="prompts"] a', { hasText: "weather-prompt" }).click();
+  await page.locator('[data-testid="prompt-commits"] li').nth(1).waitFor();
+  const diff = page.getByTestId("prompt-diff");
+  await diff.waitFor();
+  assert.ok(((await diff.textContent()) ?? "").includes("Tell me the weather in {city}, in Celsius."));
+  assert.ok(((await diff.textContent()) ?? "").includes("What is the weather in {city}?"));
+  await shot("prompt-diff");
+  await page.goto(`${server.url}/o/${workspaceId}/prompts`);
+  await shot("prompts");
+  assert.deepEqual(dialogs, []);
+});
