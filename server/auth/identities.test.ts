@@ -127,6 +127,8 @@ withTestDatabases("identities", (open) => {
     assert.deepEqual(await apiKeyIdentity(db, personal.key, null), {
       kind: "api_key", workspaceId: bob.workspaceId, role: "viewer", apiKeyId: personal.id, userId: ada.userId,
     });
+    for (let i = 0; i < 50 && !(await findApiKey(db, personal.key))?.lastUsedAt; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok((await findApiKey(db, personal.key))?.lastUsedAt, "a key lookup records last_used_at");
     const adminView = await listKeys(db, bobAdmin);
     assert.deepEqual(adminView.map((k) => k.id).sort(), [personal.id, service.id].sort());
     for (const k of adminView) assert.ok(!("key" in k) && !JSON.stringify(k).includes(personal.key.slice(12)));
