@@ -4,6 +4,7 @@ import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../ingest/time";
+import { compileExampleFilter } from "./filter";
 import type { ExampleListQuery } from "./schema";
 import { findDataset, isUuid } from "./service";
 import { resolveAsOf, versionTime, visibleAt } from "./versions";
@@ -244,10 +245,9 @@ export async function deleteExamples(db: Sql, workspaceId: string, ids: string[]
   });
 }
 
-/** GET /examples: by dataset and/or ids, as of a version, narrowed by splits and metadata. */
+/** GET /examples: by dataset and/or ids, as of a version, narrowed by splits, metadata and a filter. */
 export async function listExamples(db: Sql, workspaceId: string, q: ExampleListQuery): Promise<Json[]> {
   if (!q.dataset && !q.id) throw badRequest("Name a dataset (dataset=<id>) or examples (id=<id>, repeatable).");
-  if (q.filter) throw badRequest("filter is not supported on examples yet; narrow with metadata, splits or id.");
   if (q.dataset) await findDataset(db, workspaceId, q.dataset);
   const asOf = await resolveAsOf(db, workspaceId, q.dataset ?? null, q.as_of);
   const where: SqlFragment[] = [sql`workspace_id = ${workspaceId}`, visibleAt(asOf)];
@@ -255,6 +255,7 @@ export async function listExamples(db: Sql, workspaceId: string, q: ExampleListQ
   if (q.id) where.push(sql`example_id = ANY(${q.id}::uuid[])`);
   if (q.splits) where.push(sql`coalesce(metadata -> 'dataset_split', '[]'::jsonb) ?| ${q.splits}::text[]`);
   if (q.metadata) where.push(sql`coalesce(metadata, '{}'::jsonb) @> ${JSON.stringify(q.metadata)}::jsonb`);
+  if (q.filter) where.push(compileExampleFilter(q.filter));
   const rows = await db.query<VersionRow>(sql`
     SELECT * FROM example_versions WHERE ${join(where, " AND ")}
     ORDER BY created_at, position, example_id LIMIT ${q.limit} OFFSET ${q.offset}`);

@@ -87,6 +87,12 @@ withTestDatabases("datasets", (open) => {
     assert.deepEqual((await list(db, ws, { dataset: ds, splits: ["test"] })).map((e) => e.id), [b]);
     assert.deepEqual((await list(db, ws, { dataset: ds, metadata: '{"lang":"en"}' })).map((e) => e.id), [a]);
     assert.deepEqual((await list(db, ws, { id: [a, b] })).map((e) => e.id).sort(), [a, b].sort());
+    const filtered = async (filter: string) => (await list(db, ws, { dataset: ds, filter })).map((e) => e.id);
+    assert.deepEqual(await filtered(`has(metadata, '{"lang":"fr"}')`), [b]);
+    assert.deepEqual(await filtered(`and(exists(outputs, "a"), not(eq(id, "${b}")))`), [a]);
+    assert.deepEqual(await filtered(`or(search("3+3"), in(id, ["${a}"]))`), [a, b]);
+    await assert.rejects(list(db, ws, { dataset: ds, filter: "gt(latency, 1)" }), (e: Error) => /examples can be filtered|cannot be used/.test(e.message));
+    await assert.rejects(list(db, ws, { dataset: ds, filter: "has(metadata" }), (e: { clientStatus?: number }) => e.clientStatus === 400);
     assert.deepEqual(await listSplits(db, ws, ds), ["hard", "test", "train"]);
     assert.equal((await readDataset(db, ws, ds)).example_count, 2);
     await assert.rejects(createFromMultipart(db, ws, ds, [part(a, "{}"), part(`${a}.inputs`, "{}")]), status(409));
