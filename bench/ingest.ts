@@ -55,6 +55,7 @@ async function main() {
       start_time: r.start_time, end_time: r.end_time, inputs: r.inputs, outputs: r.outputs, extra: r.extra, events: r.events, tags: r.tags ?? [],
     }));
 
+    console.log(`server up at ${server.url}; warming up`);
     for (let i = 0; i < 3; i++) await send("multipart", requestRuns()); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       for (const mode of ["multipart", "batch", "baseline"]) {
@@ -66,6 +67,7 @@ async function main() {
         });
         const seconds = (performance.now() - started) / 1000;
         results[mode].push((REQUESTS * TRACES_PER_REQUEST * 10) / seconds);
+        console.log(`round ${round + 1} ${mode}: ${results[mode].at(-1)!.toFixed(0)} runs/s`);
       }
     }
 
