@@ -2,6 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client, RunTree } from "langsmith";
+import { evaluate } from "langsmith/evaluation";
 import { call, eventually } from "./harness/http";
 import { multipartBody } from "./harness/multipart";
 import { startServer, type RunningServer } from "./harness/server";
@@ -86,6 +87,8 @@ describe("datasets and examples with the real langsmith client", () => {
     assert.deepEqual(train.map((e) => e.id), [first.id]);
     const french = await collect(client.listExamples({ datasetId: dataset.id, metadata: { lang: "fr" } }));
     assert.deepEqual(french.map((e) => e.inputs), [{ q: "3+3" }]);
+    const filtered = await collect(client.listExamples({ datasetId: dataset.id, filter: `and(has(metadata, '{"lang":"en"}'), exists(outputs, "a"))` }));
+    assert.deepEqual(filtered.map((e) => e.id), [first.id]);
     assert.deepEqual((await client.listDatasetSplits({ datasetId: dataset.id })).sort(), ["test", "train"]);
     await client.updateDatasetSplits({ datasetId: dataset.id, splitName: "gold", exampleIds: [first.id] });
     assert.deepEqual((await client.readExample(first.id)).metadata?.dataset_split, ["train", "gold"]);
@@ -115,6 +118,33 @@ describe("datasets and examples with the real langsmith client", () => {
     const versions = await call(server, "GET", `/datasets/${dataset.id}/versions`);
     assert.equal(versions.status, 200);
     assert.ok(versions.body.some((v: { tags: string[] }) => v.tags.includes("v1")));
+  });
+
+  test("evaluate() over a dataset: an experiment referencing it, runs per example, feedback", async () => {
+    const dataset = await client.createDataset(unique("e2e-eval"));
+    await client.createExamples({ datasetId: dataset.id, inputs: [{ q: "a" }, { q: "b" }, { q: "c" }], outputs: [{ answer: "A" }, { answer: "B" }, { answer: "x" }] });
+    const results = await evaluate((inputs: Record<string, any>) => ({ answer: String(inputs.q).toUpperCase() }), {
+      data: dataset.name,
+      client,
+      experimentPrefix: "e2e-eval",
+      maxConcurrency: 2,
+      evaluators: [({ outputs, referenceOutputs }: { outputs?: Record<string, any>; referenceOutputs?: Record<string, any> }) =>
+        ({ key: "exact", score: outputs?.answer === referenceOutputs?.answer ? 1 : 0 })],
+    });
+    const rows = results.results;
+    assert.equal(rows.length, 3);
+    const scores = rows.map((r) => r.evaluationResults.results[0]?.score).sort();
+    assert.deepEqual(scores, [0, 1, 1]);
+    await client.awaitPendingTraceBatches();
+    const experiment = await client.readProject({ projectName: results.experimentName });
+    assert.equal(experiment.reference_dataset_id, dataset.id);
+    assert.equal((await client.readDataset({ datasetId: dataset.id })).session_count, 1);
+    const runs = await eventually(async () => {
+      const found = await call(server, "POST", "/runs/query", { session: [experiment.id], is_root: true });
+      return found.body?.runs?.length === 3 ? found.body.runs : null;
+    });
+    const examples = new Set((await collect(client.listExamples({ datasetId: dataset.id }))).map((e) => e.id));
+    assert.ok(runs.every((r: { reference_example_id: string }) => examples.has(r.reference_example_id)));
   });
 
   test("uploadCsv makes a dataset of examples from the chosen columns", async () => {
