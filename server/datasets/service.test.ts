@@ -11,6 +11,9 @@ import { AppError } from "../http/errors";
 import type { Part } from "../http/multipart";
 import { storeProject, storeRun } from "../feedback/test-runs";
 import { addRunToDataset } from "../rules/dataset";
+import { evaluateRules } from "../rules/evaluate";
+import { ruleCreate } from "../rules/schema";
+import { createRule, ruleLogs } from "../rules/service";
 import type { RuleRun } from "../rules/actions";
 import { parseCsv, uploadCsv } from "./csv";
 import { createExamples, deleteExamples, listExamples, readExample, updateExamples } from "./examples";
@@ -191,5 +194,24 @@ withTestDatabases("datasets", (open) => {
     assert.equal(removed.examples, 2);
     await assert.rejects(readDataset(db, ws, uploaded.id as string), status(404));
     await assert.rejects(deleteDataset(db, other, ds), status(404));
+  });
+
+  test("an automation rule with add_to_dataset_id adds each matching run once as an example", async () => {
+    const project = await storeProject(db, ws);
+    const target = (await createDataset(db, ws, { name: "from-rule" })).id as string;
+    const rule = await createRule(db, ws, ruleCreate.parse({ display_name: "collect", session_id: project, filter: 'eq(run_type, "llm")', add_to_dataset_id: target }));
+    const llm = await storeRun(db, ws, project, { runType: "llm", inputs: { prompt: "hi" }, outputs: { text: "hello" } });
+    const chain = await storeRun(db, ws, project, { runType: "chain" });
+    const [report] = await evaluateRules(db, ws, [llm, chain]);
+    assert.deepEqual(report.actions, { succeeded: 1, failed: 0 });
+    await evaluateRules(db, ws, [llm]);
+    const examples = await list(db, ws, { dataset: target });
+    assert.deepEqual(examples.map((e) => [e.inputs, e.outputs, e.source_run_id]), [[{ prompt: "hi" }, { text: "hello" }, llm]]);
+    const logs = await ruleLogs(db, ws, rule.id, { offset: 0, limit: 10 });
+    assert.match(JSON.stringify(logs), new RegExp(`example ${examples[0].id}`));
+    await deleteDataset(db, ws, target);
+    const later = await storeRun(db, ws, project, { runType: "llm" });
+    const [failed] = await evaluateRules(db, ws, [later]);
+    assert.deepEqual(failed.actions, { succeeded: 0, failed: 1 }, "a deleted dataset fails the action, logged");
   });
 });
