@@ -21,6 +21,8 @@ const SCRIPT = "<script>alert(1)</script>";
 const IMG = "<img src=x onerror=alert(1)>";
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAJ0lEQVR4nGN49+4PVRDDCDEoOvoaSWjUoFGDRg0aNYhWBlGChrFBAHgzGkxmzqGpAAAAAElFTkSuQmCC";
 const PROJECT = "ui-support-bot";
+const STACK = "TimeoutError: weather API did not answer in 5s\n    at fetchWeather (tools/weather.ts:42:11)\n    at async getWeather (tools/weather.ts:17:5)\n    at async runTool (agent/tools.ts:88:20)";
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let server: RunningServer;
 let browser: Browser;
@@ -58,6 +60,10 @@ async function sendTrace(key: string) {
     extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
   });
   await openai.postRun();
+  await wait(40);
+  openai.addEvent({ name: "new_token", kwargs: { token: "It" } });
+  await wait(25);
+  openai.addEvent({ name: "new_token", kwargs: { token: " is" } });
   await openai.end({
     id: "chatcmpl-1", object: "chat.completion",
     choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "It is **18 °C** and clear in Paris.\n\n- Bring *sunglasses*\n- See [forecast](https://example.com/paris)\n\n```json\n{\"ok\": true}\n```" } }],
@@ -101,6 +107,10 @@ async function sendTrace(key: string) {
     }],
   });
   await native.patchRun();
+  const failing = root.createChild({ name: "get_weather", run_type: "tool", inputs: { city: "Paris" } });
+  await failing.postRun();
+  await failing.end(undefined, STACK);
+  await failing.patchRun();
   await root.end({ answer: "18 °C and clear" });
   await root.patchRun();
   await client.awaitPendingTraceBatches();
@@ -111,6 +121,7 @@ async function sendTrace(key: string) {
 async function openRun(name: string) {
   await page.locator('[data-testid="trace-row"]', { hasText: name }).first().click();
   await page.locator('[data-testid="run-detail"] h2', { hasText: name }).waitFor();
+  await page.getByRole("tab", { name: "Conversation" }).click();
   await page.locator('[data-testid="conversation"]').waitFor({ timeout: 15_000 });
 }
 
@@ -166,7 +177,7 @@ test("a trace sent with the langsmith client shows in the runs table and opens",
   await shot("runs-table");
   await page.getByTestId("open-trace").click();
   await page.getByTestId("trace-tree").waitFor();
-  assert.equal(await page.getByTestId("trace-row").count(), 4);
+  assert.equal(await page.getByTestId("trace-row").count(), 5);
 });
 
 test("the OpenAI run reads as a conversation; markup is text, nothing runs", { skip }, async () => {
@@ -190,6 +201,7 @@ test("the OpenAI run reads as a conversation; markup is text, nothing runs", { s
   assert.ok(((await result.textContent()) ?? "").includes("temperature_c"));
   const usage = page.getByTestId("usage");
   assert.ok(((await usage.textContent()) ?? "").includes("150"), "total tokens");
+  assert.match((await usage.locator(".stat").nth(1).textContent()) ?? "", /Time to first token\d+ms/);
   await shot("trace-openai-conversation");
   assert.deepEqual(dialogs, []);
 });
@@ -220,6 +232,21 @@ test("the native run: audio, server tool call and result, reasoning", { skip }, 
   assert.equal(await conversation.locator("script").count(), 0);
   await shot("trace-native-conversation");
   assert.deepEqual(dialogs, []);
+});
+
+test("a failed tool run shows its error and stack; events list the streamed tokens", { skip }, async () => {
+  await page.locator('[data-testid="trace-row"]', { hasText: "get_weather" }).first().click();
+  const error = page.getByTestId("run-error");
+  await error.waitFor();
+  assert.equal(await error.locator("pre").textContent(), STACK.split("\n").slice(1).join("\n"));
+  assert.ok(((await error.textContent()) ?? "").startsWith("TimeoutError: weather API did not answer in 5s"));
+  await page.getByTestId("inputs-outputs").waitFor();
+  await shot("run-error");
+  await openRun("openai-chat");
+  await page.getByRole("tab", { name: /Events \(2\)/ }).click();
+  assert.equal(await page.locator("table tbody tr", { hasText: "new_token" }).count(), 2);
+  await page.getByRole("tab", { name: "Metadata" }).click();
+  assert.ok(((await page.getByTestId("run-detail").textContent()) ?? "").includes("ls_model_name"));
 });
 
 test("feedback left in the run view is listed there and read back through the REST API", { skip }, async () => {

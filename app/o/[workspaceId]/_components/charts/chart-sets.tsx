@@ -100,8 +100,11 @@ function SetView({ workspaceId, id, onDeleted }: { workspaceId: string; id: stri
           <div className={styles.grid}>
             {section.charts.map((chart) => (
               <div key={chart.id} className={styles.setChart}>
-                <MetricChart title={chart.title} chart={chart.data} metrics={chart.metrics} kind={chart.metrics.length === 1 && /count|cost|tokens/.test(chart.metrics[0]) ? "bar" : "line"} stacked={!!chart.group_by} />
-                {editing && <button type="button" className={`btn btn-sm btn-ghost btn-danger ${styles.removeChart}`} onClick={() => removeChart(si, chart.id)}>Remove</button>}
+                <MetricChart
+                  title={chart.title} chart={chart.data} metrics={chart.metrics}
+                  kind={chart.metrics.every((m) => /count|cost|tokens/.test(m)) ? "bar" : "line"} stacked={!!chart.group_by || chart.metrics.every((m) => m.endsWith("_tokens"))}
+                  action={editing ? <button type="button" className="btn btn-sm btn-ghost btn-danger" onClick={() => removeChart(si, chart.id)}>Remove</button> : undefined}
+                />
               </div>
             ))}
           </div>

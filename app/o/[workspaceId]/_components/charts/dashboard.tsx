@@ -26,15 +26,16 @@ interface Panel {
   grouped: Metric;
   kind: ChartKind;
   stacked?: boolean;
+  emptyText?: string;
 }
 
 const PANELS: Panel[] = [
   { title: "Runs", metrics: ["run_count"], grouped: "run_count", kind: "bar", stacked: true },
-  { title: "Errors", metrics: ["error_count"], grouped: "error_count", kind: "bar", stacked: true },
-  { title: "Error rate", metrics: ["error_rate"], grouped: "error_rate", kind: "line" },
+  { title: "Errors", metrics: ["error_count"], grouped: "error_count", kind: "bar", stacked: true, emptyText: "No errors in this range" },
+  { title: "Error rate", metrics: ["error_rate"], grouped: "error_rate", kind: "line", emptyText: "No errors in this range" },
   { title: "Latency", metrics: ["latency_p50", "latency_p99"], grouped: "latency_p50", kind: "line" },
   { title: "Time to first token", metrics: ["first_token_p50", "first_token_p99"], grouped: "first_token_p50", kind: "line" },
-  { title: "Tokens", metrics: ["prompt_tokens", "completion_tokens"], grouped: "total_tokens", kind: "area", stacked: true },
+  { title: "Tokens", metrics: ["prompt_tokens", "completion_tokens"], grouped: "total_tokens", kind: "bar", stacked: true },
   { title: "Cost", metrics: ["total_cost"], grouped: "total_cost", kind: "bar", stacked: true },
 ];
 
@@ -93,6 +94,7 @@ export function Dashboard({ workspaceId, projectId }: { workspaceId: string; pro
               metrics={group ? [p.grouped] : p.metrics}
               kind={p.kind}
               stacked={p.stacked && (!!group || p.metrics.length > 1)}
+              emptyText={p.emptyText}
               testId={`chart-${p.title.toLowerCase().replace(/\s+/g, "-")}`}
             />
           ))}

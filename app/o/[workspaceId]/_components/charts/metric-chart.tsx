@@ -46,8 +46,11 @@ export const seriesName = (s: Series, showMetric: boolean) =>
 export type ChartKind = "line" | "area" | "bar";
 
 /** One chart card: the chosen series of a chart answer, over its buckets, with a hover tooltip. */
-export function MetricChart({ title, chart, metrics, kind = "line", stacked = false, height = 180, testId }: {
+export function MetricChart({ title, chart, metrics, kind = "line", stacked = false, height = 180, testId, action, emptyText = "No data in this range" }: {
   title: string;
+  /** A control drawn in the card's header (e.g. "Remove" while editing a set). */
+  action?: React.ReactNode;
+  emptyText?: string;
   chart: Chart;
   /** Which series to draw (metrics as named by the service; feedback series start with "feedback:"). */
   metrics: string[];
@@ -65,6 +68,8 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
     return row;
   });
   const empty = series.every((s) => s.values.every((v) => v === null || v === 0));
+  // One or two points draw no visible line: mark each point then.
+  const sparse = series.every((s) => s.values.filter((v) => v !== null).length < 3);
   const totalOf = (s: Series) => s.values.reduce<number>((a, v) => a + (v ?? 0), 0);
   const common = {
     data: rows,
@@ -74,9 +79,10 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
     <>
       <CartesianGrid stroke="var(--border)" vertical={false} />
       <XAxis dataKey="t" tickFormatter={(t: string) => timeLabel(t, chart.bucket_seconds)} tick={{ fontSize: 11, fill: "var(--muted)" }} tickLine={false} axisLine={{ stroke: "var(--border)" }} minTickGap={28} />
-      <YAxis tickFormatter={(v: number) => axisValue(primary, v)} tick={{ fontSize: 11, fill: "var(--muted)" }} tickLine={false} axisLine={false} width={52} />
+      <YAxis domain={[0, (max: number) => (max > 0 ? max * 1.1 : 1)]} allowDecimals={!(primary === "run_count" || primary === "error_count")} tickFormatter={(v: number) => axisValue(primary, v)} tick={{ fontSize: 11, fill: "var(--muted)" }} tickLine={false} axisLine={false} width={52} />
       <Tooltip
         labelFormatter={(t) => new Date(String(t)).toLocaleString()}
+        separator=": "
         formatter={(value, name, item) => {
           const key = String(item?.dataKey ?? "");
           const metric = key.split("|")[0];
@@ -93,7 +99,7 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
     const props = { key: seriesKey(s), dataKey: seriesKey(s), name: seriesName(s, showMetric), isAnimationActive: false };
     if (kind === "bar") return <Bar {...props} fill={color} stackId={stacked ? "a" : undefined} maxBarSize={18} />;
     if (kind === "area") return <Area {...props} type="monotone" stroke={color} fill={color} fillOpacity={0.15} strokeWidth={1.5} stackId={stacked ? "a" : undefined} connectNulls />;
-    return <Line {...props} type="monotone" stroke={color} strokeWidth={1.5} dot={false} connectNulls />;
+    return <Line {...props} type="monotone" stroke={color} strokeWidth={1.5} dot={sparse ? { r: 3, fill: color } : false} connectNulls />;
   });
   const headline = series.length === 1 && (primary === "run_count" || primary === "error_count" || primary.endsWith("_tokens") || primary.endsWith("_cost"))
     ? formatMetric(primary, totalOf(series[0]))
@@ -102,11 +108,14 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
     <div className={`card ${styles.chartCard}`} data-testid={testId ?? "chart"}>
       <div className={styles.chartHead}>
         <h3>{title}</h3>
-        {headline && <span className={styles.headline}>{headline}</span>}
+        <span className="row">
+          {headline && <span className={styles.headline}>{headline}</span>}
+          {action}
+        </span>
       </div>
       <div style={{ height }}>
         {empty ? (
-          <div className={styles.noData}>No data in this range</div>
+          <div className={styles.noData}>{emptyText}</div>
         ) : (
           <ResponsiveContainer width="100%" height="100%">
             {kind === "bar" ? <BarChart {...common}>{axes}{drawn}</BarChart>

@@ -5,6 +5,8 @@ import styles from "./conversation.module.css";
 
 const MAX_ENTRIES = 200;
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 function pretty(value: unknown): string {
   if (value === undefined) return "undefined";
   try {
@@ -34,7 +36,7 @@ function Node({ name, value, depth }: { name?: ReactNode; value: unknown; depth:
     <details className={styles.jNode} open={depth < 2}>
       <summary>
         {label}
-        <span className={styles.jMeta}>{open} {entries.length} {Array.isArray(value) ? "items" : "keys"} {close}</span>
+        <span className={styles.jMeta}>{open} {count(entries.length, Array.isArray(value) ? "item" : "key")} {close}</span>
       </summary>
       <div className={styles.jChildren}>
         {entries.slice(0, MAX_ENTRIES).map(([k, v]) => <Node key={k} name={k} value={v} depth={depth + 1} />)}
@@ -50,14 +52,16 @@ export function JsonView({ value, title, initialRaw = false }: { value: unknown;
   const scalar = value === null || typeof value !== "object";
   return (
     <div className={styles.json}>
-      <div className={styles.jsonBar}>
-        {title && <span className={styles.jsonTitle}>{title}</span>}
-        {!scalar && (
-          <button type="button" className={styles.toggle} onClick={() => setRaw(!raw)} aria-pressed={raw}>
-            {raw ? "Tree" : "Raw"}
-          </button>
-        )}
-      </div>
+      {(title || !scalar) && (
+        <div className={title ? styles.jsonBar : styles.jsonBarFloating}>
+          {title && <span className={styles.jsonTitle}>{title}</span>}
+          {!scalar && (
+            <button type="button" className={styles.toggle} onClick={() => setRaw(!raw)} aria-pressed={raw}>
+              {raw ? "Tree" : "Raw"}
+            </button>
+          )}
+        </div>
+      )}
       {raw || scalar ? <pre className={styles.jsonRaw}>{pretty(value)}</pre> : <Node value={value} depth={0} />}
     </div>
   );

@@ -29,7 +29,7 @@ function DownloadBase64({ base64, name }: { base64: string; name: string }) {
 
 export function Media({ kind, source, name }: { kind: MediaKind; source: MediaSource; name?: string }) {
   const src = mediaSrc(kind, source);
-  const label = name ?? source.id ?? (source.url && !source.url.startsWith("data:") ? source.url.split("/").pop() : undefined) ?? kind;
+  const label = name ?? (source.url && !source.url.startsWith("data:") ? source.url.split(/[?#]/)[0].split("/").pop() || source.url : undefined);
   const details = [source.mimeType, source.base64 ? `${sizeOf(source.base64)} inline` : null, source.id ? `id ${source.id}` : null]
     .filter(Boolean).join(" · ");
   return (
@@ -46,7 +46,7 @@ export function Media({ kind, source, name }: { kind: MediaKind; source: MediaSo
         <span className={styles.mediaKind}>{kind}</span>
         {kind === "file" && source.url && /^https?:\/\//i.test(source.url)
           ? <a href={source.url} target="_blank" rel="noopener noreferrer nofollow">{label}</a>
-          : <span>{label}</span>}
+          : label && <span>{label}</span>}
         {details && <span className={styles.dim}>{details}</span>}
         {!src && source.base64 && <DownloadBase64 base64={source.base64} name={name ?? "file"} />}
       </figcaption>

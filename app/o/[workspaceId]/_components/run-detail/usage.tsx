@@ -5,6 +5,14 @@ import type { RunFull } from "@/server/trpc/types";
 import { formatCost, formatLatency, formatTokens, secondsBetween } from "../format";
 import styles from "./run-detail.module.css";
 
+/** Small costs with two significant digits, so a breakdown of fractions of a cent still reads. */
+function preciseCost(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return "–";
+  if (usd === 0) return "$0";
+  if (usd < 0.01) return `$${Number(usd.toPrecision(2)).toFixed(Math.min(10, 1 - Math.floor(Math.log10(usd)))).replace(/0+$/, "")}`;
+  return formatCost(usd);
+}
+
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
 const BREAKDOWN: [key: string, label: string][] = [
@@ -28,6 +36,7 @@ export function UsagePanel({ run, details }: { run: RunFull; details: LlmDetails
   const estimated = details?.tokens_estimated ?? false;
   const breakdown = BREAKDOWN.filter(([k]) => num(usage[k]) > 0);
   const costRows = Object.entries(costs).filter(([, v]) => typeof v === "number" && v > 0);
+  const llm = run.run_type === "llm";
   const hasTokens = run.total_tokens > 0 || run.prompt_tokens > 0 || run.completion_tokens > 0;
   return (
     <div className={styles.usage} data-testid="usage">
@@ -36,48 +45,51 @@ export function UsagePanel({ run, details }: { run: RunFull; details: LlmDetails
           <div className="stat-label">Latency</div>
           <div className="stat-value">{formatLatency(run.latency)}</div>
         </div>
-        <div className="stat">
+        {(firstToken !== null || llm) && <div className="stat">
           <div className="stat-label">Time to first token</div>
           <div className="stat-value">{firstToken === null ? "–" : formatLatency(firstToken)}</div>
-        </div>
+        </div>}
+        {(hasTokens || llm) && <>
         <div className="stat">
           <div className="stat-label">Tokens{estimated ? <span className={styles.estimated} title="The run reported no usage: counted with a tokenizer"> estimated</span> : null}</div>
           <div className="stat-value">{hasTokens ? formatTokens(run.total_tokens) : "–"}</div>
         </div>
         <div className="stat">
           <div className="stat-label">Cost{usage.cost_reported ? <span className={styles.dimNote} title="Sent by the caller"> reported</span> : null}</div>
-          <div className="stat-value">{formatCost(run.total_cost)}</div>
+          <div className="stat-value">{run.total_cost ? preciseCost(run.total_cost) : "–"}</div>
         </div>
+        </>}
       </div>
+      {(hasTokens || details?.model) && (
+      <div className={styles.usageDetails}>
       {hasTokens && (
         <table className={styles.breakdown}>
           <thead>
             <tr><th /><th className="num">Tokens</th><th className="num">Cost</th></tr>
           </thead>
           <tbody>
-            <tr><td>Prompt</td><td className="num">{formatTokens(run.prompt_tokens)}</td><td className="num">{formatCost(run.prompt_cost)}</td></tr>
+            <tr><td>Prompt</td><td className="num">{formatTokens(run.prompt_tokens)}</td><td className="num">{preciseCost(run.prompt_cost)}</td></tr>
             {breakdown.filter(([k]) => k === "cache_read" || k === "cache_creation" || k === "input_audio").map(([k, label]) => (
-              <tr key={k} className={styles.sub}><td>{label}</td><td className="num">{formatTokens(num(usage[k]))}</td><td className="num">{formatCost(costs[k === "cache_creation" ? "cache_write" : k])}</td></tr>
+              <tr key={k} className={styles.sub}><td>{label}</td><td className="num">{formatTokens(num(usage[k]))}</td><td className="num">{preciseCost(costs[k === "cache_creation" ? "cache_write" : k])}</td></tr>
             ))}
-            <tr><td>Completion</td><td className="num">{formatTokens(run.completion_tokens)}</td><td className="num">{formatCost(run.completion_cost)}</td></tr>
+            <tr><td>Completion</td><td className="num">{formatTokens(run.completion_tokens)}</td><td className="num">{preciseCost(run.completion_cost)}</td></tr>
             {breakdown.filter(([k]) => k === "reasoning" || k === "output_audio").map(([k, label]) => (
-              <tr key={k} className={styles.sub}><td>{label}</td><td className="num">{formatTokens(num(usage[k]))}</td><td className="num">{formatCost(costs[k])}</td></tr>
+              <tr key={k} className={styles.sub}><td>{label}</td><td className="num">{formatTokens(num(usage[k]))}</td><td className="num">{preciseCost(costs[k])}</td></tr>
             ))}
-            <tr className={styles.total}><td>Total</td><td className="num">{formatTokens(run.total_tokens)}</td><td className="num">{formatCost(run.total_cost)}</td></tr>
+            <tr className={styles.total}><td>Total</td><td className="num">{formatTokens(run.total_tokens)}</td><td className="num">{preciseCost(run.total_cost)}</td></tr>
           </tbody>
         </table>
       )}
       {(details?.model || typeof usage.price_model === "string" || costRows.length > 0) && (
-        <div className={styles.modelLine}>
-          {details?.model && <span>Model <code>{details.model}</code></span>}
-          {details?.provider && <span>Provider <code>{details.provider}</code></span>}
-          {typeof usage.price_model === "string" && <span>Priced as <code>{usage.price_model}</code></span>}
-          {costRows.length > 0 && (
-            <span className="muted">
-              {costRows.map(([k, v]) => `${COST_LABELS[k] ?? k} ${formatCost(v)}`).join(" · ")}
-            </span>
-          )}
-        </div>
+        <dl className={styles.modelFacts}>
+          {details?.model && <><dt>Model</dt><dd><code>{details.model}</code></dd></>}
+          {details?.provider && <><dt>Provider</dt><dd>{details.provider}</dd></>}
+          {typeof usage.price_model === "string" && <><dt>Priced as</dt><dd><code>{usage.price_model}</code></dd></>}
+          {costRows.length > 0 && <><dt>Cost by type</dt><dd>{costRows.map(([k, v]) => `${COST_LABELS[k] ?? k} ${preciseCost(v)}`).join(" · ")}</dd></>}
+          {estimated && <><dt>Tokens</dt><dd className={styles.estimated}>estimated with a tokenizer (no usage reported)</dd></>}
+        </dl>
+      )}
+      </div>
       )}
     </div>
   );

@@ -76,7 +76,8 @@ export default function DatasetPage({ params }: { params: Promise<{ workspaceId:
         ) : (
           <div className={styles.split}>
             <div className={`card ${styles.tableWrap}`}>
-              <table className="table" data-testid="examples">
+              <table className={`table ${styles.examples}`} data-testid="examples">
+                <colgroup><col /><col /><col style={{ width: 110 }} /><col style={{ width: 110 }} /></colgroup>
                 <thead><tr><th>Inputs</th><th>Reference outputs</th><th>Split</th><th>Created</th></tr></thead>
                 <tbody>
                   {examples.data.map((e) => (

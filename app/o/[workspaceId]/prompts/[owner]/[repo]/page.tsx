@@ -40,6 +40,7 @@ function DiffTable({ rows, left, right }: { rows: DiffRow[]; left: string; right
     <div className="card" style={{ overflow: "auto" }}>
       {!changed && <div className="muted" style={{ padding: "8px 12px" }}>The two manifests are identical.</div>}
       <table className={styles.diff} data-testid="prompt-diff">
+        <colgroup><col className={styles.noCol} /><col /><col className={styles.noCol} /><col /></colgroup>
         <thead><tr><th colSpan={2}>{left}</th><th colSpan={2}>{right}</th></tr></thead>
         <tbody>
           {items.map((item, n) => "fold" in item ? (
