@@ -81,6 +81,7 @@ function RunsPage() {
             <h1 className="truncate" data-testid="project-name">{name}</h1>
           </div>
           <div className={styles.toolbar}>
+            <Link className="btn" href={`/o/${workspaceId}/projects/${projectId}/dashboard`} data-testid="project-dashboard">Dashboard</Link>
             <div className="segmented" role="group" aria-label="Which runs">
               <button type="button" aria-pressed={rootOnly} onClick={() => setParams({ root: null })}>Root runs</button>
               <button type="button" aria-pressed={!rootOnly} onClick={() => setParams({ root: "0" })}>All runs</button>
