@@ -113,3 +113,44 @@ export async function seedTraces(server: RunningServer, apiKey: string, project 
   await client.awaitPendingTraceBatches();
   return { traceId: root.trace_id, llmId: llm.id, failedTraceId: failed.trace_id };
 }
+
+function dottedStamp(ms: number, micros: number): string {
+  return `${new Date(ms).toISOString().slice(0, 23).replace(/[-:.]/g, "")}${String(micros).padStart(3, "0")}Z`;
+}
+
+/**
+ * One trace of `size` runs (a root, then agents of 99 steps each) posted through /runs/batch in
+ * chunks: for timing the trace view on large traces. Returns the trace id.
+ */
+export async function seedLargeTrace(server: RunningServer, apiKey: string, project: string, size = 10_000): Promise<string> {
+  const { randomUUID } = await import("node:crypto");
+  const t0 = Date.now() - 60_000;
+  const rootId = randomUUID();
+  const rootOrder = `${dottedStamp(t0, 0)}${rootId}`;
+  const runs: Record<string, unknown>[] = [{
+    id: rootId, trace_id: rootId, dotted_order: rootOrder, name: "batch-pipeline", run_type: "chain", session_name: project,
+    start_time: new Date(t0).toISOString(), end_time: new Date(t0 + 50_000).toISOString(), inputs: { items: size }, outputs: { ok: true },
+  }];
+  let parent = { id: rootId, order: rootOrder };
+  for (let i = 1; i < size; i++) {
+    const id = randomUUID();
+    const agent = i % 100 === 1;
+    const start = t0 + i * 5;
+    const runParent = agent ? { id: rootId, order: rootOrder } : parent;
+    const order = `${runParent.order}.${dottedStamp(start, i % 1000)}${id}`;
+    runs.push({
+      id, trace_id: rootId, parent_run_id: runParent.id, dotted_order: order, session_name: project,
+      name: agent ? `agent-${Math.floor(i / 100)}` : i % 3 ? "ChatOpenAI" : "lookup", run_type: agent ? "chain" : i % 3 ? "llm" : "tool",
+      start_time: new Date(start).toISOString(), end_time: new Date(start + (agent ? 495 : 4)).toISOString(),
+      inputs: { step: i }, outputs: { done: true }, error: i % 997 === 0 ? "RateLimitError: 429 from upstream" : undefined,
+    });
+    if (agent) parent = { id, order };
+  }
+  for (let i = 0; i < runs.length; i += 1000) {
+    const r = await fetch(`${server.url}/runs/batch`, {
+      method: "POST", headers: { "content-type": "application/json", "x-api-key": apiKey }, body: JSON.stringify({ post: runs.slice(i, i + 1000) }),
+    });
+    if (!r.ok) throw new Error(`batch failed: ${r.status} ${await r.text()}`);
+  }
+  return rootId;
+}

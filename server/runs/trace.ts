@@ -1,36 +1,68 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { notFound } from "../http/errors";
-import { runColumns, type RunRow } from "./columns";
-import { serializeRuns } from "./read";
+import { isoFromDb } from "../ingest/time";
 
 /** The most runs of one trace the trace view loads at once. */
 export const TRACE_RUN_LIMIT = 20_000;
+/** Long errors are cut in the tree; the run detail reads the whole error. */
+const ERROR_PREVIEW = 300;
 
-/** What the trace view needs of each run: everything but the large JSON columns. */
-export const TRACE_RUN_FIELDS: ReadonlySet<string> = new Set([
-  "name", "run_type", "status", "start_time", "end_time", "error", "tags", "trace_id", "dotted_order", "parent_run_id",
-  "session_id", "latency", "first_token_time", "prompt_tokens", "completion_tokens", "total_tokens", "prompt_cost",
-  "completion_cost", "total_cost", "feedback_stats", "thread_id", "reference_example_id",
-]);
+/** What the trace tree and waterfall show of each run (the run detail reads the rest). */
+export interface TraceRun {
+  id: string;
+  parent_run_id: string | null;
+  name: string;
+  run_type: string;
+  status: string;
+  start_time: string;
+  end_time: string | null;
+  /** Seconds. */
+  latency: number | null;
+  error: string | null;
+  total_tokens: number;
+  total_cost: number | null;
+}
 
 export interface TraceRuns {
-  runs: Record<string, unknown>[];
+  runs: TraceRun[];
   /** True when the trace has more than TRACE_RUN_LIMIT runs and only the first ones came back. */
   truncated: boolean;
 }
 
+/** One run as the SQL below aggregates it: [id, parent, name, type, status, start, end, latency ms, error, tokens, cost]. */
+type Tuple = [string, string | null, string, string, string, string, string | null, number | null, string | null, number | null, number | null];
+
 /**
  * Every run of one trace in tree order (dotted order: a parent before its children, siblings by
- * start time), without inputs and outputs so that a trace of thousands of runs stays small.
+ * start time), with only the columns the tree needs, so a trace of 10,000 runs stays a small answer.
  */
 export async function traceRuns(db: Sql, workspaceId: string, traceId: string): Promise<TraceRuns> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(traceId)) throw notFound(`Trace ${traceId} not found.`);
-  const rows = await db.query<RunRow>(sql`
-    SELECT ${runColumns("r", new Set())} FROM runs r
-    WHERE r.workspace_id = ${workspaceId} AND r.trace_id = ${traceId}
-    ORDER BY r.dotted_order LIMIT ${TRACE_RUN_LIMIT + 1}`);
+  // One JSON value instead of 10,000 rows: decoding rows one by one costs more than the query itself.
+  const [{ runs: text }] = await db.query<{ runs: string }>(sql`
+    SELECT coalesce(json_agg(json_build_array(r.id, r.parent_run_id, r.name, r.run_type, r.status, r.start_time, r.end_time,
+      r.latency_ms, left(r.error, ${ERROR_PREVIEW}), r.total_tokens, r.total_cost::float8) ORDER BY r.dotted_order), '[]')::text AS runs
+    FROM (
+      SELECT r.id, r.parent_run_id, r.name, r.run_type, r.status, r.start_time, r.end_time, r.latency_ms, r.error, r.total_tokens,
+        r.total_cost, r.dotted_order
+      FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.trace_id = ${traceId}
+      ORDER BY r.dotted_order LIMIT ${TRACE_RUN_LIMIT + 1}
+    ) r`);
+  const rows = JSON.parse(text) as Tuple[];
   if (rows.length === 0) throw notFound(`Trace ${traceId} not found.`);
-  const page = rows.slice(0, TRACE_RUN_LIMIT);
-  return { runs: await serializeRuns(db, workspaceId, page, TRACE_RUN_FIELDS), truncated: rows.length > TRACE_RUN_LIMIT };
+  const runs = rows.slice(0, TRACE_RUN_LIMIT).map(([id, parent, name, runType, status, start, end, latencyMs, error, tokens, cost]) => ({
+    id,
+    parent_run_id: parent,
+    name,
+    run_type: runType,
+    status,
+    start_time: isoFromDb(start)!,
+    end_time: isoFromDb(end),
+    latency: latencyMs === null ? null : latencyMs / 1000,
+    error,
+    total_tokens: tokens ?? 0,
+    total_cost: cost,
+  }));
+  return { runs, truncated: rows.length > TRACE_RUN_LIMIT };
 }

@@ -90,7 +90,9 @@ function TraceRow({ node, tree, selected, collapsed, onSelect, onToggle }: {
 function TraceView() {
   const { workspaceId, projectId, traceId } = useParams<{ workspaceId: string; projectId: string; traceId: string }>();
   const trpc = useTRPC();
-  const [params, setParams] = useUrlState();
+  const [params] = useUrlState();
+  // Selection lives in state (fast key repeat) and is mirrored into the URL for shareable links.
+  const [chosen, setChosen] = useState<string | null>(() => params.get("run"));
   const query = useQuery(trpc.trace.get.queryOptions({ workspaceId, traceId }));
   const tree = useMemo(() => buildTree(query.data?.runs ?? []), [query.data]);
   const [collapsed, setCollapsed] = useState<Set<string> | null>(null);
@@ -98,13 +100,18 @@ function TraceView() {
     if (query.data && collapsed === null) setCollapsed(query.data.runs.length > LARGE_TRACE ? deepParents(tree, COLLAPSE_DEPTH) : new Set());
   }, [query.data, tree, collapsed]);
   const rows = useMemo(() => visibleRows(tree, collapsed ?? new Set()), [tree, collapsed]);
-  const selectedId = params.get("run") ?? tree.roots[0] ?? null;
+  const selectedId = chosen ?? tree.roots[0] ?? null;
   const selectedIndex = rows.findIndex((r) => r.run.id === selectedId);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
 
-  const select = useCallback((id: string) => setParams({ run: id }), [setParams]);
+  const select = useCallback((id: string) => {
+    setChosen(id);
+    const url = new URL(window.location.href);
+    url.searchParams.set("run", id);
+    window.history.replaceState(window.history.state, "", url);
+  }, []);
   const toggle = useCallback((id: string) => {
     setCollapsed((prev) => {
       const next = new Set(prev ?? []);

@@ -1,7 +1,7 @@
-import type { RunSummary } from "@/server/trpc/types";
+import type { TraceRun } from "@/server/runs/trace";
 
 export interface TreeNode {
-  run: RunSummary;
+  run: TraceRun;
   depth: number;
   parent: string | null;
   children: string[];
@@ -22,7 +22,7 @@ export interface TraceTree {
  * The tree of a trace from its runs in dotted order (parents come before their children). A run
  * whose parent is not among them (not sent yet) is shown as a root.
  */
-export function buildTree(runs: RunSummary[]): TraceTree {
+export function buildTree(runs: TraceRun[]): TraceTree {
   const nodes = new Map<string, TreeNode>();
   const roots: string[] = [];
   const t0 = runs.length ? Math.min(...runs.map((r) => Date.parse(r.start_time))) : 0;
