@@ -49,6 +49,8 @@ test("sign up on the page, land in the new workspace; home redirects; sign out; 
   await page.waitForURL(WORKSPACE_PAGE);
   assert.equal(WORKSPACE_PAGE.exec(page.url())![1], workspaceId);
 
+  // Leave the app first: an in-flight /api/auth/session answer would set the session cookie again.
+  await page.goto("about:blank");
   await context.clearCookies();
   await page.goto(`${server.url}/`);
   await page.waitForURL(/\/signin$/);
