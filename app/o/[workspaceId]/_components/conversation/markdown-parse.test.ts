@@ -56,3 +56,11 @@ test("media: data URLs only for image/audio/video of the block's kind", () => {
   assert.equal(mediaSrc("image", { url: "javascript:alert(1)" }), null);
   assert.equal(mediaSrc("video", { url: "https://cdn.example/v.mp4" }), "https://cdn.example/v.mp4");
 });
+
+test("unclosed delimiters stay linear: a hostile message cannot freeze the page", () => {
+  for (const text of ["[".repeat(100_000), "** ".repeat(50_000), "`a".repeat(50_000) + "``", "h ".repeat(50_000), "[a](".repeat(50_000)]) {
+    const started = Date.now();
+    parseMarkdown(text);
+    assert.ok(Date.now() - started < 1500, `${text.slice(0, 8)}… took ${Date.now() - started} ms`);
+  }
+});

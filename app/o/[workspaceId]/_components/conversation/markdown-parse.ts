@@ -106,20 +106,32 @@ export function parseMarkdown(source: string, depth = 0): Block[] {
   return blocks;
 }
 
-/** Finds the closing delimiter, skipping escaped characters. */
-function closing(text: string, from: number, delimiter: string): number {
-  for (let j = from; j <= text.length - delimiter.length; j++) {
-    if (text[j] === "\\") {
-      j++;
-      continue;
+/**
+ * Finds closing delimiters for one text. A search that failed from position p fails from any later
+ * position too, so it is not repeated: "[[[[…" or "** ** **…" stay linear instead of quadratic.
+ */
+function finder(text: string) {
+  const failedFrom = new Map<string, number>();
+  return (from: number, delimiter: string, escapes = true): number => {
+    if (from >= (failedFrom.get(delimiter) ?? Infinity)) return -1;
+    for (let j = from; j <= text.length - delimiter.length; j++) {
+      if (escapes && text[j] === "\\") {
+        j++;
+        continue;
+      }
+      if (text.startsWith(delimiter, j)) return j;
     }
-    if (text.startsWith(delimiter, j)) return j;
-  }
-  return -1;
+    failedFrom.set(delimiter, Math.min(from, failedFrom.get(delimiter) ?? Infinity));
+    return -1;
+  };
 }
+
+const TICKS = /`+/y;
+const BARE_URL = /https?:\/\/[^\s<>"'`]+[^\s<>"'`.,;:!?)\]]/iy;
 
 export function parseInline(text: string, depth = 0): Inline[] {
   const out: Inline[] = [];
+  const closing = finder(text);
   let buffer = "";
   const flush = () => {
     if (buffer) out.push({ t: "text", text: buffer });
@@ -134,8 +146,9 @@ export function parseInline(text: string, depth = 0): Inline[] {
       continue;
     }
     if (c === "`") {
-      const ticks = /^`+/.exec(text.slice(i))![0];
-      const end = text.indexOf(ticks, i + ticks.length);
+      TICKS.lastIndex = i;
+      const ticks = TICKS.exec(text)![0];
+      const end = closing(i + ticks.length, ticks, false);
       if (end > 0) {
         flush();
         out.push({ t: "code", text: text.slice(i + ticks.length, end).replace(/^ (.*) $/s, "$1") });
@@ -145,7 +158,7 @@ export function parseInline(text: string, depth = 0): Inline[] {
     }
     if (depth < 6 && (text.startsWith("**", i) || text.startsWith("__", i))) {
       const delimiter = text.slice(i, i + 2);
-      const end = closing(text, i + 2, delimiter);
+      const end = closing(i + 2, delimiter);
       if (end > i + 2 && text[i + 2] !== " ") {
         flush();
         out.push({ t: "strong", children: parseInline(text.slice(i + 2, end), depth + 1) });
@@ -156,7 +169,7 @@ export function parseInline(text: string, depth = 0): Inline[] {
     if (depth < 6 && (c === "*" || c === "_") && text[i + 1] !== " " && text[i + 1] !== c) {
       // An underscore inside a word (snake_case) is not emphasis.
       const wordBefore = c === "_" && i > 0 && /\w/.test(text[i - 1]);
-      const end = wordBefore ? -1 : closing(text, i + 1, c);
+      const end = wordBefore ? -1 : closing(i + 1, c);
       if (end > i + 1 && text[end - 1] !== " " && !(c === "_" && /\w/.test(text[end + 1] ?? ""))) {
         flush();
         out.push({ t: "em", children: parseInline(text.slice(i + 1, end), depth + 1) });
@@ -165,9 +178,9 @@ export function parseInline(text: string, depth = 0): Inline[] {
       }
     }
     if (c === "[" && depth < 6) {
-      const close = closing(text, i + 1, "]");
+      const close = closing(i + 1, "]");
       if (close > i && text[close + 1] === "(") {
-        const end = text.indexOf(")", close + 2);
+        const end = closing(close + 2, ")", false);
         if (end > 0) {
           const href = safeHref(text.slice(close + 2, end).split(/\s+"/)[0]);
           const label = parseInline(text.slice(i + 1, close), depth + 1);
@@ -180,7 +193,8 @@ export function parseInline(text: string, depth = 0): Inline[] {
       }
     }
     if ((c === "h" || c === "H") && (i === 0 || /[\s(]/.test(text[i - 1]))) {
-      const bare = /^https?:\/\/[^\s<>"'`]+[^\s<>"'`.,;:!?)\]]/i.exec(text.slice(i));
+      BARE_URL.lastIndex = i;
+      const bare = BARE_URL.exec(text);
       const href = bare && safeHref(bare[0]);
       if (bare && href) {
         flush();
