@@ -330,3 +330,30 @@ test("prompts: the commit history and a side-by-side diff between two commits", 
   await shot("prompts");
   assert.deepEqual(dialogs, []);
 });
+
+test("a project's dashboard opens from its runs page", { skip }, async () => {
+  await page.goto(`${server.url}/o/${workspaceId}/projects`);
+  await page.locator('[data-testid="projects-table"] a', { hasText: PROJECT }).click();
+  await page.getByTestId("project-dashboard").click();
+  await page.getByTestId("chart-runs").locator(".recharts-bar-rectangle").first().waitFor({ timeout: 20_000 });
+  await shot("project-dashboard");
+});
+
+test("settings: members and a workspace model price", { skip }, async () => {
+  await page.goto(`${server.url}/o/${workspaceId}/settings`);
+  await page.getByRole("tab", { name: "Members" }).click();
+  await page.locator('[data-testid="members"] tr', { hasText: "grace@example.com" }).waitFor();
+  await shot("settings-members");
+  await page.getByRole("tab", { name: "Model prices" }).click();
+  await page.getByLabel("Price name").fill("in-house llama");
+  await page.getByLabel("Model pattern").fill("^llama-3\\.1-70b");
+  await page.getByLabel("Input price").fill("0.6");
+  await page.getByLabel("Output price").fill("0.9");
+  await page.getByRole("button", { name: "Add price" }).click();
+  await page.locator("table tr", { hasText: "in-house llama" }).waitFor();
+  const prices = await api("GET", "/model-prices?source=workspace");
+  assert.equal(prices.status, 200);
+  assert.deepEqual((prices.body as { name: string }[]).map((p) => p.name), ["in-house llama"]);
+  await shot("settings-prices");
+  assert.deepEqual(dialogs, []);
+});
