@@ -4,6 +4,7 @@ import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart,
 import type { Chart, Series } from "@/server/charts/series";
 import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } from "../format";
 import styles from "./charts.module.css";
+import { niceTicks } from "./ticks";
 
 export const PALETTE = ["#5b5bd6", "#10b981", "#f59e0b", "#ef4444", "#0ea5e9", "#a855f7", "#64748b", "#ec4899", "#14b8a6", "#84cc16"];
 
@@ -27,7 +28,7 @@ export function formatMetric(metric: string, value: number | null | undefined): 
 
 function axisValue(metric: string, value: number): string {
   if (metric.startsWith("latency") || metric.startsWith("first_token")) return value < 1 ? `${Math.round(value * 1000)}ms` : `${+value.toFixed(1)}s`;
-  if (metric.endsWith("_cost")) return value === 0 ? "$0" : value < 0.01 ? `$${value.toPrecision(1)}` : `$${+value.toFixed(2)}`;
+  if (metric.endsWith("_cost")) return value === 0 ? "$0" : value < 0.01 ? `$${Number(value.toPrecision(2))}` : `$${+value.toFixed(2)}`;
   if (metric === "error_rate") return `${Math.round(value * 100)}%`;
   return Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 }).format(value);
 }
@@ -70,6 +71,11 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
   const empty = series.every((s) => s.values.every((v) => v === null || v === 0));
   // One or two points draw no visible line: mark each point then.
   const sparse = series.every((s) => s.values.filter((v) => v !== null).length < 3);
+  const integer = primary === "run_count" || primary === "error_count" || primary.endsWith("_tokens");
+  const peak = stacked && series.length > 1
+    ? Math.max(0, ...chart.buckets.map((_, i) => series.reduce((a, s) => a + (s.values[i] ?? 0), 0)))
+    : Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)));
+  const ticks = niceTicks(peak, integer);
   const totalOf = (s: Series) => s.values.reduce<number>((a, v) => a + (v ?? 0), 0);
   const common = {
     data: rows,
@@ -79,7 +85,7 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
     <>
       <CartesianGrid stroke="var(--border)" vertical={false} />
       <XAxis dataKey="t" tickFormatter={(t: string) => timeLabel(t, chart.bucket_seconds)} tick={{ fontSize: 11, fill: "var(--muted)" }} tickLine={false} axisLine={{ stroke: "var(--border)" }} minTickGap={28} />
-      <YAxis domain={[0, (max: number) => (max > 0 ? max * 1.1 : 1)]} allowDecimals={!(primary === "run_count" || primary === "error_count")} tickFormatter={(v: number) => axisValue(primary, v)} tick={{ fontSize: 11, fill: "var(--muted)" }} tickLine={false} axisLine={false} width={52} />
+      <YAxis domain={[0, ticks[ticks.length - 1]]} ticks={ticks} interval={0} tickFormatter={(v: number) => axisValue(primary, v)} tick={{ fontSize: 11, fill: "var(--muted)" }} tickLine={false} axisLine={false} width={52} />
       <Tooltip
         labelFormatter={(t) => new Date(String(t)).toLocaleString()}
         separator=": "
