@@ -111,6 +111,9 @@ export async function seedTraces(server: RunningServer, apiKey: string, project 
     await quick.patchRun();
   }
   await client.awaitPendingTraceBatches();
+  await client.createFeedback(root.id, "correctness", { score: 1, comment: "Right order, right carrier" });
+  await client.createFeedback(root.id, "helpfulness", { score: 0.8 });
+  await client.createFeedback(failed.id, "correctness", { score: 0, comment: "Refund never issued" });
   return { traceId: root.trace_id, llmId: llm.id, failedTraceId: failed.trace_id };
 }
 

@@ -20,7 +20,7 @@ export const projectsRouter = router({
     }),
 
   get: workspaceProcedure.input(z.object({ projectId: uuid })).query(async ({ ctx, input }) => {
-    return (await readSession(ctx.sql, ctx.workspaceId, input.projectId, true)) as unknown as ProjectSummary;
+    return (await readSession(ctx.sql, ctx.workspaceId, input.projectId)) as unknown as ProjectSummary;
   }),
 
   /** Runs and errors per day over the last `days` days: the projects list's sparkline. */

@@ -1,13 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Area, AreaChart, ResponsiveContainer, Tooltip } from "recharts";
+import { Bar, BarChart, ReferenceLine, ResponsiveContainer, Tooltip } from "recharts";
 import { useTRPC } from "@/app/trpc-client";
 
 interface Point {
   day: string;
   runs: number;
   errors: number;
+  ok: number;
 }
 
 function SparkTooltip({ active, payload }: { active?: boolean; payload?: { payload: Point }[] }) {
@@ -33,15 +34,17 @@ export function ActivitySparkline({ workspaceId, projectId }: { workspaceId: str
     day: new Date(b).toLocaleDateString("en-US", { month: "short", day: "numeric" }),
     runs: runs[i] ?? 0,
     errors: errors[i] ?? 0,
+    ok: Math.max(0, (runs[i] ?? 0) - (errors[i] ?? 0)),
   }));
   return (
     <div style={{ width: 120, height: 26 }} aria-label="Traces per day, last 14 days">
       <ResponsiveContainer width="100%" height="100%">
-        <AreaChart data={points} margin={{ top: 2, right: 0, bottom: 0, left: 0 }}>
-          <Tooltip content={<SparkTooltip />} cursor={false} wrapperStyle={{ zIndex: 20 }} allowEscapeViewBox={{ x: true, y: true }} />
-          <Area type="monotone" dataKey="runs" stroke="#5b5bd6" strokeWidth={1.5} fill="#e6e6fb" fillOpacity={0.9} isAnimationActive={false} dot={false} />
-          <Area type="monotone" dataKey="errors" stroke="#d4383f" strokeWidth={1.2} fill="#d4383f" fillOpacity={0.08} isAnimationActive={false} dot={false} />
-        </AreaChart>
+        <BarChart data={points} margin={{ top: 2, right: 0, bottom: 1, left: 0 }} barCategoryGap={1}>
+          <Tooltip content={<SparkTooltip />} cursor={{ fill: "#ebebef" }} wrapperStyle={{ zIndex: 20 }} allowEscapeViewBox={{ x: true, y: true }} />
+          <ReferenceLine y={0} stroke="#d3d3da" />
+          <Bar dataKey="ok" stackId="runs" fill="#8b8be6" isAnimationActive={false} minPointSize={0} />
+          <Bar dataKey="errors" stackId="runs" fill="#d4383f" isAnimationActive={false} radius={[1, 1, 0, 0]} />
+        </BarChart>
       </ResponsiveContainer>
     </div>
   );

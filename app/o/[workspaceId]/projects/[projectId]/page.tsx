@@ -76,7 +76,7 @@ function RunsPage() {
     <div className={`${styles.layout} ${selectedId ? styles.layoutWithDetail : ""}`}>
       <div className={styles.content}>
         <div className="page-header">
-          <div className="col" style={{ gap: 2, minWidth: 0 }}>
+          <div className="col" style={{ gap: 2, minWidth: 0, flex: "1 1 220px" }}>
             <div className="crumbs"><Link href={`/o/${workspaceId}/projects`}>Projects</Link><span className="sep">/</span></div>
             <h1 className="truncate" data-testid="project-name">{name}</h1>
           </div>

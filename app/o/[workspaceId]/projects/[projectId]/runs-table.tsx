@@ -28,8 +28,10 @@ function Feedback({ stats }: { stats: RunSummary["feedback_stats"] }) {
   return (
     <>
       {entries.slice(0, 3).map(([key, s]) => {
-        const value = s.avg !== null && s.avg !== undefined ? (Math.round(s.avg * 100) / 100).toString() : Object.keys(s.values ?? {})[0] ?? `${s.n}`;
-        return <span key={key} className="badge" title={`${key}: ${s.n} feedback`}>{key} <b>{value}</b></span>;
+        const scored = s.avg !== null && s.avg !== undefined;
+        const value = scored ? (Math.round(s.avg! * 100) / 100).toString() : Object.keys(s.values ?? {})[0] ?? `${s.n}`;
+        const tone = !scored ? "" : s.avg! >= 0.5 ? "badge-ok" : "badge-error";
+        return <span key={key} className={`badge ${tone}`} title={`${key}: ${s.n} feedback`}>{key} <b>{value}</b></span>;
       })}
       {entries.length > 3 ? <span className="faint">+{entries.length - 3}</span> : null}
     </>
