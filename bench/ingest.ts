@@ -53,6 +53,7 @@ async function main() {
       id: r.id as string, project_id: project, trace_id: r.trace_id, parent_run_id: r.parent_run_id ?? null,
       dotted_order: r.dotted_order, is_root: !r.parent_run_id, name: r.name, run_type: r.run_type,
       start_time: r.start_time, end_time: r.end_time, inputs: r.inputs, outputs: r.outputs, extra: r.extra, events: r.events, tags: r.tags ?? [],
+      placement_pending: false, tokens_estimated: false,
     }));
 
     console.log(`server up at ${server.url}; warming up`);
