@@ -3,24 +3,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client } from "langsmith";
 import { call, eventually } from "./harness/http";
+import { cookieHeader, signIn as signInAt, signUp as signUpAt, ui as uiCall, type Browser } from "./harness/auth";
 import { startServer, type RunningServer } from "./harness/server";
-
-/** A signed-in browser: next-auth cookies kept between requests, x-user-id sent with the API calls. */
-interface Browser {
-  cookies: Map<string, string>;
-  userId: string;
-  workspaceId: string;
-}
-
-function keepCookies(jar: Map<string, string>, response: Response): void {
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(";");
-    const eq = pair.indexOf("=");
-    jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-  }
-}
-
-const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
 
 describe("identities: users, sessions, keys, roles and isolation", () => {
   let server: RunningServer;
@@ -32,35 +16,11 @@ describe("identities: users, sessions, keys, roles and isolation", () => {
   after(async () => server?.stop());
 
   async function signUp(email: string, password: string, name: string) {
-    const response = await call({ url: server.url, apiKey: "" }, "POST", "/auth/signup", { email, password, name }, { "x-api-key": "" });
-    assert.equal(response.status, 201, JSON.stringify(response.body));
-    return response.body as { user_id: string; workspace_id: string };
+    return signUpAt(server.url, email, password, name);
   }
-
-  /** next-auth's credentials sign-in as a browser does it: CSRF token and cookie, then the callback. */
-  async function signIn(email: string, password: string): Promise<Map<string, string>> {
-    const jar = new Map<string, string>();
-    const csrf = await fetch(`${server.url}/api/auth/csrf`);
-    keepCookies(jar, csrf);
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const response = await fetch(`${server.url}/api/auth/callback/credentials`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(jar) },
-      body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-    });
-    keepCookies(jar, response);
-    return jar;
-  }
-
-  function ui(browser: Browser, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    return call({ url: server.url, apiKey: "" }, method, path, body, {
-      "x-api-key": "",
-      cookie: cookieHeader(browser.cookies),
-      "x-user-id": browser.userId,
-      ...headers,
-    });
-  }
+  const signIn = (email: string, password: string) => signInAt(server.url, email, password);
+  const ui = (browser: Browser, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    uiCall(browser, method, path, body, headers);
 
   const runBody = (name: string, project: string) => ({ id: randomUUID(), name, run_type: "chain", inputs: { q: 1 }, session_name: project });
 
@@ -71,7 +31,7 @@ describe("identities: users, sessions, keys, roles and isolation", () => {
     assert.ok(![...badPassword.keys()].some((k) => k.includes("session-token")), "a wrong password gets no session");
     const cookies = await signIn("ada@example.com", "ada-password-1");
     assert.ok(cookies.has("next-auth.session-token"), `cookies: ${[...cookies.keys()]}`);
-    ada = { cookies, userId: created.user_id, workspaceId: created.workspace_id };
+    ada = { url: server.url, cookies, userId: created.user_id, workspaceId: created.workspace_id };
 
     const session = await fetch(`${server.url}/api/auth/session`, { headers: { cookie: cookieHeader(cookies) } }).then((r) => r.json());
     assert.equal(session.user.id, ada.userId);
@@ -136,7 +96,7 @@ describe("identities: users, sessions, keys, roles and isolation", () => {
     const invite = await ui(ada, "POST", "/members", { email: "bea@example.com", role: "viewer" });
     assert.equal(invite.status, 201, JSON.stringify(invite.body));
     const beaAccount = await signUp("bea@example.com", "bea-password-1", "Bea");
-    bea = { cookies: await signIn("bea@example.com", "bea-password-1"), userId: beaAccount.user_id, workspaceId: beaAccount.workspace_id };
+    bea = { url: server.url, cookies: await signIn("bea@example.com", "bea-password-1"), userId: beaAccount.user_id, workspaceId: beaAccount.workspace_id };
     const accepted = await ui(bea, "POST", "/members/accept", { token: invite.body.token });
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
     assert.deepEqual(accepted.body, { workspace_id: ada.workspaceId, role: "viewer" });
