@@ -37,6 +37,7 @@ const PANELS: Panel[] = [
   { title: "Time to first token", metrics: ["first_token_p50", "first_token_p99"], grouped: "first_token_p50", kind: "line" },
   { title: "Tokens", metrics: ["prompt_tokens", "completion_tokens"], grouped: "total_tokens", kind: "bar", stacked: true },
   { title: "Cost", metrics: ["total_cost"], grouped: "total_cost", kind: "bar", stacked: true },
+  { title: "Feedback scores", metrics: ["feedback"], grouped: "feedback", kind: "line", emptyText: "No feedback scores in this range" },
 ];
 
 const ALL_METRICS = [...new Set(PANELS.flatMap((p) => [...p.metrics, p.grouped]))];

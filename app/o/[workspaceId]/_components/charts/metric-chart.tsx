@@ -30,7 +30,7 @@ function axisValue(metric: string, value: number): string {
   if (metric.startsWith("latency") || metric.startsWith("first_token")) return value < 1 ? `${Math.round(value * 1000)}ms` : `${+value.toFixed(1)}s`;
   if (metric.endsWith("_cost")) return value === 0 ? "$0" : value < 0.01 ? `$${Number(value.toPrecision(2))}` : `$${+value.toFixed(2)}`;
   if (metric === "error_rate") return `${Math.round(value * 100)}%`;
-  return Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 }).format(value);
+  return Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 2 }).format(value);
 }
 
 function timeLabel(iso: string, bucketSeconds: number): string {
@@ -41,8 +41,9 @@ function timeLabel(iso: string, bucketSeconds: number): string {
 }
 
 export const seriesKey = (s: Series) => (s.group === null ? s.metric : `${s.metric}|${s.group}`);
+const metricLabel = (metric: string) => (metric.startsWith("feedback:") ? metric.slice("feedback:".length) : METRIC_LABELS[metric] ?? metric);
 export const seriesName = (s: Series, showMetric: boolean) =>
-  s.group === null ? (METRIC_LABELS[s.metric] ?? s.metric) : showMetric ? `${s.group} · ${METRIC_LABELS[s.metric] ?? s.metric}` : s.group;
+  s.group === null ? metricLabel(s.metric) : showMetric ? `${s.group} · ${metricLabel(s.metric)}` : s.group;
 
 export type ChartKind = "line" | "area" | "bar";
 

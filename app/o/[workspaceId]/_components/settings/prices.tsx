@@ -10,7 +10,8 @@ const TYPES = [
   ["input", "Input"], ["output", "Output"], ["cache_read", "Cache read"], ["cache_write", "Cache write"], ["reasoning", "Reasoning"],
 ] as const;
 
-const price = (v: number | null | undefined) => (v === null || v === undefined ? "–" : `$${+v.toFixed(4)}`);
+const USD = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const price = (v: number | null | undefined) => (v === null || v === undefined ? "–" : USD.format(v));
 
 interface PriceRow {
   id: string;
@@ -86,7 +87,7 @@ export function ModelPrices({ workspaceId, role }: { workspaceId: string; role: 
         <form className={styles.inlineForm} onSubmit={submit} aria-label="Add a model price">
           <input className="input" placeholder="Name" value={form.name} onChange={set("name")} required aria-label="Price name" />
           <input className="input" placeholder="Model pattern (regex)" value={form.match_pattern} onChange={set("match_pattern")} required aria-label="Model pattern" />
-          <input className="input" placeholder="Provider (optional)" value={form.provider} onChange={set("provider")} aria-label="Provider" style={{ width: 130 }} />
+          <input className="input" placeholder="Provider (optional)" value={form.provider} onChange={set("provider")} aria-label="Provider" style={{ width: 160 }} />
           <input className="input" placeholder="Input" inputMode="decimal" value={form.input} onChange={set("input")} aria-label="Input price" style={{ width: 80 }} />
           <input className="input" placeholder="Output" inputMode="decimal" value={form.output} onChange={set("output")} aria-label="Output price" style={{ width: 80 }} />
           <input className="input" placeholder="Cache read" inputMode="decimal" value={form.cache_read} onChange={set("cache_read")} aria-label="Cache read price" style={{ width: 90 }} />
