@@ -38,9 +38,10 @@ export function UsagePanel({ run, details }: { run: RunFull; details: LlmDetails
   const costRows = Object.entries(costs).filter(([, v]) => typeof v === "number" && v > 0);
   const llm = run.run_type === "llm";
   const hasTokens = run.total_tokens > 0 || run.prompt_tokens > 0 || run.completion_tokens > 0;
+  const cells = 1 + (firstToken !== null || llm ? 1 : 0) + (hasTokens || llm ? 2 : 0);
   return (
     <div className={styles.usage} data-testid="usage">
-      <div className="stat-row">
+      <div className="stat-row" style={cells < 3 ? { maxWidth: cells * 200 } : undefined}>
         <div className="stat">
           <div className="stat-label">Latency</div>
           <div className="stat-value">{formatLatency(run.latency)}</div>
