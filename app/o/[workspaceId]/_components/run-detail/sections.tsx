@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { RunFull } from "@/server/trpc/types";
 import { JsonView } from "../conversation/json-view";
+import { FieldsView } from "./fields";
 import { formatExactTime, secondsBetween, formatLatency } from "../format";
 import styles from "./run-detail.module.css";
 
@@ -91,8 +92,8 @@ export function InputsOutputs({ run }: { run: RunFull }) {
   const attachments = Object.entries(run.s3_urls ?? {});
   return (
     <div className={styles.sectionBody} data-testid="inputs-outputs">
-      <JsonView value={run.inputs ?? null} title="Inputs" />
-      <JsonView value={run.outputs ?? null} title="Outputs" />
+      <FieldsView value={run.inputs ?? null} title="Inputs" />
+      <FieldsView value={run.outputs ?? null} title="Outputs" />
       {attachments.length > 0 && (
         <div>
           <h3 className={styles.sectionTitle}>Attachments</h3>
