@@ -9,7 +9,7 @@ import { beaconReport, metadataSubmit } from "./schema";
 import { MAX_REPORT_BYTES, readReport, reportsForLicense, submitBeacon, submitMetadata } from "./service";
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  new Request("http://x/v1/metadata/submit", { method: "POST", body: typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body), headers });
+  new Request("http://x/v1/metadata/submit", { method: "POST", body: typeof body === "string" ? body : body instanceof Uint8Array ? new Uint8Array(body) : JSON.stringify(body), headers });
 const fails = (code: number, detail: RegExp) => (e: unknown) => e instanceof AppError && e.status === code && detail.test(e.detail);
 
 const usage = {

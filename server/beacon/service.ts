@@ -2,8 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { decodeContent, parseJson } from "../http/body";
-import { badRequest, describeZodError, payloadTooLarge } from "../http/errors";
+import { parseJson, readDecodedBody } from "../http/body";
+import { badRequest, describeZodError } from "../http/errors";
 import { isoFromDb } from "../ingest/time";
 import type { BeaconReport, MetadataSubmit } from "./schema";
 
@@ -12,18 +12,7 @@ export const MAX_REPORT_BYTES = 64 * 1024;
 
 /** Reads and validates a report body, refusing more than MAX_REPORT_BYTES (declared, sent or decoded). */
 export async function readReport<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (declared > MAX_REPORT_BYTES) throw payloadTooLarge(`Report body is ${declared} bytes; the limit is ${MAX_REPORT_BYTES}.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Read at most the limit, whatever the headers say (chunked bodies have no length).
-  for await (const chunk of (request.body ?? []) as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_REPORT_BYTES) throw payloadTooLarge(`Report body exceeds the limit of ${MAX_REPORT_BYTES} bytes.`);
-    chunks.push(Buffer.from(chunk));
-  }
-  const bytes = decodeContent(Buffer.concat(chunks, size), request.headers.get("content-encoding"));
-  if (bytes.length > MAX_REPORT_BYTES) throw payloadTooLarge(`Report body is ${bytes.length} bytes; the limit is ${MAX_REPORT_BYTES}.`);
+  const bytes = await readDecodedBody(request, MAX_REPORT_BYTES);
   const parsed = schema.safeParse(parseJson(bytes));
   if (!parsed.success) throw badRequest(describeZodError(parsed.error, "body"));
   return parsed.data;

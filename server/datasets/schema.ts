@@ -1,18 +1,7 @@
 import { z } from "zod";
+import { jsonObjectParam, many } from "../http/query-params";
 import { uuid } from "../runs/schema";
 
-const many = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
-const jsonObject = z.string().optional().transform((v, ctx) => {
-  if (v === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(v);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // reported below
-  }
-  ctx.addIssue({ code: "custom", message: "must be a JSON object" });
-  return z.NEVER;
-});
 const offset = z.coerce.number().int().min(0).default(0);
 const limit = z.coerce.number().int().min(1).max(1000).default(100);
 
@@ -48,7 +37,7 @@ export const datasetListQuery = z.looseObject({
   name: z.string().optional(),
   name_contains: z.string().optional(),
   data_type: many(dataType),
-  metadata: jsonObject,
+  metadata: jsonObjectParam,
   offset,
   limit,
 });
@@ -88,7 +77,7 @@ export const exampleListQuery = z.looseObject({
   id: many(uuid),
   as_of: z.string().min(1).optional(),
   splits: many(z.string().min(1)),
-  metadata: jsonObject,
+  metadata: jsonObjectParam,
   filter: z.string().optional(),
   offset,
   limit,

@@ -6,9 +6,8 @@ import { badRequest, payloadTooLarge, unsupportedMediaType } from "./errors";
 const MiB = 1024 * 1024;
 const fmt = (bytes: number) => (bytes >= MiB ? `${(bytes / MiB).toFixed(bytes % MiB ? 1 : 0)} MiB` : `${bytes} bytes`);
 
-/** Reads the whole body (chunked or not), refusing more than MAX_BODY_BYTES before buffering it. */
-export async function readBody(request: Request): Promise<Buffer> {
-  const limit = env().MAX_BODY_BYTES;
+/** Reads the whole body (chunked or not), refusing more than `limit` bytes before buffering them. */
+export async function readBody(request: Request, limit = env().MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > limit) throw payloadTooLarge(`Request body is ${fmt(declared)}; the limit is ${fmt(limit)}.`);
   if (!request.body) return Buffer.alloc(0);
@@ -38,9 +37,8 @@ function zstd(bytes: Buffer, limit: number): Buffer {
   return Buffer.concat(chunks, size);
 }
 
-/** Undoes Content-Encoding (gzip, deflate, br, zstd), never producing more than the decompressed limit. */
-export function decodeContent(bytes: Buffer, encoding: string | null): Buffer {
-  const limit = env().MAX_DECOMPRESSED_BYTES;
+/** Undoes Content-Encoding (gzip, deflate, br, zstd), never producing more than `limit` bytes. */
+export function decodeContent(bytes: Buffer, encoding: string | null, limit = env().MAX_DECOMPRESSED_BYTES): Buffer {
   const name = (encoding ?? "identity").trim().toLowerCase();
   try {
     switch (name) {
@@ -65,9 +63,9 @@ export function decodeContent(bytes: Buffer, encoding: string | null): Buffer {
   throw unsupportedMediaType(`Unsupported Content-Encoding "${encoding}"; use gzip, deflate, br or zstd.`);
 }
 
-/** The request body as bytes, decompressed. */
-export async function readDecodedBody(request: Request): Promise<Buffer> {
-  return decodeContent(await readBody(request), request.headers.get("content-encoding"));
+/** The request body as bytes, decompressed; `limit` caps both sizes when given. */
+export async function readDecodedBody(request: Request, limit?: number): Promise<Buffer> {
+  return decodeContent(await readBody(request, limit), request.headers.get("content-encoding"), limit);
 }
 
 /** Parses JSON text, with a message that says where it broke. */

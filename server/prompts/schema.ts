@@ -1,7 +1,6 @@
 import { z } from "zod";
+import { flag, many } from "../http/query-params";
 
-const flag = z.enum(["true", "false", "True", "False", "1", "0"]).optional().transform((v) => (v === undefined ? undefined : v === "true" || v === "True" || v === "1"));
-const many = z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
 
 /** Repo names as LangSmith accepts them: letters, digits, "-", "_" and "."; no "/" or ":" (they split identifiers). */
 export const repoHandle = z.string().trim().min(1, "must not be empty").max(128)
@@ -44,7 +43,7 @@ export const repoListQuery = z.looseObject({
   is_public: flag,
   /** "true" archived only, "false" (default) unarchived only, "allow" both. */
   is_archived: z.enum(["true", "false", "allow", "True", "False"]).default("false").transform((v) => v.toLowerCase() as "true" | "false" | "allow"),
-  tags: many,
+  tags: many(z.string()),
   has_commits: flag,
   is_liked: flag,
   tenant_handle: z.string().optional(),

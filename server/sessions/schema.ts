@@ -1,8 +1,7 @@
 import { z } from "zod";
+import { flag, jsonObjectParam, many } from "../http/query-params";
 import { uuid } from "../runs/schema";
 
-const many = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
-const flag = z.enum(["true", "false", "True", "False", "1", "0"]).optional().transform((v) => (v === undefined ? undefined : v === "true" || v === "True" || v === "1"));
 
 /** GET /sessions query parameters as the SDKs send them (repeated `id`, booleans as text). */
 export const sessionListQuery = z.looseObject({
@@ -12,17 +11,7 @@ export const sessionListQuery = z.looseObject({
   include_stats: flag,
   reference_dataset: many(uuid),
   reference_free: flag,
-  metadata: z.string().optional().transform((v, ctx) => {
-    if (v === undefined) return undefined;
-    try {
-      const parsed = JSON.parse(v);
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch {
-      // reported below
-    }
-    ctx.addIssue({ code: "custom", message: "must be a JSON object" });
-    return z.NEVER;
-  }),
+  metadata: jsonObjectParam,
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
