@@ -26,12 +26,17 @@ export async function signUpInBrowser(page: Page, server: RunningServer, email =
   });
   if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { user_id: string; workspace_id: string };
-  await page.goto(`${server.url}/signin`);
+  await signInInBrowser(page, server.url, email, password);
+  return { email, password, userId: body.user_id, workspaceId: body.workspace_id };
+}
+
+/** Signs in through the /signin page; resolves once the app has opened a workspace. */
+export async function signInInBrowser(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/signin`);
   await page.locator('input[name="email"]').fill(email);
   await page.locator('input[name="password"]').fill(password);
   await page.locator('button[type="submit"]').click();
   await page.waitForURL(/\/o\/[0-9a-f-]{36}\//, { timeout: 30_000 });
-  return { email, password, userId: body.user_id, workspaceId: body.workspace_id };
 }
 
 /** A new API key of the signed-in user's workspace, created by the page's session (as the settings page does). */

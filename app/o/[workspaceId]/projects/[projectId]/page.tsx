@@ -16,9 +16,11 @@ import { useUrlState } from "./url-state";
 
 const RUN_TYPES = ["llm", "chain", "tool", "retriever", "prompt", "parser", "embedding"];
 
-function Stats({ compact, selection }: { compact: boolean; selection: Parameters<ReturnType<typeof useTRPC>["runs"]["stats"]["queryOptions"]>[0] }) {
+function Stats({ compact, ready, selection }: { compact: boolean; ready: boolean; selection: Parameters<ReturnType<typeof useTRPC>["runs"]["stats"]["queryOptions"]>[0] }) {
   const trpc = useTRPC();
-  const stats = useQuery({ ...trpc.runs.stats.queryOptions(selection), placeholderData: (prev) => prev, retry: false });
+  // Asked once the page of runs is in: on one embedded database connection the aggregate over
+  // millions of runs would otherwise queue in front of the first page.
+  const stats = useQuery({ ...trpc.runs.stats.queryOptions(selection), placeholderData: (prev) => prev, retry: false, enabled: ready });
   const s = stats.data;
   const cells: [string, string][] = [
     ["Runs", s ? formatCount(s.run_count) : "…"],
@@ -95,7 +97,7 @@ function RunsPage() {
             </button>
           </div>
         </div>
-        <Stats compact={!!selectedId} selection={selection} />
+        <Stats compact={!!selectedId} ready={runs.isSuccess && !runs.isPlaceholderData} selection={selection} />
         <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
         <div className={`card ${styles.tableCard}`}>
           {runs.isPending ? <LoadingState label="Loading runs…" />
