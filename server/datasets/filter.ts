@@ -2,7 +2,7 @@ import { raw, sql, type SqlFragment } from "../db/sql";
 import type { FilterNode } from "../runs/filter/ast";
 import { FilterSyntaxError } from "../runs/filter/errors";
 import { parseFilter } from "../runs/filter/parse";
-import { likeContains, list, text, uuid } from "../runs/filter/values";
+import { jsonObjectOf, likeContains, list, text, uuid } from "../runs/filter/values";
 
 /**
  * The LangSmith filter language on examples (GET /examples?filter=): and/or/not, `has(metadata,
@@ -28,15 +28,8 @@ function compare(node: Extract<FilterNode, { kind: "compare" }>): SqlFragment {
   }
   const col = column(field, position);
   if (op !== "has" && op !== "eq" && op !== "neq") throw new FilterSyntaxError(position, `${op} cannot be used on ${field}; expected has, eq or neq`);
-  let doc: unknown = value;
-  if (typeof value === "string") {
-    try {
-      doc = JSON.parse(value);
-    } catch {
-      doc = undefined;
-    }
-  }
-  const cond = doc !== null && typeof doc === "object" && !Array.isArray(doc)
+  const doc = jsonObjectOf(value);
+  const cond = doc
     ? sql`coalesce(${col}, '{}'::jsonb) @> ${JSON.stringify(doc)}::jsonb`
     : sql`coalesce(${col} ? ${text(value, valuePosition)}, false)`;
   return op === "neq" ? sql`NOT ${cond}` : cond;

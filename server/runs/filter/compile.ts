@@ -3,7 +3,7 @@ import type { FilterNode, Literal } from "./ast";
 import { FilterSyntaxError } from "./errors";
 import { fieldSpec, type FieldSpec, type PairFamily } from "./fields";
 import { compilePair, groupPairs } from "./pairs";
-import { durationMs, finite, instant, likeContains, list, text, uuid } from "./values";
+import { durationMs, finite, instant, jsonObjectOf, likeContains, list, text, uuid } from "./values";
 
 type Compare = Extract<FilterNode, { kind: "compare" }>;
 const OPS: Record<string, string> = { eq: "=", neq: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" };
@@ -80,16 +80,9 @@ function jsonColumn(a: SqlFragment, column: string): SqlFragment {
 function jsonField(a: SqlFragment, node: Compare, column: string): SqlFragment {
   const { op, value, valuePosition } = node;
   if (op !== "has" && op !== "eq" && op !== "neq") return unsupported(node, column, "has, eq or neq");
-  let doc: unknown = value;
-  if (typeof value === "string") {
-    try {
-      doc = JSON.parse(value);
-    } catch {
-      doc = undefined;
-    }
-  }
+  const doc = jsonObjectOf(value);
   let cond: SqlFragment;
-  if (doc !== null && typeof doc === "object" && !Array.isArray(doc)) {
+  if (doc) {
     cond = column === "metadata"
       ? sql`${a}.extra @> ${JSON.stringify({ metadata: doc })}::jsonb`
       : sql`${jsonColumn(a, column)} @> ${JSON.stringify(doc)}::jsonb`;

@@ -48,3 +48,16 @@ export function list(value: Literal, position: number): Literal[] {
 export function likeContains(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** A filter value that is a JSON object (given as an object or as JSON text), else null. */
+export function jsonObjectOf(value: unknown): Record<string, unknown> | null {
+  let doc: unknown = value;
+  if (typeof value === "string") {
+    try {
+      doc = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  return doc !== null && typeof doc === "object" && !Array.isArray(doc) ? (doc as Record<string, unknown>) : null;
+}
