@@ -63,12 +63,24 @@ function RunsPage() {
   const select = useCallback((run: RunSummary) => setParams({ run: run.id, trace: run.trace_id }), [setParams]);
   const selectedTrace = params.get("trace") ?? rows.find((r) => r.id === selectedId)?.trace_id;
 
+  // With a run open: Escape closes it, ↑/↓ (or k/j) open the previous/next run.
   useEffect(() => {
     if (!selectedId) return;
-    const onKey = (e: KeyboardEvent) => { if (e.key === "Escape") setParams({ run: null, trace: null }); };
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (target?.closest("input, textarea, select, [contenteditable]")) return;
+      if (e.key === "Escape") return setParams({ run: null, trace: null });
+      const step = e.key === "ArrowDown" || e.key === "j" ? 1 : e.key === "ArrowUp" || e.key === "k" ? -1 : 0;
+      if (!step) return;
+      const next = rows[rows.findIndex((r) => r.id === selectedId) + step];
+      if (next) {
+        e.preventDefault();
+        select(next);
+      }
+    };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [selectedId, setParams]);
+  }, [selectedId, setParams, rows, select]);
 
   if (project.isError) return <div className="page"><ErrorState error={project.error} title="Could not open this project" /></div>;
   const name = project.data?.name ?? "…";

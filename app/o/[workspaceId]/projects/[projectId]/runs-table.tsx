@@ -91,6 +91,11 @@ export function RunsTable({ runs, hasMore, loadingMore, onLoadMore, selectedId, 
     if (hasMore && !loadingMore && lastIndex >= runs.length - 10) onLoadMore();
   }, [hasMore, loadingMore, lastIndex, runs.length, onLoadMore]);
 
+  const selectedIndex = selectedId ? runs.findIndex((r) => r.id === selectedId) : -1;
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: "auto" });
+  }, [selectedIndex, virtualizer]);
+
   return (
     <div ref={scrollRef} className={styles.scroll} role="table" aria-label="Runs" aria-rowcount={runs.length} data-testid="runs-table">
       <div role="row" className={`${styles.row} ${styles.header}`}>
