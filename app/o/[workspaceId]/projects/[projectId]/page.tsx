@@ -16,20 +16,21 @@ import { useUrlState } from "./url-state";
 
 const RUN_TYPES = ["llm", "chain", "tool", "retriever", "prompt", "parser", "embedding"];
 
-function Stats({ compact, ready, selection }: { compact: boolean; ready: boolean; selection: Parameters<ReturnType<typeof useTRPC>["runs"]["stats"]["queryOptions"]>[0] }) {
+function Stats({ compact, ready, failed, selection }: { compact: boolean; ready: boolean; failed: boolean; selection: Parameters<ReturnType<typeof useTRPC>["runs"]["stats"]["queryOptions"]>[0] }) {
   const trpc = useTRPC();
   // Asked once the page of runs is in: on one embedded database connection the aggregate over
   // millions of runs would otherwise queue in front of the first page.
   const stats = useQuery({ ...trpc.runs.stats.queryOptions(selection), placeholderData: (prev) => prev, retry: false, enabled: ready });
   const s = stats.data;
+  const none = failed || stats.isError ? "–" : "…";
   const cells: [string, string][] = [
-    ["Runs", s ? formatCount(s.run_count) : "…"],
-    ["Error rate", s ? formatPercent(s.error_rate) : "…"],
-    ["P50 latency", s ? formatLatency(s.latency_p50) : "…"],
-    ["P99 latency", s ? formatLatency(s.latency_p99) : "…"],
-    ["First token P50", s ? formatLatency(s.first_token_p50) : "…"],
-    ["Tokens", s ? formatTokens(s.total_tokens) : "…"],
-    ["Cost", s ? formatCost(s.total_cost) : "…"],
+    ["Runs", s ? formatCount(s.run_count) : none],
+    ["Error rate", s ? formatPercent(s.error_rate) : none],
+    ["P50 latency", s ? formatLatency(s.latency_p50) : none],
+    ["P99 latency", s ? formatLatency(s.latency_p99) : none],
+    ["First token P50", s ? formatLatency(s.first_token_p50) : none],
+    ["Tokens", s ? formatTokens(s.total_tokens) : none],
+    ["Cost", s ? formatCost(s.total_cost) : none],
   ];
   // Beside the run drawer there is room for the headline numbers only.
   const shown = compact ? cells.filter(([label]) => ["Runs", "Error rate", "P50 latency", "Cost"].includes(label)) : cells;
@@ -109,7 +110,7 @@ function RunsPage() {
             </button>
           </div>
         </div>
-        <Stats compact={!!selectedId} ready={runs.isSuccess && !runs.isPlaceholderData} selection={selection} />
+        <Stats compact={!!selectedId} ready={runs.isSuccess && !runs.isPlaceholderData} failed={runs.isError} selection={selection} />
         <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
         <div className={`card ${styles.tableCard}`}>
           {runs.isPending ? <LoadingState label="Loading runs…" />
