@@ -82,6 +82,35 @@ describe("sharing traces publicly", () => {
     assert.equal((await anonymous(`/public/${fresh}/run`)).status, 200);
   });
 
+  test("a shared dataset: readSharedDataset and listSharedExamples without a key, download as CSV, revocable", async () => {
+    const dataset = await client.createDataset(`e2e-shared-${randomUUID().slice(0, 8)}`, { description: "capitals" });
+    await client.createExamples({
+      datasetId: dataset.id,
+      inputs: [{ q: "Capital of France?" }, { q: "Capital of Japan?" }],
+      outputs: [{ a: "Paris" }, { a: "Tokyo, \"the east capital\"" }],
+      splits: [["test"], ["train"]],
+    });
+    const { share_token: token } = await client.shareDataset(dataset.id);
+    const stranger = new Client({ apiUrl: server.url, apiKey: "not-a-key" });
+    const shared = await stranger.readSharedDataset(token);
+    assert.equal(shared.id, dataset.id);
+    assert.equal(shared.name, dataset.name);
+    const examples = await stranger.listSharedExamples(token);
+    assert.deepEqual(examples.map((e) => e.outputs?.a).sort(), ["Paris", "Tokyo, \"the east capital\""]);
+
+    const csv = await anonymous(`/public/download/${token}?format=csv`);
+    assert.equal(csv.status, 200);
+    assert.match(csv.headers.get("content-disposition") ?? "", new RegExp(`dataset-${dataset.id}\\.csv`));
+    const text = await csv.text();
+    assert.match(text, /^id,inputs,outputs,metadata,split,created_at,modified_at\r\n/);
+    assert.ok(text.includes('"{""a"":""Tokyo, \\""the east capital\\""""}"'), text);
+    assert.equal((await anonymous(`/public/${token}/run`)).status, 404, "a dataset token is not a trace token");
+
+    await client.unshareDataset(dataset.id);
+    assert.equal((await anonymous(`/public/${token}/datasets`)).status, 404);
+    assert.equal((await anonymous(`/public/${token}/examples`)).status, 404);
+  });
+
   test("unknown runs and tokens are 404; changing a share needs a key", async () => {
     assert.equal((await call(server, "PUT", `/runs/${randomUUID()}/share`, {})).status, 404);
     assert.equal((await call(server, "GET", `/runs/${randomUUID()}/share`)).status, 404);

@@ -1,5 +1,6 @@
 import type { Sql } from "../db/client";
 import { badRequest } from "../http/errors";
+import { allExamples } from "./public-datasets";
 import { sharedRunTree, sharedRuns } from "./public-runs";
 import type { SharedResource } from "./service";
 
@@ -22,9 +23,10 @@ function toCsv(columns: string[], rows: Record<string, unknown>[]): string {
   return [columns.join(","), ...rows.map((row) => columns.map((c) => csvCell(row[c])).join(","))].join("\r\n") + "\r\n";
 }
 
+const EXAMPLE_COLUMNS = ["id", "inputs", "outputs", "metadata", "split", "created_at", "modified_at"];
 const RUN_COLUMNS = ["id", "parent_run_id", "name", "run_type", "status", "start_time", "end_time", "inputs", "outputs", "error", "total_tokens", "total_cost"];
 
-/** GET /public/download/{token}: the shared trace or dataset as one file to save. */
+/** GET /public/download/{token}: the shared trace (its runs) or dataset (its current examples) as one file. */
 export async function downloadShared(db: Sql, shared: SharedResource, format: DownloadFormat): Promise<Response> {
   let body: string;
   let name: string;
@@ -36,7 +38,12 @@ export async function downloadShared(db: Sql, shared: SharedResource, format: Do
       body = format === "jsonl" ? runs.map((r) => JSON.stringify(r)).join("\n") + "\n" : toCsv(RUN_COLUMNS, runs);
     }
   } else {
-    throw badRequest("Only shared traces can be downloaded.");
+    name = `dataset-${shared.resourceId}`;
+    const examples = (await allExamples(db, shared.workspaceId, shared.resourceId))
+      .map((e) => ({ ...e, split: (e.metadata as { dataset_split?: unknown } | null)?.dataset_split ?? null }));
+    body = format === "json" ? JSON.stringify(examples, null, 2)
+      : format === "jsonl" ? examples.map((e) => JSON.stringify(e)).join("\n") + "\n"
+      : toCsv(EXAMPLE_COLUMNS, examples);
   }
   return new Response(body, {
     headers: {

@@ -1,0 +1,10 @@
+import { exampleListQuery } from "@/server/datasets/schema";
+import { route } from "@/server/http/route";
+import { sharedExamples } from "@/server/sharing/public-datasets";
+
+/** The shared dataset's examples (id, splits, metadata, filter, as_of, offset/limit). No key needed. */
+export const GET = route({
+  access: "public",
+  query: exampleListQuery,
+  handler: ({ ctx, params, query }) => sharedExamples(ctx.sql, params.token, query),
+});
