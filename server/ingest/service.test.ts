@@ -6,6 +6,7 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
 import { AppError } from "../http/errors";
+import { readRun } from "../runs/read";
 import { ingestRuns } from "./service";
 import { dottedStamp, parseInstant } from "./time";
 
@@ -146,5 +147,29 @@ withTestDatabases("ingest", (open) => {
     assert.equal(row.model, "gpt-4o-mini");
     assert.ok(Number(row.total_cost) > 0);
     assert.ok(row.first_token_time);
+  });
+
+  test("a root run answers its trace's tokens and cost, summed over the trace's LLM runs as they arrive", async () => {
+    const root = randomUUID();
+    const llm = (tokens: [number, number]) => ({
+      id: randomUUID(), trace_id: root, parent_run_id: root, name: "ChatOpenAI", run_type: "llm", start_time: "2024-05-01T12:00:01Z",
+      inputs: { messages: [{ role: "user", content: "hi" }] }, extra: { metadata: { ls_model_name: "gpt-4o-mini" } },
+      outputs: { usage: { prompt_tokens: tokens[0], completion_tokens: tokens[1] } },
+    });
+    const first = llm([100, 20]);
+    await ingestRuns(db, ws, { post: [{ id: root, trace_id: root, name: "agent", run_type: "chain", start_time: "2024-05-01T12:00:00Z" }, first] });
+    let wire = (await readRun(db, ws, root))!;
+    assert.equal(wire.total_tokens, 120);
+    const second = llm([30, 5]);
+    await ingestRuns(db, ws, { post: [second, { id: randomUUID(), trace_id: root, parent_run_id: root, name: "tool", run_type: "tool", start_time: "2024-05-01T12:00:02Z", outputs: { usage: { prompt_tokens: 999 } } }] });
+    wire = (await readRun(db, ws, root))!;
+    assert.equal(wire.prompt_tokens, 130);
+    assert.equal(wire.completion_tokens, 25);
+    assert.equal(wire.total_tokens, 155);
+    const [a, b] = [(await readRun(db, ws, first.id))!, (await readRun(db, ws, second.id))!];
+    assert.equal(b.total_tokens, 35, "a child answers its own tokens");
+    assert.ok(Math.abs(Number(wire.total_cost) - Number(a.total_cost) - Number(b.total_cost)) < 1e-12);
+    const [own] = await db.query<{ total_tokens: number | null }>(sql`SELECT total_tokens FROM runs WHERE id = ${root}`);
+    assert.equal(own.total_tokens, null, "the roll-up is kept apart, so project sums count each LLM run once");
   });
 });

@@ -11,6 +11,7 @@ import { evaluateRulesAfterIngest } from "../rules/evaluate";
 import { storeAttachments, type IncomingAttachment } from "./attachments";
 import { foldOperations } from "./merge";
 import { placeRuns, repairPendingPlacements } from "./placement";
+import { refreshTraceTotals } from "./trace-totals";
 import { DEFAULT_PROJECT, resolveProjects } from "./projects";
 import { derivedColumns, newRow, providedRow, withTimes, type TimedRun } from "./rows";
 import type { WireRun } from "./schema";
@@ -91,6 +92,7 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
 
     await rederive(tx, workspaceId, [...updated], prices);
     if (await hasPendingChildren(tx, workspaceId, runs.map((r) => r.id))) await repairPendingPlacements(tx, workspaceId);
+    await refreshTraceTotals(tx, workspaceId, runs.map((r) => r.id));
     if (input.attachments?.length) await storeAttachments(tx, workspaceId, input.attachments);
     // Feedback parts after the runs, so feedback on a run of this request gets its trace and project.
     if (input.feedback?.length) await storeFeedbackParts(tx, workspaceId, input.feedback);

@@ -2,19 +2,28 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { feedbackStats } from "../feedback/stats";
 import { attachmentLinks } from "../ingest/attachments";
+import { traceTotals, type TraceTotals } from "../ingest/trace-totals";
 import { conversationDiagnostics } from "../llm/conversation";
 import { RUN_COLUMNS, type RunRow } from "./columns";
 import { serializeRun } from "./serialize";
 
-/** Rows to wire runs, with their feedback statistics and attachment links looked up in two queries. */
+/** A root run answers its whole trace's tokens and costs (sums over the trace's LLM runs). */
+function withTraceTotals(row: RunRow, totals: Map<string, TraceTotals>): RunRow {
+  const trace = row.is_root ? totals.get(row.trace_id) : undefined;
+  if (!trace || trace.total_tokens === null) return row;
+  return { ...row, ...trace };
+}
+
+/** Rows to wire runs, with their feedback statistics, attachment links and trace roll-ups looked up in three queries. */
 export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[], select?: ReadonlySet<string> | null): Promise<Record<string, unknown>[]> {
   const ids = rows.map((r) => r.id);
   const wantsFeedback = !select || select.has("feedback_stats");
-  const [stats, links] = await Promise.all([
+  const [stats, links, totals] = await Promise.all([
     wantsFeedback ? feedbackStats(db, workspaceId, ids) : Promise.resolve(new Map()),
     attachmentLinks(db, workspaceId, ids),
+    traceTotals(db, workspaceId, rows.filter((r) => r.is_root).map((r) => r.trace_id)),
   ]);
-  return rows.map((row) => serializeRun(row, { feedbackStats: stats.get(row.id) ?? null, attachments: links.get(row.id) ?? null, select }));
+  return rows.map((row) => serializeRun(withTraceTotals(row, totals), { feedbackStats: stats.get(row.id) ?? null, attachments: links.get(row.id) ?? null, select }));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

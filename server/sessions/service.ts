@@ -127,7 +127,7 @@ export interface Deleted {
   chart_sets: number;
 }
 
-/** DELETE /sessions: projects with their runs, feedback, attachment records and chart sets, in one transaction. */
+/** DELETE /sessions: projects with their runs (and trace roll-ups), feedback, attachment records and chart sets, in one transaction. */
 export async function deleteSessions(db: Sql, workspaceId: string, ids: string[]): Promise<Deleted> {
   const bad = ids.find((id) => !UUID.test(id));
   if (bad !== undefined) throw badRequest(`Invalid session id ${JSON.stringify(bad)}: must be a UUID.`);
@@ -139,6 +139,7 @@ export async function deleteSessions(db: Sql, workspaceId: string, ids: string[]
     const feedback = await count(sql`DELETE FROM feedback WHERE workspace_id = ${workspaceId} AND (project_id IN (${projects}) OR run_id IN (${runIds}))`);
     const attachments = await count(sql`DELETE FROM attachments WHERE workspace_id = ${workspaceId} AND run_id IN (${runIds})`);
     const chartSets = await count(sql`DELETE FROM chart_sets WHERE workspace_id = ${workspaceId} AND project_id IN (${projects})`);
+    await tx.query(sql`DELETE FROM trace_totals WHERE workspace_id = ${workspaceId} AND trace_id IN (SELECT trace_id FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects}))`);
     const runs = await count(sql`DELETE FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects})`);
     const removed = await count(sql`DELETE FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
     if (removed === 0) throw notFound(`No project among ${ids.join(", ")} exists in this workspace.`);
