@@ -57,6 +57,8 @@ describe("ingest with the real langsmith client", () => {
     assert.ok(child.total_cost > 0);
     const viaSdk = await client.readRun(llm.id);
     assert.equal(viaSdk.trace_id, root.id);
+    assert.equal(stored.total_tokens, 13, "the root answers its trace's tokens");
+    assert.equal(stored.total_cost, child.total_cost);
   });
 
   test("createRun then updateRun, one request each", async () => {
