@@ -1,14 +1,19 @@
-// Ingest throughput of the running server (multipart and batch JSON, as the SDKs send them) against a
-// baseline measured in the same run: the same rows written by one bare multi-row INSERT into a fresh
-// database of the same kind. Also the share of LLM processing (messages, tokens, cost) in ingest time.
+// Ingest throughput of the running server (multipart and batch JSON, as the SDKs send them; the same
+// runs as OTLP spans, protobuf and JSON; multipart of a run set without LLM runs) against a baseline
+// measured in the same run: the same rows written by one bare multi-row INSERT into a fresh database
+// of the same kind. Also the share of LLM processing (messages, tokens, cost) in ingest time, and the
+// server's peak memory (VmHWM over the `next start` process tree).
 // Usage: npx tsx bench/ingest.ts [rounds]   (BENCH_DATABASE_URL=postgres://… to bench on PostgreSQL)
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { openDatabase } from "../server/db/client";
 import { migrate } from "../server/db/migrate";
 import { createWorkspace } from "../server/auth/workspaces";
 import { insertNew, type RunRow } from "../server/ingest/write";
 import { deriveLlm } from "../server/llm/derive";
 import { scratchDatabase, startServer } from "../e2e/harness/server";
+import { otlpJsonOf, otlpProtobufOf } from "./otlp";
 import { makeTrace, multipartOf } from "./payloads";
 
 const ROUNDS = Number(process.argv[2] ?? 5);
@@ -24,30 +29,63 @@ async function pool(n: number, worker: (i: number) => Promise<void>): Promise<vo
   }));
 }
 
-const requestRuns = () => Array.from({ length: TRACES_PER_REQUEST }, () => makeTrace("bench")).flat();
+const MODES = ["multipart", "batch", "otlp-proto", "otlp-json", "multipart-nollm", "baseline"] as const;
+type Mode = (typeof MODES)[number];
+
+const requestRuns = (llm = true) => Array.from({ length: TRACES_PER_REQUEST }, () => makeTrace("bench", 4, 5, { llm })).flat();
+
+/** The pid and its descendants (`next start` runs the server in a child process). */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = execFileSync("ps", ["--ppid", String(pid), "-o", "pid="], { encoding: "utf8" }).split("\n").map(Number).filter(Boolean);
+  } catch {
+    // ps exits 1 when there are no children
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** Peak resident memory (VmHWM) of each process of the tree, in MB. */
+function peakMemory(pid: number): { pid: number; mb: number; command: string }[] {
+  return processTree(pid).flatMap((p) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, "utf8");
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      const command = readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").slice(0, 3).join(" ");
+      return [{ pid: p, mb: kb / 1024, command }];
+    } catch {
+      return [];
+    }
+  });
+}
 
 async function main() {
   const server = await startServer({ databaseUrl: pgUrl ?? null });
   const scratch = pgUrl ? await scratchDatabase(pgUrl) : null;
   const baselineDb = await openDatabase(scratch ? { url: scratch.url } : { dataDir: "memory" });
-  const results: Record<string, number[]> = { multipart: [], batch: [], baseline: [] };
+  const results = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
   try {
     await migrate(baselineDb);
     const ws = (await createWorkspace(baselineDb.sql, "bench")).id;
     const project = randomUUID();
-    const send = async (mode: string, runs: Record<string, unknown>[]) => {
-      const headers: Record<string, string> = { "x-api-key": server.apiKey };
-      let body: Buffer | string;
-      if (mode === "multipart") {
+    // Request bodies are encoded before the clock starts: the bench measures the server.
+    const encode = (mode: Mode, runs: Record<string, unknown>[]): { path: string; body: BodyInit; contentType: string; status: number } => {
+      if (mode === "multipart" || mode === "multipart-nollm") {
         const m = multipartOf(runs);
-        body = m.body;
-        headers["content-type"] = m.contentType;
-      } else {
-        body = JSON.stringify({ post: runs, patch: [] });
-        headers["content-type"] = "application/json";
+        return { path: "/runs/multipart", body: m.body as unknown as BodyInit, contentType: m.contentType, status: 202 };
       }
-      const r = await fetch(`${server.url}/runs/${mode}`, { method: "POST", headers, body: body as BodyInit });
-      if (r.status !== 202) throw new Error(`${mode}: ${r.status} ${await r.text()}`);
+      if (mode === "batch") return { path: "/runs/batch", body: JSON.stringify({ post: runs, patch: [] }), contentType: "application/json", status: 202 };
+      if (mode === "otlp-proto") return { path: "/otel/v1/traces", body: otlpProtobufOf(runs) as unknown as BodyInit, contentType: "application/x-protobuf", status: 200 };
+      return { path: "/otel/v1/traces", body: otlpJsonOf(runs), contentType: "application/json", status: 200 };
+    };
+    const send = async (mode: Mode, request: ReturnType<typeof encode>) => {
+      const r = await fetch(`${server.url}${request.path}`, {
+        method: "POST", headers: { "x-api-key": server.apiKey, "content-type": request.contentType }, body: request.body,
+      });
+      const answer = await r.arrayBuffer();
+      if (r.status !== request.status) throw new Error(`${mode}: ${r.status} ${Buffer.from(answer).toString()}`);
+      // OTLP answers partialSuccess when spans were rejected: every span must be accepted.
+      if (mode.startsWith("otlp") && answer.byteLength > 2) throw new Error(`${mode}: partial success ${Buffer.from(answer).toString()}`);
     };
     const bareRows = (runs: Record<string, unknown>[]): RunRow[] => runs.map((r) => ({
       id: r.id as string, project_id: project, trace_id: r.trace_id, parent_run_id: r.parent_run_id ?? null,
@@ -57,18 +95,19 @@ async function main() {
     }));
 
     console.log(`server up at ${server.url}; warming up`);
-    for (let i = 0; i < 3; i++) await send("multipart", requestRuns()); // warm-up
+    for (const mode of MODES) if (mode !== "baseline") await send(mode, encode(mode, requestRuns(mode !== "multipart-nollm"))); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
-      for (const mode of ["multipart", "batch", "baseline"]) {
-        const payloads = Array.from({ length: REQUESTS }, requestRuns);
+      for (const mode of MODES) {
+        const payloads = Array.from({ length: REQUESTS }, () => requestRuns(mode !== "multipart-nollm"));
+        const requests = mode === "baseline" ? [] : payloads.map((runs) => encode(mode, runs));
         const started = performance.now();
         await pool(REQUESTS, async (i) => {
           if (mode === "baseline") await baselineDb.sql.tx((tx) => insertNew(tx, ws, bareRows(payloads[i])));
-          else await send(mode, payloads[i]);
+          else await send(mode, requests[i]);
         });
         const seconds = (performance.now() - started) / 1000;
         results[mode].push((REQUESTS * TRACES_PER_REQUEST * 10) / seconds);
-        console.log(`round ${round + 1} ${mode}: ${results[mode].at(-1)!.toFixed(0)} runs/s`);
+        console.log(`round ${round + 1} ${mode}: ${results[mode].at(-1)!.toFixed(0)} ${mode.startsWith("otlp") ? "spans" : "runs"}/s`);
       }
     }
 
@@ -81,13 +120,25 @@ async function main() {
 
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const base = median(results.baseline);
-    console.log(`\nIngest benchmark — ${pgUrl ? "PostgreSQL" : "embedded PGlite"}, ${ROUNDS} interleaved rounds of ${REQUESTS} requests × 100 runs, concurrency ${CONCURRENCY}`);
-    for (const mode of ["multipart", "batch", "baseline"]) {
+    console.log(`\nIngest benchmark — ${pgUrl ? "PostgreSQL" : "embedded PGlite"}, ${ROUNDS} interleaved rounds of ${REQUESTS} requests × 100 runs (or spans), concurrency ${CONCURRENCY}`);
+    for (const mode of MODES) {
       const m = median(results[mode]);
-      console.log(`${mode.padEnd(10)} median ${m.toFixed(0).padStart(7)} runs/s   (${(m / base).toFixed(2)}× baseline; rounds: ${results[mode].map((x) => x.toFixed(0)).join(", ")})`);
+      const unit = mode.startsWith("otlp") ? "spans/s" : "runs/s ";
+      console.log(`${mode.padEnd(15)} median ${m.toFixed(0).padStart(7)} ${unit}  (${(m / base).toFixed(2)}× baseline; rounds: ${results[mode].map((x) => x.toFixed(0)).join(", ")})`);
     }
-    const serverMsPer100 = 100_000 / median(results.multipart);
-    console.log(`LLM processing: ${llmMsPer100.toFixed(2)} ms per 100 runs = ${((llmMsPer100 / serverMsPer100) * 100).toFixed(1)}% of multipart ingest time per 100 runs`);
+    const multipart = median(results.multipart);
+    for (const mode of ["otlp-proto", "otlp-json"] as const) {
+      const ratio = median(results[mode]) / multipart;
+      console.log(`${mode}: ${ratio.toFixed(2)}× multipart (target: within 2×, i.e. ≥ 0.50×) ${ratio >= 0.5 ? "OK" : "MISSED"}`);
+    }
+    const processingCost = 1 - multipart / median(results["multipart-nollm"]);
+    console.log(`LLM processing on vs off (multipart vs multipart-nollm, same run sizes): ${(multipart / median(results["multipart-nollm"])).toFixed(2)}× = ${(processingCost * 100).toFixed(1)}% of throughput (target ≤ 25%) ${processingCost <= 0.25 ? "OK" : "MISSED"}`);
+    const serverMsPer100 = 100_000 / multipart;
+    console.log(`LLM processing in isolation: ${llmMsPer100.toFixed(2)} ms per 100 runs = ${((llmMsPer100 / serverMsPer100) * 100).toFixed(1)}% of multipart ingest time per 100 runs`);
+    const memory = peakMemory(server.pid);
+    const peak = Math.max(...memory.map((m) => m.mb));
+    console.log(`Peak server memory (VmHWM, max over the next start process tree): ${peak.toFixed(0)} MB (target < 500 MB) ${peak < 500 ? "OK" : "MISSED"}; ${memory.map((m) => `pid ${m.pid} ${m.mb.toFixed(0)} MB (${m.command})`).join("; ")}`);
+    console.log(`Ratio to baseline: multipart ${(multipart / base).toFixed(2)}×, batch ${(median(results.batch) / base).toFixed(2)}× (target on PostgreSQL: ≥ 0.50×)`);
   } finally {
     await baselineDb.close();
     await scratch?.drop();

@@ -1,8 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { dottedStamp, formatMicros } from "../server/ingest/time";
 
-/** One realistic trace: an agent chain with LLM calls (OpenAI messages, usage) and tool calls. */
-export function makeTrace(project: string, llmCalls = 4, tools = 5): Record<string, unknown>[] {
+/**
+ * One realistic trace: an agent chain with LLM calls (OpenAI messages, usage) and tool calls.
+ * With `llm: false` the LLM calls become chain runs of the same size (same messages, the usage under
+ * another key, no provider metadata), so nothing in the trace gets LLM processing.
+ */
+export function makeTrace(project: string, llmCalls = 4, tools = 5, options: { llm?: boolean } = {}): Record<string, unknown>[] {
+  const llmRuns = options.llm ?? true;
   const start = BigInt(Date.now()) * 1000n;
   const rootId = randomUUID();
   const rootOrder = `${dottedStamp(start)}${rootId}`;
@@ -18,15 +23,15 @@ export function makeTrace(project: string, llmCalls = 4, tools = 5): Record<stri
     const llm = i < llmCalls;
     runs.push({
       id, trace_id: rootId, parent_run_id: rootId, dotted_order: `${rootOrder}.${dottedStamp(t)}${id}`,
-      name: llm ? "ChatOpenAI" : "get_weather", run_type: llm ? "llm" : "tool", session_name: project,
+      name: llm ? (llmRuns ? "ChatOpenAI" : "FormatChat") : "get_weather", run_type: llm ? (llmRuns ? "llm" : "chain") : "tool", session_name: project,
       start_time: formatMicros(t), end_time: formatMicros(t + 400_000n),
       inputs: llm
         ? { messages: [{ role: "system", content: "You are a helpful assistant. ".repeat(8) }, { role: "user", content: `Step ${i}: what is the weather in Paris today?` }], model: "gpt-4o-mini" }
         : { city: "Paris" },
       outputs: llm
-        ? { choices: [{ message: { role: "assistant", content: "It is raining in Paris. ".repeat(6) } }], usage: { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 } }
+        ? { choices: [{ message: { role: "assistant", content: "It is raining in Paris. ".repeat(6) } }], [llmRuns ? "usage" : "stats"]: { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 } }
         : { forecast: "rain", celsius: 12 },
-      extra: { metadata: llm ? { ls_provider: "openai", ls_model_name: "gpt-4o-mini" } : {} },
+      extra: { metadata: llm ? (llmRuns ? { ls_provider: "openai", ls_model_name: "gpt-4o-mini" } : { ls_component: "openai", ls_format_name: "gpt-4o-mini" }) : {} },
       events: llm ? [{ name: "new_token", time: formatMicros(t + 150_000n) }] : [],
     });
   }

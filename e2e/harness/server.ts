@@ -9,6 +9,8 @@ export interface RunningServer {
   url: string;
   apiKey: string;
   workspaceId: string;
+  /** The `next start` process (it may run the server in a child process of its own). */
+  pid: number;
   /** Everything the server printed, for assertions and for debugging a failure. */
   output: () => string;
   stop: () => Promise<void>;
@@ -96,7 +98,7 @@ export async function startServer(options: {
     const workspaceId = options.existing?.workspaceId ?? /TRACELIGHT_WORKSPACE_ID=(\S+)/.exec(output)?.[1];
     if (key && workspaceId) {
       const ready = await fetch(`${url}/info`).then((r) => r.ok, () => false);
-      if (ready) return { url, apiKey: key, workspaceId, output: () => output, stop };
+      if (ready) return { url, apiKey: key, workspaceId, pid: child.pid!, output: () => output, stop };
     }
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
