@@ -74,7 +74,7 @@ export async function startServer(options: {
   };
   delete env.DATABASE_URL;
   if (scratch) env.DATABASE_URL = scratch.url;
-  const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.E2E_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -17,13 +17,20 @@ export async function resolveProjects(
   const ids = [...new Set(refs.map((r) => r.sessionId).filter((id): id is string => !!id))];
   const byName = new Map<string, string>();
   if (names.length > 0) {
-    await db.query(sql`
-      INSERT INTO projects (id, workspace_id, name)
-      SELECT gen_random_uuid(), ${workspaceId}, n FROM unnest(${names}::text[]) AS n
-      ON CONFLICT (workspace_id, name) DO NOTHING`);
-    const rows = await db.query<{ id: string; name: string }>(sql`
-      SELECT id, name FROM projects WHERE workspace_id = ${workspaceId} AND name = ANY(${names}::text[])`);
-    for (const row of rows) byName.set(row.name, row.id);
+    const lookup = async () => {
+      const rows = await db.query<{ id: string; name: string }>(sql`
+        SELECT id, name FROM projects WHERE workspace_id = ${workspaceId} AND name = ANY(${names}::text[])`);
+      for (const row of rows) byName.set(row.name, row.id);
+    };
+    // Usually every project exists already: one lookup. Otherwise create the missing ones and look again.
+    await lookup();
+    if (byName.size < names.length) {
+      await db.query(sql`
+        INSERT INTO projects (id, workspace_id, name)
+        SELECT gen_random_uuid(), ${workspaceId}, n FROM unnest(${names}::text[]) AS n
+        ON CONFLICT (workspace_id, name) DO NOTHING`);
+      await lookup();
+    }
   }
   if (ids.length > 0) {
     const rows = await db.query<{ id: string }>(sql`

@@ -78,17 +78,20 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
       })),
     );
 
-    const provided = runs.map((run) => providedRow(run, placements.get(run.id), projectOf(run)));
-    const updated = new Set(await updateExisting(tx, workspaceId, provided));
+    const provided = new Map(runs.map((run) => [run.id, providedRow(run, placements.get(run.id), projectOf(run))]));
+    const providedOf = (run: TimedRun) => provided.get(run.id)!;
+    // A run only patched is usually stored already: update it first. A posted run usually is not:
+    // insert it first, so its row is not sent twice; the ones already stored are updated below.
+    const updated = new Set(await updateExisting(tx, workspaceId, runs.filter((r) => !r.posted).map(providedOf)));
     const fresh = runs.filter((r) => !updated.has(r.id));
     const defaultProject = projects.byName.get(DEFAULT_PROJECT)!;
-    const newRows = fresh.map((run) => newRow(run, provided[runs.indexOf(run)], placements.get(run.id), defaultProject, prices));
+    const newRows = fresh.map((run) => newRow(run, providedOf(run), placements.get(run.id), defaultProject, prices));
     const inserted = new Set(await insertNew(tx, workspaceId, newRows));
     // Billing counts runs created and traces begun (root runs created), in this transaction.
     await recordUsage(tx, workspaceId, { runs: inserted.size, traces: newRows.filter((r) => inserted.has(r.id) && r.trace_id === r.id).length });
-    // A concurrent request may have inserted some of these first: apply ours on top of it.
-    const raced = fresh.filter((r) => !inserted.has(r.id)).map((r) => provided[runs.indexOf(r)]);
-    for (const id of await updateExisting(tx, workspaceId, raced)) updated.add(id);
+    // Posted runs already stored, and runs a concurrent request inserted first: apply ours on top.
+    const stored = fresh.filter((r) => !inserted.has(r.id)).map(providedOf);
+    for (const id of await updateExisting(tx, workspaceId, stored)) updated.add(id);
 
     await rederive(tx, workspaceId, [...updated], prices);
     if (await hasPendingChildren(tx, workspaceId, runs.map((r) => r.id))) await repairPendingPlacements(tx, workspaceId);
