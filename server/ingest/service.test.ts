@@ -7,6 +7,8 @@ import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
 import { AppError } from "../http/errors";
 import { readRun } from "../runs/read";
+import { runSelection } from "../runs/schema";
+import { runStats } from "../runs/stats";
 import { ingestRuns } from "./service";
 import { dottedStamp, parseInstant } from "./time";
 
@@ -171,5 +173,10 @@ withTestDatabases("ingest", (open) => {
     assert.ok(Math.abs(Number(wire.total_cost) - Number(a.total_cost) - Number(b.total_cost)) < 1e-12);
     const [own] = await db.query<{ total_tokens: number | null }>(sql`SELECT total_tokens FROM runs WHERE id = ${root}`);
     assert.equal(own.total_tokens, null, "the roll-up is kept apart, so project sums count each LLM run once");
+    const roots = await runStats(db, ws, runSelection.parse({ trace: root, is_root: true }));
+    assert.equal(roots.total_tokens, 155, "root-run statistics count their traces' tokens");
+    const all = await runStats(db, ws, runSelection.parse({ trace: root }));
+    const [sum] = await db.query<{ n: number }>(sql`SELECT sum(total_tokens)::float8 AS n FROM runs WHERE trace_id = ${root}`);
+    assert.equal(all.total_tokens, sum.n, "all-run statistics count each run's own tokens once");
   });
 });

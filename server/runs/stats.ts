@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { sql, type SqlFragment } from "../db/sql";
+import { raw, sql, type SqlFragment } from "../db/sql";
 import { isoFromDb } from "../ingest/time";
 import { runConditions } from "./conditions";
 import type { RunSelection } from "./schema";
@@ -35,28 +35,38 @@ export interface RunStats {
 }
 
 /**
- * The aggregate columns of a run set aliased `r`. Latencies are in seconds as LangSmith reports
+ * The aggregate columns of a run set aliased `r`, its tokens and costs read from alias `tk` (the
+ * run itself, or its trace's roll-up for root runs). Latencies are in seconds as LangSmith reports
  * them; the streaming rate is the share of LLM runs that reported a first token.
  */
-export const STATS_COLUMNS = sql`
+const statsColumns = (tk: string) => sql`
   count(*)::int AS run_count,
   avg((r.error IS NOT NULL)::int)::float8 AS error_rate,
   (percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_ms) / 1000)::float8 AS latency_p50,
   (percentile_cont(0.99) WITHIN GROUP (ORDER BY r.latency_ms) / 1000)::float8 AS latency_p99,
   percentile_cont(0.5) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM (r.first_token_time - r.start_time)))::float8 AS first_token_p50,
   percentile_cont(0.99) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM (r.first_token_time - r.start_time)))::float8 AS first_token_p99,
-  coalesce(sum(r.prompt_tokens), 0)::float8 AS prompt_tokens,
-  coalesce(sum(r.completion_tokens), 0)::float8 AS completion_tokens,
-  coalesce(sum(r.total_tokens), 0)::float8 AS total_tokens,
-  percentile_cont(0.5) WITHIN GROUP (ORDER BY r.total_tokens)::float8 AS median_tokens,
-  percentile_cont(0.99) WITHIN GROUP (ORDER BY r.total_tokens)::float8 AS tokens_p99,
-  sum(r.prompt_cost)::float8 AS prompt_cost,
-  sum(r.completion_cost)::float8 AS completion_cost,
-  sum(r.total_cost)::float8 AS total_cost,
-  percentile_cont(0.5) WITHIN GROUP (ORDER BY r.total_cost)::float8 AS cost_p50,
-  percentile_cont(0.99) WITHIN GROUP (ORDER BY r.total_cost)::float8 AS cost_p99,
+  coalesce(sum(${raw(tk)}.prompt_tokens), 0)::float8 AS prompt_tokens,
+  coalesce(sum(${raw(tk)}.completion_tokens), 0)::float8 AS completion_tokens,
+  coalesce(sum(${raw(tk)}.total_tokens), 0)::float8 AS total_tokens,
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY ${raw(tk)}.total_tokens)::float8 AS median_tokens,
+  percentile_cont(0.99) WITHIN GROUP (ORDER BY ${raw(tk)}.total_tokens)::float8 AS tokens_p99,
+  sum(${raw(tk)}.prompt_cost)::float8 AS prompt_cost,
+  sum(${raw(tk)}.completion_cost)::float8 AS completion_cost,
+  sum(${raw(tk)}.total_cost)::float8 AS total_cost,
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY ${raw(tk)}.total_cost)::float8 AS cost_p50,
+  percentile_cont(0.99) WITHIN GROUP (ORDER BY ${raw(tk)}.total_cost)::float8 AS cost_p99,
   (avg((r.first_token_time IS NOT NULL)::int) FILTER (WHERE r.run_type = 'llm'))::float8 AS streaming_rate,
   max(r.start_time) AS last_run_start_time`;
+
+export const STATS_COLUMNS = statsColumns("r");
+
+/** Root runs count their whole trace's tokens and costs, as their wire answers do. */
+const ROOT_STATS_FROM = sql`runs r LEFT JOIN trace_totals tt ON tt.workspace_id = r.workspace_id AND tt.trace_id = r.trace_id
+  CROSS JOIN LATERAL (SELECT coalesce(tt.prompt_tokens, r.prompt_tokens) AS prompt_tokens,
+    coalesce(tt.completion_tokens, r.completion_tokens) AS completion_tokens, coalesce(tt.total_tokens, r.total_tokens) AS total_tokens,
+    coalesce(tt.prompt_cost, r.prompt_cost) AS prompt_cost, coalesce(tt.completion_cost, r.completion_cost) AS completion_cost,
+    coalesce(tt.total_cost, r.total_cost) AS total_cost) tk`;
 
 /** Feedback statistics per key over the runs `runIds` selects (a subquery of run ids). */
 export async function feedbackStatsOver(db: Sql, workspaceId: string, runIds: SqlFragment): Promise<Record<string, FeedbackKeyStats>> {
@@ -106,7 +116,9 @@ export function statsFromRow(row: Record<string, unknown>, feedback: Record<stri
 export async function runStats(db: Sql, workspaceId: string, selection: RunSelection): Promise<RunStats> {
   const where = runConditions(workspaceId, selection, "r");
   const [[row], feedback] = await Promise.all([
-    db.query(sql`SELECT ${STATS_COLUMNS} FROM runs r WHERE ${where}`),
+    selection.is_root === true
+      ? db.query(sql`SELECT ${statsColumns("tk")} FROM ${ROOT_STATS_FROM} WHERE ${where}`)
+      : db.query(sql`SELECT ${STATS_COLUMNS} FROM runs r WHERE ${where}`),
     feedbackStatsOver(db, workspaceId, sql`SELECT r.id FROM runs r WHERE ${where}`),
   ]);
   return statsFromRow(row, feedback);
