@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/trpc-client";
+import type { ModelPriceWire } from "@/server/llm/workspace-prices";
 import { ErrorState, LoadingState } from "../ui";
 import styles from "./settings.module.css";
 
@@ -13,17 +14,7 @@ const TYPES = [
 const USD = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 4 });
 const price = (v: number | null | undefined) => (v === null || v === undefined ? "–" : USD.format(v));
 
-interface PriceRow {
-  id: string;
-  source: "workspace" | "shipped";
-  name: string;
-  match_pattern: string;
-  provider: string | null;
-  start_date: string | null;
-  prices: Record<string, number | null>;
-}
-
-function PriceTable({ rows, onDelete }: { rows: PriceRow[]; onDelete?: (id: string) => void }) {
+function PriceTable({ rows, onDelete }: { rows: ModelPriceWire[]; onDelete?: (id: string) => void }) {
   return (
     <div className="card" style={{ overflow: "auto", maxHeight: 420 }}>
       <table className="table">
@@ -72,7 +63,7 @@ export function ModelPrices({ workspaceId, role }: { workspaceId: string; role: 
     });
   };
   const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: e.target.value });
-  const rows = (list.data ?? []) as PriceRow[];
+  const rows = (list.data ?? []) as ModelPriceWire[];
   const own = rows.filter((p) => p.source === "workspace");
   const shipped = rows.filter((p) => p.source === "shipped");
   return (
