@@ -3,6 +3,7 @@ import { sql } from "../db/sql";
 import { badRequest } from "../http/errors";
 import { parseDottedOrder } from "./dotted-order";
 import { dottedStamp } from "./time";
+import { inWorkspace } from "./write";
 
 export interface Placement {
   traceId: string;
@@ -51,7 +52,7 @@ export async function placeRuns(db: Sql, workspaceId: string, runs: Unplaced[]):
   if (missingParents.length > 0) {
     const rows = await db.query<{ id: string; trace_id: string; dotted_order: string; placement_pending: boolean }>(sql`
       SELECT id, trace_id, dotted_order, placement_pending FROM runs
-      WHERE workspace_id = ${workspaceId} AND id = ANY(${missingParents}::uuid[])`);
+      WHERE id = ANY(${missingParents}::uuid[]) AND ${inWorkspace(workspaceId)}`);
     for (const row of rows) stored.set(row.id, row);
   }
 

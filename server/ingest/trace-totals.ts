@@ -1,5 +1,6 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
+import { inWorkspace } from "./write";
 
 /**
  * Recomputes the roll-ups of every trace the given runs belong to: run, LLM-run and error counts,
@@ -17,8 +18,8 @@ export async function refreshTraceTotals(db: Sql, workspaceId: string, runIds: s
            sum(r.total_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.prompt_cost) FILTER (WHERE r.run_type = 'llm'),
            sum(r.completion_cost) FILTER (WHERE r.run_type = 'llm'), sum(r.total_cost) FILTER (WHERE r.run_type = 'llm'), now()
     FROM runs r
-    WHERE r.workspace_id = ${workspaceId}
-      AND r.trace_id IN (SELECT trace_id FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${runIds}::uuid[]) AND trace_id IS NOT NULL)
+    WHERE ${inWorkspace(workspaceId, "r")}
+      AND r.trace_id IN (SELECT trace_id FROM runs WHERE ${inWorkspace(workspaceId)} AND id = ANY(${runIds}::uuid[]) AND trace_id IS NOT NULL)
     GROUP BY r.trace_id
     ON CONFLICT (workspace_id, trace_id) DO UPDATE SET
       runs = EXCLUDED.runs, llm_runs = EXCLUDED.llm_runs, error_runs = EXCLUDED.error_runs,

@@ -76,11 +76,19 @@ export interface StoredForDerive {
   end_time: string | null;
 }
 
+/**
+ * `(workspace_id = …) IS TRUE` filters exactly like `workspace_id = …` but is not an index condition:
+ * lookups by the request's ids then always go through the id (or trace, parent) index. Without it,
+ * a table whose statistics lag behind its growth (a new or fast-growing one) gets plans that read
+ * every run of the workspace on each request.
+ */
+export const inWorkspace = (workspaceId: string, alias = "") => sql`(${rawText(alias ? `${alias}.` : "")}workspace_id = ${workspaceId}::uuid) IS TRUE`;
+
 export async function loadForDerive(db: Sql, workspaceId: string, ids: string[]): Promise<StoredForDerive[]> {
   if (ids.length === 0) return [];
   return db.query<StoredForDerive>(sql`
     SELECT id, run_type, inputs, outputs, extra, events, start_time, end_time FROM runs
-    WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+    WHERE id = ANY(${ids}::uuid[]) AND ${inWorkspace(workspaceId)}`);
 }
 
 /** Overwrites the derived columns (tokens, cost, model, first token) of stored runs. */
@@ -96,7 +104,8 @@ export async function writeDerived(db: Sql, workspaceId: string, rows: RunRow[])
 /** True when some stored run waits for one of these runs as its parent. */
 export async function hasPendingChildren(db: Sql, workspaceId: string, ids: string[]): Promise<boolean> {
   if (ids.length === 0) return false;
-  const rows = await db.query(sql`
-    SELECT 1 FROM runs WHERE placement_pending AND parent_run_id = ANY(${ids}::uuid[]) AND workspace_id = ${workspaceId} LIMIT 1`);
-  return rows.length > 0;
+  // A count, not LIMIT 1: with LIMIT the planner may prefer a sequential scan hoping to stop early.
+  const [row] = await db.query<{ n: number }>(sql`
+    SELECT count(*)::int AS n FROM runs WHERE placement_pending AND parent_run_id = ANY(${ids}::uuid[]) AND ${inWorkspace(workspaceId)}`);
+  return row.n > 0;
 }

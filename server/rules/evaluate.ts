@@ -1,6 +1,7 @@
 import type { Sql } from "../db/client";
 import { getSql } from "../db/client";
 import { sql } from "../db/sql";
+import { inWorkspace } from "../ingest/write";
 import { applyActions, loadRuleRuns } from "./actions";
 import { unconsideredMatches } from "./match";
 import { loadRule, type RuleRow } from "./service";
@@ -44,7 +45,7 @@ export async function evaluateRules(db: Sql, workspaceId: string, runIds: string
   if (runIds.length === 0) return [];
   const rules = await db.query<RuleRow>(sql`
     SELECT * FROM run_rules WHERE workspace_id = ${workspaceId} AND is_enabled
-      AND project_id IN (SELECT DISTINCT project_id FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${runIds}::uuid[]))
+      AND project_id IN (SELECT DISTINCT project_id FROM runs WHERE id = ANY(${runIds}::uuid[]) AND ${inWorkspace(workspaceId)})
     ORDER BY created_at, id`);
   const reports: RuleReport[] = [];
   for (const rule of rules) reports.push(await runRule(db, rule, runIds, runIds.length));
