@@ -28,9 +28,15 @@ function parseHeaders(block: string): Record<string, string> {
   return headers;
 }
 
+const PARAM_PATTERNS = new Map<string, [RegExp, RegExp]>();
+
 function dispositionParam(disposition: string, key: string): string | undefined {
-  const match = new RegExp(`(?:^|;)\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, "i").exec(disposition)
-    ?? new RegExp(`(?:^|;)\\s*${key}=([^;]+)`, "i").exec(disposition);
+  let patterns = PARAM_PATTERNS.get(key);
+  if (!patterns) {
+    patterns = [new RegExp(`(?:^|;)\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, "i"), new RegExp(`(?:^|;)\\s*${key}=([^;]+)`, "i")];
+    PARAM_PATTERNS.set(key, patterns);
+  }
+  const match = patterns[0].exec(disposition) ?? patterns[1].exec(disposition);
   return match?.[1].replace(/\\(.)/g, "$1").trim();
 }
 
@@ -40,6 +46,7 @@ function dispositionParam(disposition: string, key: string): string | undefined 
  */
 export function parseMultipart(body: Buffer, boundary: string): Part[] {
   const delimiter = Buffer.from(`--${boundary}`);
+  const partEnd = Buffer.concat([CRLF, delimiter]);
   const parts: Part[] = [];
   let start = body.indexOf(delimiter);
   if (start < 0) throw badRequest("Multipart body has no boundary line; check the boundary in Content-Type.");
@@ -47,7 +54,7 @@ export function parseMultipart(body: Buffer, boundary: string): Part[] {
     let cursor = start + delimiter.length;
     if (body[cursor] === 0x2d && body[cursor + 1] === 0x2d) return parts; // closing "--"
     if (body.subarray(cursor, cursor + 2).equals(CRLF)) cursor += 2;
-    const next = body.indexOf(Buffer.concat([CRLF, delimiter]), cursor);
+    const next = body.indexOf(partEnd, cursor);
     if (next < 0) throw badRequest(`Multipart body ends inside part ${parts.length + 1}; the closing boundary is missing.`);
     const headerEnd = body.indexOf(HEADER_END, cursor);
     if (headerEnd < 0 || headerEnd > next) throw badRequest(`Multipart part ${parts.length + 1} has no header block.`);

@@ -30,10 +30,18 @@ export function parseInstant(value: unknown): bigint | null {
   return BigInt(ms) * 1000n + BigInt((frac + "000000").slice(0, 6));
 }
 
+// The last second formatted: the runs of a request share a few seconds, and Date is slow in Next's runtime.
+let memoSecond = Number.NaN;
+let memoBase = "";
+
 /** ISO-8601 with 6 fractional digits and `Z`, as the SDKs expect back. */
 export function formatMicros(micros: bigint): string {
-  const ms = Number(micros / 1000n);
-  const base = new Date(ms).toISOString().slice(0, 19);
+  const second = Math.floor(Number(micros / 1000n) / 1000);
+  if (second !== memoSecond) {
+    memoBase = new Date(second * 1000).toISOString().slice(0, 19);
+    memoSecond = second;
+  }
+  const base = memoBase;
   const frac = ((micros % 1_000_000n) + 1_000_000n) % 1_000_000n;
   return `${base}.${frac.toString().padStart(6, "0")}Z`;
 }
