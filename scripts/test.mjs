@@ -33,7 +33,7 @@ function step(name, command, args, env = {}) {
 }
 
 const node = process.execPath;
-const nodeTest = (concurrency, testFiles) => ["--import", "tsx", "--test", "--test-reporter=dot", `--test-concurrency=${concurrency}`, ...testFiles];
+const nodeTest = (concurrency, testFiles) => ["--import", "tsx", "--test", "--test-reporter=dot", "--test-reporter-destination=stdout", "--test-reporter=./scripts/summary-reporter.mjs", "--test-reporter-destination=stdout", `--test-concurrency=${concurrency}`, ...testFiles];
 
 step("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"]);
 step("unit", node, nodeTest(2, [...files("server", /\.test\.ts$/), ...files("app", /\.test\.ts$/)]));
