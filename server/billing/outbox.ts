@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
+import { sql, type SqlFragment } from "../db/sql";
 import type { UsageDelta } from "./schema";
 
 export interface Usage {
@@ -17,6 +17,19 @@ export async function recordUsage(db: Sql, workspaceId: string, delta: Usage): P
   await db.query(sql`
     INSERT INTO billing_usage_outbox (id, workspace_id, month, runs, traces)
     VALUES (${randomUUID()}, ${workspaceId}, date_trunc('month', now() AT TIME ZONE 'UTC')::date, ${delta.runs}, ${delta.traces})`);
+}
+
+/**
+ * `recordUsage` for the runs a statement of the same WITH inserted, as a data-modifying CTE: reads a
+ * CTE named `inserted_runs` (id, trace_id); a root run (id = trace_id) begins a trace. Nothing when
+ * nothing was inserted.
+ */
+export function usageOfInsertedRuns(workspaceId: string): SqlFragment {
+  return sql`
+    INSERT INTO billing_usage_outbox (id, workspace_id, month, runs, traces)
+    SELECT ${randomUUID()}, ${workspaceId}, date_trunc('month', now() AT TIME ZONE 'UTC')::date,
+      count(*), count(*) FILTER (WHERE id = trace_id)
+    FROM inserted_runs HAVING count(*) > 0`;
 }
 
 export interface ClaimedDelta extends UsageDelta {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
-import { raw, sql } from "../db/sql";
+import { raw, sql, type SqlFragment } from "../db/sql";
 import { conflict } from "../http/errors";
 import { formatMicros, parseInstant } from "../ingest/time";
 import type { FeedbackCreate } from "./schema";
@@ -74,12 +74,17 @@ export async function insertFeedback(db: Sql, workspaceId: string, items: Feedba
 /** Fills trace and project of feedback that arrived before its run, once the run is stored. */
 export async function attachFeedbackToRuns(db: Sql, workspaceId: string, runIds: string[]): Promise<number> {
   if (runIds.length === 0) return 0;
-  const rows = await db.query(sql`
+  const rows = await db.query(attachFeedbackUpdate(workspaceId, runIds));
+  return rows.length;
+}
+
+/** The UPDATE of `attachFeedbackToRuns`, returning the feedback ids it changed (for use in a WITH). */
+export function attachFeedbackUpdate(workspaceId: string, runIds: string[]): SqlFragment {
+  return sql`
     UPDATE feedback AS f SET trace_id = r.trace_id, project_id = r.project_id
     FROM runs r
     WHERE f.workspace_id = ${workspaceId} AND f.run_id = ANY(${runIds}::uuid[])
       AND r.id = f.run_id AND r.workspace_id = ${workspaceId}
       AND (f.trace_id IS DISTINCT FROM r.trace_id OR f.project_id IS DISTINCT FROM r.project_id)
-    RETURNING f.id`);
-  return rows.length;
+    RETURNING f.id`;
 }

@@ -4,18 +4,19 @@ import { env } from "../env";
 import { deriveLlm, type PriceEntry } from "../llm/derive";
 import { workspacePriceEntries } from "../llm/workspace-prices";
 import { payloadTooLarge } from "../http/errors";
-import { attachFeedbackToRuns } from "../feedback/store";
+import { sql } from "../db/sql";
+import { attachFeedbackToRuns, attachFeedbackUpdate } from "../feedback/store";
 import { storeFeedbackParts } from "../feedback/service";
-import { recordUsage } from "../billing/outbox";
+import { usageOfInsertedRuns } from "../billing/outbox";
 import { evaluateRulesAfterIngest } from "../rules/evaluate";
 import { storeAttachments, type IncomingAttachment } from "./attachments";
 import { foldOperations } from "./merge";
 import { placeRuns, repairPendingPlacements } from "./placement";
-import { refreshTraceTotals } from "./trace-totals";
+import { refreshTraceTotals, traceTotalsUpsert } from "./trace-totals";
 import { DEFAULT_PROJECT, resolveProjects } from "./projects";
 import { derivedColumns, newRow, providedRow, withTimes, type TimedRun } from "./rows";
 import type { WireRun } from "./schema";
-import { hasPendingChildren, insertNew, loadForDerive, updateExisting, writeDerived, type RunRow } from "./write";
+import { insertNewStatement, loadForDerive, pendingChildrenCount, updateExisting, writeDerived, type RunRow } from "./write";
 
 export interface IngestInput {
   post?: WireRun[];
@@ -86,20 +87,34 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
     const fresh = runs.filter((r) => !updated.has(r.id));
     const defaultProject = projects.byName.get(DEFAULT_PROJECT)!;
     const newRows = fresh.map((run) => newRow(run, providedOf(run), placements.get(run.id), defaultProject, prices));
-    const inserted = new Set(await insertNew(tx, workspaceId, newRows));
-    // Billing counts runs created and traces begun (root runs created), in this transaction.
-    await recordUsage(tx, workspaceId, { runs: inserted.size, traces: newRows.filter((r) => inserted.has(r.id) && r.trace_id === r.id).length });
+    // Billing counts runs created and traces begun (root runs created), in the same statement.
+    const inserted = new Set(newRows.length === 0 ? [] : (await tx.query<{ id: string }>(sql`
+      WITH inserted_runs AS (${insertNewStatement(workspaceId, newRows)}), usage AS (${usageOfInsertedRuns(workspaceId)})
+      SELECT id FROM inserted_runs`)).map((r) => r.id));
     // Posted runs already stored, and runs a concurrent request inserted first: apply ours on top.
     const stored = fresh.filter((r) => !inserted.has(r.id)).map(providedOf);
     for (const id of await updateExisting(tx, workspaceId, stored)) updated.add(id);
 
     await rederive(tx, workspaceId, [...updated], prices);
-    if (await hasPendingChildren(tx, workspaceId, runs.map((r) => r.id))) await repairPendingPlacements(tx, workspaceId);
-    await refreshTraceTotals(tx, workspaceId, runs.map((r) => r.id));
+    const ids = runs.map((r) => r.id);
+    if (ids.length) {
+      // One statement: the traces' totals, feedback that arrived before these runs, and whether stored
+      // runs wait for these as parents. When such runs were repaired, totals and feedback are
+      // computed again on the repaired placements.
+      const [after] = await tx.query<{ pending: number }>(sql`
+        WITH totals AS (${traceTotalsUpsert(workspaceId, ids)}), attached AS (${attachFeedbackUpdate(workspaceId, ids)})
+        SELECT (${pendingChildrenCount(workspaceId, ids)}) AS pending`);
+      if (after.pending > 0 && (await repairPendingPlacements(tx, workspaceId)) > 0) {
+        await refreshTraceTotals(tx, workspaceId, ids);
+        await attachFeedbackToRuns(tx, workspaceId, ids);
+      }
+    }
     if (input.attachments?.length) await storeAttachments(tx, workspaceId, input.attachments);
     // Feedback parts after the runs, so feedback on a run of this request gets its trace and project.
-    if (input.feedback?.length) await storeFeedbackParts(tx, workspaceId, input.feedback);
-    if (runs.length) await attachFeedbackToRuns(tx, workspaceId, runs.map((r) => r.id));
+    if (input.feedback?.length) {
+      await storeFeedbackParts(tx, workspaceId, input.feedback);
+      if (ids.length) await attachFeedbackToRuns(tx, workspaceId, ids);
+    }
     return { created: inserted.size, updated: updated.size };
   });
   // After the commit, off the request path: a rule's failure never fails the ingest.

@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
+import { sql, type SqlFragment } from "../db/sql";
 import { inWorkspace } from "./write";
 
 /**
@@ -9,7 +9,12 @@ import { inWorkspace } from "./write";
  */
 export async function refreshTraceTotals(db: Sql, workspaceId: string, runIds: string[]): Promise<void> {
   if (runIds.length === 0) return;
-  await db.query(sql`
+  await db.query(traceTotalsUpsert(workspaceId, runIds));
+}
+
+/** The upsert of `refreshTraceTotals` (for use in a WITH); `runIds` must not be empty. */
+export function traceTotalsUpsert(workspaceId: string, runIds: string[]): SqlFragment {
+  return sql`
     INSERT INTO trace_totals AS t (workspace_id, trace_id, runs, llm_runs, error_runs, prompt_tokens, completion_tokens,
                                    total_tokens, prompt_cost, completion_cost, total_cost, updated_at)
     SELECT ${workspaceId}::uuid, r.trace_id, count(*), count(*) FILTER (WHERE r.run_type = 'llm'),
@@ -25,7 +30,7 @@ export async function refreshTraceTotals(db: Sql, workspaceId: string, runIds: s
       runs = EXCLUDED.runs, llm_runs = EXCLUDED.llm_runs, error_runs = EXCLUDED.error_runs,
       prompt_tokens = EXCLUDED.prompt_tokens, completion_tokens = EXCLUDED.completion_tokens, total_tokens = EXCLUDED.total_tokens,
       prompt_cost = EXCLUDED.prompt_cost, completion_cost = EXCLUDED.completion_cost, total_cost = EXCLUDED.total_cost,
-      updated_at = now()`);
+      updated_at = now()`;
 }
 
 export interface TraceTotals {

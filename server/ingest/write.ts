@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { raw as rawText, sql } from "../db/sql";
+import { raw as rawText, sql, type SqlFragment } from "../db/sql";
 
 /** Every column an ingest request may set, with its SQL type for jsonb_to_recordset. */
 const COLUMNS = {
@@ -50,18 +50,23 @@ export async function updateExisting(db: Sql, workspaceId: string, rows: RunRow[
   return result.map((r) => r.id);
 }
 
-/** Inserts complete rows for runs not stored yet; returns the ids inserted (a concurrent writer may win). */
-export async function insertNew(db: Sql, workspaceId: string, rows: RunRow[]): Promise<string[]> {
-  if (rows.length === 0) return [];
+/** The INSERT of `insertNew`, returning the id and trace_id of each run inserted (for use in a WITH). */
+export function insertNewStatement(workspaceId: string, rows: RunRow[]): SqlFragment {
   const columns = Object.keys(COLUMNS).join(", ");
   const values = Object.keys(COLUMNS).map((c) => `v.${c}`).join(", ");
-  const result = await db.query<{ id: string }>(sql`
+  return sql`
     INSERT INTO runs (workspace_id, ${rawText(columns)}, status, latency_ms)
     SELECT ${workspaceId}::uuid, ${rawText(values)},
       ${rawText(STATUS("v.error", "v.end_time"))}, ${rawText(LATENCY("v.start_time", "v.end_time"))}
     FROM ${recordset(rows)}
     ON CONFLICT (id) DO NOTHING
-    RETURNING id`);
+    RETURNING id, trace_id`;
+}
+
+/** Inserts complete rows for runs not stored yet; returns the ids inserted (a concurrent writer may win). */
+export async function insertNew(db: Sql, workspaceId: string, rows: RunRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const result = await db.query<{ id: string }>(insertNewStatement(workspaceId, rows));
   return result.map((r) => r.id);
 }
 
@@ -101,11 +106,17 @@ export async function writeDerived(db: Sql, workspaceId: string, rows: RunRow[])
     WHERE r.id = v.id AND r.workspace_id = ${workspaceId}`);
 }
 
+/**
+ * How many stored runs wait for one of these runs as their parent, as a scalar subquery. A count, not
+ * LIMIT 1: with LIMIT the planner may prefer a sequential scan hoping to stop early.
+ */
+export function pendingChildrenCount(workspaceId: string, ids: string[]): SqlFragment {
+  return sql`SELECT count(*)::int FROM runs WHERE placement_pending AND parent_run_id = ANY(${ids}::uuid[]) AND ${inWorkspace(workspaceId)}`;
+}
+
 /** True when some stored run waits for one of these runs as its parent. */
 export async function hasPendingChildren(db: Sql, workspaceId: string, ids: string[]): Promise<boolean> {
   if (ids.length === 0) return false;
-  // A count, not LIMIT 1: with LIMIT the planner may prefer a sequential scan hoping to stop early.
-  const [row] = await db.query<{ n: number }>(sql`
-    SELECT count(*)::int AS n FROM runs WHERE placement_pending AND parent_run_id = ANY(${ids}::uuid[]) AND ${inWorkspace(workspaceId)}`);
+  const [row] = await db.query<{ n: number }>(sql`SELECT (${pendingChildrenCount(workspaceId, ids)}) AS n`);
   return row.n > 0;
 }
