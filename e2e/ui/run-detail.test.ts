@@ -153,6 +153,7 @@ test("sign up on the page, create an API key in settings", { skip }, async () =>
   await page.locator('input[name="name"]').fill("Grace Hopper");
   await page.locator('input[name="email"]').fill("grace@example.com");
   await page.locator('input[name="password"]').fill("grace-password-1");
+  await shot("signup");
   await page.locator('button[type="submit"]').click();
   await page.waitForURL(/\/o\/[0-9a-f-]{36}\/projects/, { timeout: 30_000 });
   workspaceId = /\/o\/([0-9a-f-]{36})\//.exec(page.url())![1];
@@ -171,6 +172,8 @@ test("sign up on the page, create an API key in settings", { skip }, async () =>
 test("a trace sent with the langsmith client shows in the runs table and opens", { skip }, async () => {
   await sendTrace(apiKey);
   await page.goto(`${server.url}/o/${workspaceId}/projects`);
+  await page.locator('[data-testid="projects-table"] a', { hasText: PROJECT }).waitFor();
+  await shot("projects");
   await page.locator('[data-testid="projects-table"] a', { hasText: PROJECT }).click();
   await page.locator('[data-testid="run-row"]', { hasText: "assistant-pipeline" }).first().click();
   await page.getByTestId("run-detail").waitFor();
@@ -333,6 +336,8 @@ test("prompts: the commit history and a side-by-side diff between two commits", 
 
 test("a project's dashboard opens from its runs page", { skip }, async () => {
   await page.goto(`${server.url}/o/${workspaceId}/projects`);
+  await page.locator('[data-testid="projects-table"] a', { hasText: PROJECT }).waitFor();
+  await shot("projects");
   await page.locator('[data-testid="projects-table"] a', { hasText: PROJECT }).click();
   await page.getByTestId("project-dashboard").click();
   await page.getByTestId("chart-runs").locator(".recharts-bar-rectangle").first().waitFor({ timeout: 20_000 });
