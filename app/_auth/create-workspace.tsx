@@ -4,8 +4,11 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import styles from "./auth.module.css";
 
-/** For a signed-in user who belongs to no workspace (e.g. removed from the last one). */
-export function CreateWorkspace({ userId, email }: { userId: string; email: string }) {
+/**
+ * Creates a workspace for the signed-in user, who becomes its admin: offered from the workspace
+ * switcher, and on its own to a user who belongs to no workspace (e.g. removed from the last one).
+ */
+export function CreateWorkspace({ userId, email, hasWorkspaces = false }: { userId: string; email: string; hasWorkspaces?: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -36,7 +39,9 @@ export function CreateWorkspace({ userId, email }: { userId: string; email: stri
           <span className={styles.mark}>T</span>Tracelight
         </div>
         <h1 className={styles.title}>Create a workspace</h1>
-        <p className={styles.subtitle}>Signed in as {email}; you are not a member of any workspace yet.</p>
+        <p className={styles.subtitle}>
+          {hasWorkspaces ? `Signed in as ${email}; you will be its admin.` : `Signed in as ${email}; you are not a member of any workspace yet.`}
+        </p>
         {error && <div className={styles.error} role="alert">{error}</div>}
         <form className={styles.form} onSubmit={submit}>
           <label className={styles.field}>
@@ -47,7 +52,7 @@ export function CreateWorkspace({ userId, email }: { userId: string; email: stri
             {busy ? "Creating…" : "Create workspace"}
           </button>
         </form>
-        <div className={styles.footer}>Or ask an admin of an existing workspace to invite {email}.</div>
+        {!hasWorkspaces && <div className={styles.footer}>Or ask an admin of an existing workspace to invite {email}.</div>}
       </div>
     </main>
   );

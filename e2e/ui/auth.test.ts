@@ -60,6 +60,15 @@ test("sign up on the page, land in the new workspace; home redirects; sign out; 
   await fillAndSubmit(page, { email: "ADA@example.com", password: "ada-password-1" });
   await page.waitForURL(WORKSPACE_PAGE, { timeout: 30_000 });
 
+  await page.getByTestId("workspace-switcher").click();
+  await page.getByTestId("new-workspace").click();
+  await page.waitForURL(/\/new-workspace$/);
+  await page.locator('input[name="name"]').fill("Ada's second workspace");
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL((url) => WORKSPACE_PAGE.test(url.toString()) && !url.toString().includes(workspaceId), { timeout: 30_000 });
+  await page.getByTestId("workspace-switcher").click();
+  assert.equal(await page.locator('[role="listbox"] [role="option"]').count(), 2, "the switcher lists both workspaces");
+
   await page.goto(`${server.url}/signup`);
   await fillAndSubmit(page, { name: "Again", email: "ada@example.com", password: "whatever-123" });
   await page.locator("main [role=alert]").waitFor();

@@ -66,6 +66,10 @@ function WorkspaceSwitcher({ current, workspaces }: { current: string; workspace
               {w.workspaceId === current ? <Icon name="check" size={14} /> : null}
             </button>
           ))}
+          <div className="menu-sep" />
+          <button type="button" className="menu-item" data-testid="new-workspace" onClick={() => { setOpen(false); router.push("/new-workspace"); }}>
+            <span className="grow">New workspace…</span>
+          </button>
         </div>
       ) : null}
     </div>
