@@ -155,8 +155,12 @@ describe("two regions: identity, billing in the US only, usage reported from the
       return m.runs >= 2 ? m : null;
     }, 30_000);
     assert.deepEqual({ runs: usage.runs, traces: usage.traces }, { runs: 2, traces: 1 });
-    const euView = await call(eu, "GET", "/usage");
-    assert.equal(euView.status, 200, JSON.stringify(euView.body));
+    // The US counts a delta before the EU hears back and marks it delivered: wait for that answer.
+    const euView = await eventually(async () => {
+      const r = await call(eu, "GET", "/usage");
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.unreported.runs === 0 ? r : null;
+    });
     assert.equal(euView.body.workspace_id, eu.workspaceId);
     assert.equal(euView.body.billing_region, "us");
     assert.equal(euView.body.region, "eu");
