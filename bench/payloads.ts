@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { dottedStamp, formatMicros } from "../server/ingest/time";
 
+const SYSTEM_PROMPT = "You are a helpful travel assistant. Answer briefly, cite the forecast you used, and say when you are unsure. ".repeat(9);
+const ANSWER = "It is raining in Paris this afternoon, with clearer skies expected by the evening. ".repeat(6);
+const HOURLY = Array.from({ length: 24 }, (_, h) => ({ hour: `${String(h).padStart(2, "0")}:00`, sky: h < 14 ? "rain" : "clouds", celsius: 11 + (h % 4), wind_kmh: 14 + h }));
+
 /**
- * One realistic trace: an agent chain with LLM calls (OpenAI messages, usage) and tool calls.
+ * One realistic trace (about 2 KB of JSON per run on average, as the issue's benchmark asks): an agent chain with LLM calls (OpenAI messages, usage) and tool calls.
  * With `llm: false` the LLM calls become chain runs of the same size (same messages, the usage under
  * another key, no provider metadata), so nothing in the trace gets LLM processing.
  */
@@ -26,11 +30,11 @@ export function makeTrace(project: string, llmCalls = 4, tools = 5, options: { l
       name: llm ? (llmRuns ? "ChatOpenAI" : "FormatChat") : "get_weather", run_type: llm ? (llmRuns ? "llm" : "chain") : "tool", session_name: project,
       start_time: formatMicros(t), end_time: formatMicros(t + 400_000n),
       inputs: llm
-        ? { messages: [{ role: "system", content: "You are a helpful assistant. ".repeat(8) }, { role: "user", content: `Step ${i}: what is the weather in Paris today?` }], model: "gpt-4o-mini" }
+        ? { messages: [{ role: "system", content: SYSTEM_PROMPT }, { role: "user", content: `Step ${i}: what is the weather in Paris today?` }], model: "gpt-4o-mini" }
         : { city: "Paris" },
       outputs: llm
-        ? { choices: [{ message: { role: "assistant", content: "It is raining in Paris. ".repeat(6) } }], [llmRuns ? "usage" : "stats"]: { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 } }
-        : { forecast: "rain", celsius: 12 },
+        ? { choices: [{ message: { role: "assistant", content: ANSWER } }], [llmRuns ? "usage" : "stats"]: { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 } }
+        : { city: "Paris", forecast: "rain", celsius: 12, hourly: HOURLY },
       extra: { metadata: llm ? (llmRuns ? { ls_provider: "openai", ls_model_name: "gpt-4o-mini" } : { ls_component: "openai", ls_format_name: "gpt-4o-mini" }) : {} },
       events: llm ? [{ name: "new_token", time: formatMicros(t + 150_000n) }] : [],
     });
