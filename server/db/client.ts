@@ -50,6 +50,9 @@ async function openPostgres(url: string): Promise<Database> {
   pg.types.setTypeParser(1184, (v: string) => v);
   pg.types.setTypeParser(1114, (v: string) => v);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server closes (restart, failover, a dropped database) must not take the
+  // process down: the pool replaces it, and queries on it would have failed with their own error.
+  pool.on("error", (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     sql: pgSql((t, v) => pool.query(t, v), pool),
