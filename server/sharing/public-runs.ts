@@ -3,34 +3,7 @@ import { sql } from "../db/sql";
 import { notFound } from "../http/errors";
 import { isoFromDb } from "../ingest/time";
 import { feedbackStats } from "../feedback/stats";
-
-interface RunRow {
-  id: string;
-  trace_id: string;
-  parent_run_id: string | null;
-  dotted_order: string;
-  name: string;
-  run_type: string;
-  status: string;
-  start_time: string;
-  end_time: string | null;
-  inputs: unknown;
-  outputs: unknown;
-  error: string | null;
-  extra: unknown;
-  events: unknown;
-  tags: string[];
-  reference_example_id: string | null;
-  prompt_tokens: number | null;
-  completion_tokens: number | null;
-  total_tokens: number | null;
-  prompt_cost: string | null;
-  completion_cost: string | null;
-  total_cost: string | null;
-  first_token_time: string | null;
-}
-
-const num = (v: string | null) => (v === null ? null : Number(v));
+import { RUN_COLUMNS, type RunRow } from "../runs/columns";
 
 /**
  * A run as a public viewer sees it: content, timing, tokens and cost, but nothing that names the
@@ -57,9 +30,9 @@ function publicRun(row: RunRow, stats: Record<string, unknown> | undefined) {
     prompt_tokens: row.prompt_tokens,
     completion_tokens: row.completion_tokens,
     total_tokens: row.total_tokens,
-    prompt_cost: num(row.prompt_cost),
-    completion_cost: num(row.completion_cost),
-    total_cost: num(row.total_cost),
+    prompt_cost: row.prompt_cost,
+    completion_cost: row.completion_cost,
+    total_cost: row.total_cost,
     first_token_time: isoFromDb(row.first_token_time),
     feedback_stats: stats ?? {},
   };
@@ -70,13 +43,10 @@ export type PublicRunTree = PublicRun & { child_runs: PublicRunTree[] };
 /** Every run of the shared trace, in execution (dotted_order) order; `ids` narrows it. */
 export async function sharedRuns(db: Sql, workspaceId: string, traceId: string, ids: string[] = []): Promise<PublicRun[]> {
   const rows = await db.query<RunRow>(sql`
-    SELECT id, trace_id, parent_run_id, dotted_order, name, run_type, status, start_time, end_time, inputs, outputs, error,
-      extra, events, tags, reference_example_id, prompt_tokens, completion_tokens, total_tokens, prompt_cost,
-      completion_cost, total_cost, first_token_time
-    FROM runs
-    WHERE workspace_id = ${workspaceId} AND trace_id = ${traceId}
-      ${ids.length ? sql`AND id = ANY(${ids}::uuid[])` : sql``}
-    ORDER BY dotted_order`);
+    SELECT ${RUN_COLUMNS} FROM runs r
+    WHERE r.workspace_id = ${workspaceId} AND r.trace_id = ${traceId}
+      ${ids.length ? sql`AND r.id = ANY(${ids}::uuid[])` : sql``}
+    ORDER BY r.dotted_order`);
   if (rows.length === 0 && ids.length === 0) throw notFound("The shared trace no longer exists.");
   const stats = await feedbackStats(db, workspaceId, rows.map((r) => r.id));
   return rows.map((r) => publicRun(r, stats.get(r.id)));
