@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { scratchDatabase as createScratchDatabase } from "../../server/db/scratch";
 
 export interface RunningServer {
   url: string;
@@ -28,25 +28,7 @@ async function freePort(): Promise<number> {
 }
 
 /** A fresh database on the PostgreSQL server named by E2E_DATABASE_URL, dropped by `stop()`. */
-export async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const { default: pg } = await import("pg");
-  const name = `tl_e2e_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return {
-    url: target.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+export const scratchDatabase = (url: string) => createScratchDatabase(url, "tl_e2e");
 
 /**
  * Starts the built server (`next start`) on a free port with a fresh database: embedded PGlite in a

@@ -1,7 +1,7 @@
 import { after, describe } from "node:test";
-import { randomBytes } from "node:crypto";
 import { openDatabase, type Database } from "./client";
 import { migrate } from "./migrate";
+import { scratchDatabase } from "./scratch";
 
 /**
  * Runs a suite on the embedded database and, when TEST_DATABASE_URL is set, again on a fresh
@@ -26,25 +26,15 @@ export function withTestDatabases(name: string, suite: (open: () => Promise<Data
   }
 }
 
-/** A fresh database on the server, dropped again when the process exits. */
+/** A fresh database on the server for one suite, dropped when the suite closes it. */
 async function openPostgresScratch(url: string): Promise<Database> {
-  const { default: pg } = await import("pg");
-  const name = `tl_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const db = await openDatabase({ url: target.toString() });
+  const scratch = await scratchDatabase(url);
+  const db = await openDatabase({ url: scratch.url });
   return {
     ...db,
     close: async () => {
       await db.close();
-      const dropper = new pg.Client({ connectionString: url });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
+      await scratch.drop();
     },
   };
 }
