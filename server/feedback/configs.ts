@@ -5,6 +5,7 @@ import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
 import { badRequest, notFound } from "../http/errors";
 import { isoFromDb } from "../ingest/time";
+import { uuid } from "./schema";
 
 const category = z.object({ value: z.union([z.number(), z.string()]), label: z.string().nullish() });
 const config = z.looseObject({
@@ -27,6 +28,17 @@ export const feedbackConfigUpdate = z.object({
   is_lower_score_better: z.boolean().nullish(),
 });
 export type FeedbackConfigUpdate = z.infer<typeof feedbackConfigUpdate>;
+
+/** GET /feedback-configs: repeated `key`, a name fragment, paging. */
+export const feedbackConfigListQuery = z.object({
+  key: z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  name_contains: z.string().optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+/** DELETE /feedback-configs: by key or by id. */
+export const feedbackConfigDeleteQuery = z.object({ feedback_key: z.string().min(1).optional(), id: uuid.optional() });
 
 interface ConfigRow {
   id: string;
@@ -77,7 +89,7 @@ export async function createFeedbackConfig(db: Sql, workspaceId: string, input: 
   return toWire(row);
 }
 
-export async function listFeedbackConfigs(db: Sql, workspaceId: string, q: { key: string[]; name_contains?: string; offset: number; limit: number }) {
+export async function listFeedbackConfigs(db: Sql, workspaceId: string, q: z.infer<typeof feedbackConfigListQuery>) {
   const where: SqlFragment[] = [sql`workspace_id = ${workspaceId}`];
   if (q.key.length) where.push(sql`feedback_key = ANY(${q.key}::text[])`);
   if (q.name_contains) where.push(sql`strpos(lower(feedback_key), lower(${q.name_contains})) > 0`);
