@@ -66,7 +66,7 @@ async function sendTrace(key: string) {
   openai.addEvent({ name: "new_token", kwargs: { token: " is" } });
   await openai.end({
     id: "chatcmpl-1", object: "chat.completion",
-    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "It is **18 °C** and clear in Paris.\n\n- Bring *sunglasses*\n- See [forecast](https://example.com/paris)\n\n```json\n{\"ok\": true}\n```" } }],
+    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "It is **18 °C** and clear in Paris.\n\n- Bring *sunglasses*\n- See [forecast](https://example.com/paris)\n\n| day | high | sky |\n|---|--:|---|\n| Mon | 18 °C | clear |\n| Tue | 21 °C | cloudy |\n\n- [x] checked the forecast\n- [ ] book a table\n\n```json\n{\"ok\": true}\n```" } }],
     usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150, prompt_tokens_details: { cached_tokens: 64 } },
   });
   await openai.patchRun();
@@ -197,6 +197,15 @@ test("the OpenAI run reads as a conversation; markup is text, nothing runs", { s
   const link = conversation.locator('a[href="https://example.com/paris"]');
   assert.equal(await link.getAttribute("rel"), "noopener noreferrer nofollow");
   assert.equal(await conversation.locator("pre code", { hasText: "\"ok\": true" }).count(), 1);
+  const table = conversation.locator("table");
+  assert.deepEqual(await table.locator("th").allTextContents(), ["day", "high", "sky"], "a GFM table renders as a table");
+  assert.deepEqual(await table.locator("tbody tr").first().locator("td").allTextContents(), ["Mon", "18 °C", "clear"]);
+  assert.equal(await conversation.locator('input[type="checkbox"]:checked').count(), 1, "task list items render as checkboxes");
+  assert.equal(await conversation.locator("pre code.language-json .hljs-attr").count(), 1, "code is highlighted");
+  await conversation.getByRole("button", { name: "Copy code" }).waitFor();
+  await table.scrollIntoViewIfNeeded();
+  await shot("trace-markdown");
+  await page.getByTestId("run-detail").evaluate((el) => el.scrollTo(0, 0));
   const call = conversation.getByTestId("tool-call").filter({ hasText: "get_weather" });
   await call.getByText("result ↓").click();
   const result = conversation.locator("article[data-role=tool][data-active]");
@@ -360,5 +369,38 @@ test("settings: members and a workspace model price", { skip }, async () => {
   assert.equal(prices.status, 200);
   assert.deepEqual((prices.body as { name: string }[]).map((p) => p.name), ["in-house llama"]);
   await shot("settings-prices");
+  assert.deepEqual(dialogs, []);
+});
+
+test("dark mode: follows the system, a choice in the user menu overrides it and survives a reload", { skip }, async () => {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(`${server.url}/o/${workspaceId}/projects`);
+  const light = await background();
+  await page.emulateMedia({ colorScheme: "dark" });
+  const systemDark = await background();
+  assert.notEqual(systemDark, light, "with no choice the page follows the system's dark setting");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.getByTestId("user-menu").click();
+  await page.getByTestId("theme-choice").getByRole("button", { name: "Dark" }).click();
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+  assert.equal(await background(), systemDark, "the choice overrides the system's light setting");
+  await page.reload();
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark", "the server renders the remembered choice");
+  for (const [name, route] of [["projects", "projects"], ["datasets", "datasets"], ["prompts", "prompts"], ["charts", "charts"], ["settings", "settings"]]) {
+    await page.goto(`${server.url}/o/${workspaceId}/${route}`);
+    await page.waitForLoadState("networkidle");
+    await page.screenshot({ path: path.join(SHOTS, `b-dark-${name}.png`) });
+  }
+  await page.goto(`${server.url}/o/${workspaceId}/projects`);
+  await page.locator('[data-testid="projects-table"] a', { hasText: PROJECT }).click();
+  await page.locator('[data-testid="run-row"]', { hasText: "assistant-pipeline" }).first().click();
+  await page.getByTestId("open-trace").click();
+  await openRun("openai-chat");
+  await page.screenshot({ path: path.join(SHOTS, "b-dark-trace-openai-conversation.png") });
+  await page.getByTestId("user-menu").click();
+  await page.getByTestId("theme-choice").getByRole("button", { name: "System" }).click();
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), undefined);
+  assert.equal(await background(), light);
   assert.deepEqual(dialogs, []);
 });

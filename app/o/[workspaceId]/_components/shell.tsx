@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { ThemeChoice } from "../../../_theme/theme-choice";
 import { Icon } from "./icons";
 
 export interface WorkspaceChoice {
@@ -90,6 +91,11 @@ function UserMenu({ user }: { user: { email: string; name: string | null } }) {
       {open ? (
         <div className="menu menu-up" role="menu">
           <div className="menu-label truncate">{user.email}</div>
+          <div className="menu-sep" />
+          <div className="menu-row">
+            <span className="muted">Theme</span>
+            <ThemeChoice />
+          </div>
           <div className="menu-sep" />
           <button type="button" role="menuitem" className="menu-item" onClick={() => signOut({ callbackUrl: "/signin" })}>
             <Icon name="signout" size={14} /> Sign out

@@ -1,48 +1,55 @@
-import { memo, type ReactNode } from "react";
-import { parseMarkdown, type Block, type Inline } from "./markdown-parse";
+"use client";
+
+import { memo, useState, type ComponentProps } from "react";
+import ReactMarkdown, { type Components } from "react-markdown";
+import { markdownOptions } from "./markdown-options";
 import styles from "./conversation.module.css";
 
-function inline(nodes: Inline[]): ReactNode[] {
-  return nodes.map((node, i) => {
-    switch (node.t) {
-      case "text":
-        return node.text;
-      case "code":
-        return <code key={i} className={styles.inlineCode}>{node.text}</code>;
-      case "strong":
-        return <strong key={i}>{inline(node.children)}</strong>;
-      case "em":
-        return <em key={i}>{inline(node.children)}</em>;
-      case "link":
-        return <a key={i} href={node.href} target="_blank" rel="noopener noreferrer nofollow">{inline(node.children)}</a>;
-    }
-  });
+interface HastNode {
+  type: string;
+  value?: string;
+  tagName?: string;
+  properties?: { className?: unknown };
+  children?: HastNode[];
 }
 
-function block(node: Block, i: number): ReactNode {
-  switch (node.t) {
-    case "p":
-      return <p key={i}>{inline(node.children)}</p>;
-    case "heading":
-      return <p key={i} className={styles.mdHeading} data-level={node.level}>{inline(node.children)}</p>;
-    case "code":
-      return (
-        <pre key={i} className={styles.codeBlock} data-lang={node.lang || undefined}>
-          <code>{node.text}</code>
-        </pre>
-      );
-    case "list": {
-      const items = node.items.map((item, j) => <li key={j}>{inline(item)}</li>);
-      return node.ordered ? <ol key={i} start={node.start}>{items}</ol> : <ul key={i}>{items}</ul>;
-    }
-    case "quote":
-      return <blockquote key={i}>{node.children.map(block)}</blockquote>;
-    case "hr":
-      return <hr key={i} />;
-  }
+const textOf = (node: HastNode | undefined): string =>
+  node?.type === "text" ? node.value ?? "" : (node?.children ?? []).map(textOf).join("");
+
+function CodeBlock({ node, children }: ComponentProps<"pre"> & { node?: HastNode }) {
+  const [copied, setCopied] = useState(false);
+  const code = node?.children?.find((c) => c.tagName === "code");
+  const classes = Array.isArray(code?.properties?.className) ? (code.properties.className as string[]) : [];
+  const lang = classes.find((c) => c.startsWith("language-"))?.slice("language-".length);
+  const copy = async () => {
+    await navigator.clipboard.writeText(textOf(code).replace(/\n$/, ""));
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <div className={styles.codeWrap}>
+      <div className={styles.codeBar}>
+        <span>{lang ?? "text"}</span>
+        <button type="button" className={styles.copy} onClick={copy} aria-label="Copy code">{copied ? "Copied" : "Copy"}</button>
+      </div>
+      <pre className={styles.codeBlock}>{children}</pre>
+    </div>
+  );
 }
 
-/** Markdown text as React elements; raw HTML in the text is shown as text, never interpreted. */
+const components: Components = {
+  a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer nofollow" />,
+  pre: CodeBlock,
+  code: ({ node: _node, className, ...props }) => <code className={className ?? styles.inlineCode} {...props} />,
+  table: ({ node: _node, ...props }) => <div className={styles.tableWrap}><table {...props} /></div>,
+  img: ({ node: _node, alt, ...props }) => <img alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" {...props} />,
+};
+
+/** Markdown text as React elements (react-markdown + GFM); raw HTML in the text is shown as text. */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  return <div className={styles.markdown}>{parseMarkdown(text).map(block)}</div>;
+  return (
+    <div className={styles.markdown}>
+      <ReactMarkdown {...markdownOptions} components={components}>{text}</ReactMarkdown>
+    </div>
+  );
 });
