@@ -183,6 +183,48 @@ test("a trace sent with the langsmith client shows in the runs table and opens",
   assert.equal(await page.getByTestId("trace-row").count(), 5);
 });
 
+test("the trace view: chips per run, project breadcrumb, keys at once, next error, find, share", { skip }, async () => {
+  const row = (name: string) => page.locator('[data-testid="trace-row"]', { hasText: name }).first();
+  assert.equal(await page.getByTestId("trace-project").textContent(), PROJECT, "the breadcrumb names the project");
+  const chips = (await row("openai-chat").textContent()) ?? "";
+  assert.ok(chips.includes("gpt-4o-mini") && chips.includes("150 tok") && /⚡\d+ms/.test(chips), chips);
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await row("openai-chat").getAttribute("aria-selected"), "true", "arrow keys move as soon as the trace opens");
+  await page.getByTestId("next-error").click();
+  assert.equal(await row("get_weather").getAttribute("aria-selected"), "true", "next error jumps to the failing run");
+  await page.getByTestId("trace-search").fill("Seine");
+  await page.getByTestId("trace-search-count").filter({ hasText: "1 found" }).waitFor();
+  assert.equal(await row("native-agent").getAttribute("data-match"), "true", "found by the text of its output");
+  await page.getByTestId("trace-search").press("Enter");
+  assert.equal(await row("native-agent").getAttribute("aria-selected"), "true");
+  await page.getByTestId("trace-search").fill("");
+  const pane = page.locator('aside[aria-label="Selected run"]');
+  const drag = async (dx: number) => {
+    const grip = (await page.getByTestId("resize-handle").boundingBox())!;
+    await page.mouse.move(grip.x + 3, grip.y + 300);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + 3 + dx, grip.y + 300, { steps: 5 });
+    await page.mouse.up();
+  };
+  const wide = (await pane.boundingBox())!.width;
+  await drag(160);
+  assert.ok((await pane.boundingBox())!.width < wide - 120, "dragging the grip narrows the run panel");
+  await shot("trace-tree");
+  await drag(-160);
+
+  await page.getByTestId("share-trace").click();
+  await page.getByRole("button", { name: "Create public link" }).click();
+  const url = await page.getByTestId("share-url").inputValue();
+  const token = /\/public\/([^/]+)\/r$/.exec(url)?.[1];
+  assert.ok(token, url);
+  assert.equal((await fetch(`${server.url}/api/v1/public/${token}/run`)).status, 200, "the link's token opens the shared trace");
+  await shot("trace-share");
+  await page.getByRole("button", { name: "Unshare" }).click();
+  await page.getByRole("button", { name: "Create public link" }).waitFor();
+  assert.equal((await fetch(`${server.url}/api/v1/public/${token}/run`)).status, 404, "unsharing revokes the link at once");
+  await page.getByTestId("share-trace").click();
+});
+
 test("the OpenAI run reads as a conversation; markup is text, nothing runs", { skip }, async () => {
   await openRun("openai-chat");
   const conversation = page.getByTestId("conversation");

@@ -22,6 +22,10 @@ export interface TraceRun {
   error: string | null;
   total_tokens: number;
   total_cost: number | null;
+  /** The model an LLM run called, when known. */
+  model: string | null;
+  /** Milliseconds from the run's start to its first streamed token. */
+  first_token_ms: number | null;
 }
 
 export interface TraceRuns {
@@ -30,8 +34,8 @@ export interface TraceRuns {
   truncated: boolean;
 }
 
-/** One run as the SQL below aggregates it: [id, parent, name, type, status, start, end, latency ms, error, tokens, cost]. */
-type Tuple = [string, string | null, string, string, string, string, string | null, number | null, string | null, number | null, number | null];
+/** One run as the SQL below aggregates it: [id, parent, name, type, status, start, end, latency ms, error, tokens, cost, model, first token ms]. */
+type Tuple = [string, string | null, string, string, string, string, string | null, number | null, string | null, number | null, number | null, string | null, number | null];
 
 /**
  * Every run of one trace in tree order (dotted order: a parent before its children, siblings by
@@ -45,19 +49,20 @@ export async function traceRuns(db: Sql, workspaceId: string, traceId: string): 
   const [{ runs: text }] = await db.query<{ runs: string }>(sql`
     WITH trace AS MATERIALIZED (
       SELECT workspace_id, id, parent_run_id, name, run_type, status, start_time, end_time, latency_ms, left(error, ${ERROR_PREVIEW}) AS error,
-        total_tokens, total_cost, dotted_order
+        total_tokens, total_cost, dotted_order, model, first_token_time
       FROM runs WHERE trace_id = ${traceId})
     SELECT coalesce(json_agg(json_build_array(r.id, r.parent_run_id, r.name, r.run_type, r.status, r.start_time, r.end_time,
-      r.latency_ms, r.error, r.total_tokens, r.total_cost::float8) ORDER BY r.dotted_order), '[]')::text AS runs
+      r.latency_ms, r.error, r.total_tokens, r.total_cost::float8, r.model,
+      extract(epoch FROM r.first_token_time - r.start_time) * 1000) ORDER BY r.dotted_order), '[]')::text AS runs
     FROM (
       SELECT r.id, r.parent_run_id, r.name, r.run_type, r.status, r.start_time, r.end_time, r.latency_ms, r.error, r.total_tokens,
-        r.total_cost, r.dotted_order
+        r.total_cost, r.dotted_order, r.model, r.first_token_time
       FROM trace r WHERE r.workspace_id = ${workspaceId}
       ORDER BY r.dotted_order LIMIT ${TRACE_RUN_LIMIT + 1}
     ) r`);
   const rows = JSON.parse(text) as Tuple[];
   if (rows.length === 0) throw notFound(`Trace ${traceId} not found.`);
-  const runs = rows.slice(0, TRACE_RUN_LIMIT).map(([id, parent, name, runType, status, start, end, latencyMs, error, tokens, cost]) => ({
+  const runs = rows.slice(0, TRACE_RUN_LIMIT).map(([id, parent, name, runType, status, start, end, latencyMs, error, tokens, cost, model, firstTokenMs]) => ({
     id,
     parent_run_id: parent,
     name,
@@ -69,6 +74,8 @@ export async function traceRuns(db: Sql, workspaceId: string, traceId: string): 
     error,
     total_tokens: tokens ?? 0,
     total_cost: cost,
+    model,
+    first_token_ms: firstTokenMs === null ? null : Math.max(0, firstTokenMs),
   }));
   return { runs, truncated: rows.length > TRACE_RUN_LIMIT };
 }

@@ -35,7 +35,7 @@ withTestDatabases("tRPC routers", (open) => {
     project = await seedProject(db, ada.workspaceId, "support-bot");
     runs.root = await seedRun(db, ada.workspaceId, project, { name: "agent", start: at(0), latencyMs: 900, inputs: { q: "big input" } });
     const parent = { ...runs.root };
-    runs.llm = await seedRun(db, ada.workspaceId, project, { name: "ChatOpenAI", runType: "llm", parent, start: at(100), latencyMs: 300, promptTokens: 10, completionTokens: 5 });
+    runs.llm = await seedRun(db, ada.workspaceId, project, { name: "ChatOpenAI", runType: "llm", parent, start: at(100), latencyMs: 300, promptTokens: 10, completionTokens: 5, model: "gpt-4o-mini", firstTokenMs: 120 });
     runs.tool = await seedRun(db, ada.workspaceId, project, { name: "search", runType: "tool", parent, start: at(50), latencyMs: 100, error: "Timeout" });
     runs.nested = await seedRun(db, ada.workspaceId, project, { name: "inner", parent: { ...runs.tool }, start: at(60), latencyMs: 10 });
     runs.other = await seedRun(db, ada.workspaceId, project, { name: "second", start: at(5000), latencyMs: 20 });
@@ -84,6 +84,8 @@ withTestDatabases("tRPC routers", (open) => {
     assert.equal(trace.truncated, false);
     assert.ok(!("inputs" in trace.runs[0]));
     assert.equal(trace.runs[1].error, "Timeout");
+    const llm = trace.runs.find((r) => r.name === "ChatOpenAI")!;
+    assert.deepEqual([llm.model, llm.first_token_ms, llm.total_tokens], ["gpt-4o-mini", 120, 15], "the tree shows each LLM run's model, first-token time and tokens");
     const run = await caller.runs.get({ workspaceId: ada.workspaceId, runId: runs.root.id });
     assert.deepEqual(run.inputs, { q: "big input" });
     await rejectsWith(caller.runs.get({ workspaceId: ada.workspaceId, runId: randomUUID() }), "NOT_FOUND");

@@ -7,6 +7,7 @@ import { projectsRouter } from "./routers/projects";
 import { promptsRouter } from "./routers/prompts";
 import { runsRouter } from "./routers/runs";
 import { settingsRouter } from "./routers/settings";
+import { sharingRouter } from "./routers/sharing";
 import { traceRouter } from "./routers/trace";
 import { workspacesRouter } from "./routers/workspaces";
 
@@ -22,6 +23,7 @@ export const appRouter = router({
   settings: settingsRouter,
   datasets: datasetsRouter,
   prompts: promptsRouter,
+  sharing: sharingRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,10 +8,14 @@ import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type Keybo
 import { useTRPC } from "@/app/trpc-client";
 import { formatCost, formatLatency, formatTime, formatTokens } from "../../../../_components/format";
 import { RunDetail } from "../../../../_components/run-detail";
+import { ResizeHandle, usePanelWidth } from "../../../../_components/resize-handle";
 import { EmptyState, ErrorState, LoadingState, runTypeColor } from "../../../../_components/ui";
 import { useUrlState } from "../../url-state";
+import { ShareButton } from "./share-button";
 import styles from "./trace.module.css";
+import type { TraceRun } from "@/server/runs/trace";
 import { buildTree, deepParents, visibleRows, type TraceTree, type TreeNode } from "./tree-model";
+import { useTraceSearch } from "./use-trace-search";
 
 const ROW_HEIGHT = 30;
 /** Above this many runs, runs deeper than COLLAPSE_DEPTH start collapsed. */
@@ -24,20 +28,35 @@ function msLabel(ms: number): string {
   return formatLatency(ms / 1000);
 }
 
+/** Ticks at each quarter of the trace, the last one at its end. */
 function Axis({ span }: { span: number }) {
   return (
     <div className={styles.axis} style={{ marginRight: 16 }}>
       {[0, 0.25, 0.5, 0.75].map((f) => (
         <div key={f} className={styles.tick} style={{ left: `${f * 100}%` }}>{msLabel(span * f)}</div>
       ))}
+      <div className={`${styles.tick} ${styles.tickEnd}`}>{msLabel(span)}</div>
     </div>
   );
 }
 
-function TraceRow({ node, tree, selected, collapsed, onSelect, onToggle }: {
+/** Model, tokens, cost and time to first token of a run, where it has them. */
+function RunChips({ run }: { run: TraceRun }) {
+  return (
+    <span className={styles.chips}>
+      {run.model ? <span className={styles.chip} title={`Model: ${run.model}`}>{run.model}</span> : null}
+      {run.total_tokens ? <span className={styles.stat} title={`${run.total_tokens} tokens`}>{formatTokens(run.total_tokens)} tok</span> : null}
+      {run.total_cost ? <span className={styles.stat} title="Cost">{formatCost(run.total_cost)}</span> : null}
+      {run.first_token_ms !== null ? <span className={styles.stat} title="Time to first token">⚡{msLabel(run.first_token_ms)}</span> : null}
+    </span>
+  );
+}
+
+function TraceRow({ node, tree, selected, matched, collapsed, onSelect, onToggle }: {
   node: TreeNode;
   tree: TraceTree;
   selected: boolean;
+  matched: boolean;
   collapsed: boolean;
   onSelect: (id: string) => void;
   onToggle: (id: string) => void;
@@ -56,6 +75,7 @@ function TraceRow({ node, tree, selected, collapsed, onSelect, onToggle }: {
       onClick={() => onSelect(run.id)}
       data-testid="trace-row"
       data-run-id={run.id}
+      data-match={matched || undefined}
     >
       <div className={styles.treeCell} style={{ paddingLeft: 8 }}>
         {Array.from({ length: node.depth }, (_, i) => <span key={i} className={styles.guide} />)}
@@ -69,7 +89,8 @@ function TraceRow({ node, tree, selected, collapsed, onSelect, onToggle }: {
         </span>
         <span className={styles.name} title={run.name}>{run.name}</span>
         {failed ? <span className="badge badge-error" style={{ flex: "none" }}>error</span> : null}
-        <span className={styles.meta} title={run.total_tokens ? `${formatTokens(run.total_tokens)} tokens` : undefined}>{formatLatency(run.latency)}</span>
+        <RunChips run={run} />
+        <span className={styles.meta} title="Latency">{formatLatency(run.latency)}</span>
       </div>
       <div className={styles.lane}>
         <div
@@ -94,6 +115,11 @@ function TraceView() {
   // Selection lives in state (fast key repeat) and is mirrored into the URL for shareable links.
   const [chosen, setChosen] = useState<string | null>(() => params.get("run"));
   const query = useQuery(trpc.trace.get.queryOptions({ workspaceId, traceId }));
+  const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
+  const [find, setFind] = useState("");
+  const [panelWidth, setPanelWidth] = usePanelWidth("tl-trace-panel", 600);
+  const matches = useTraceSearch(workspaceId, projectId, traceId, query.data?.runs ?? [], find);
+  const matchSet = useMemo(() => new Set(matches), [matches]);
   const tree = useMemo(() => buildTree(query.data?.runs ?? []), [query.data]);
   const [collapsed, setCollapsed] = useState<Set<string> | null>(null);
   useEffect(() => {
@@ -133,6 +159,22 @@ function TraceView() {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: "auto" });
   }, [selectedIndex, virtualizer]);
 
+  // The tree takes the keyboard as soon as the trace is shown (autoFocus only works on form fields).
+  const loaded = !!query.data;
+  useEffect(() => {
+    if (loaded) scrollRef.current?.focus({ preventScroll: true });
+  }, [loaded]);
+
+  /** The next run of `ids` after the selected one in tree order, wrapping around. */
+  const nextOf = useCallback((ids: string[]) => {
+    if (!ids.length) return;
+    const order = query.data?.runs ?? [];
+    const at = order.findIndex((r) => r.id === selectedId);
+    const positions = new Map(order.map((r, i) => [r.id, i]));
+    select(ids.find((id) => (positions.get(id) ?? -1) > at) ?? ids[0]);
+  }, [query.data, selectedId, select]);
+  const failedIds = useMemo(() => (query.data?.runs ?? []).filter((r) => r.error || r.status === "error").map((r) => r.id), [query.data]);
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!rows.length) return;
     const node = selectedIndex >= 0 ? rows[selectedIndex] : null;
@@ -147,7 +189,8 @@ function TraceView() {
     } else if (e.key === "ArrowLeft" && node) {
       if (node.children.length && !collapsed?.has(node.run.id)) toggle(node.run.id);
       else if (node.parent) select(node.parent);
-    } else return;
+    } else if (e.key === "e") nextOf(failedIds);
+    else return;
     e.preventDefault();
   };
 
@@ -158,20 +201,32 @@ function TraceView() {
   const root = tree.nodes.get(tree.roots[0])!.run;
   const span = Math.max(1, tree.endMs - tree.startMs);
   const all = query.data.runs;
-  const errors = all.filter((r) => r.error || r.status === "error").length;
+  const errors = failedIds.length;
   const tokens = all.reduce((n, r) => n + (r.run_type === "llm" ? r.total_tokens : 0), 0);
   const cost = all.reduce((n, r) => n + (r.run_type === "llm" ? r.total_cost ?? 0 : 0), 0);
 
   return (
-    <div className={styles.layout}>
+    <div className={styles.layout} style={{ gridTemplateColumns: `minmax(0, 1fr) ${panelWidth}px` }}>
       <div className={styles.left}>
         <div className={styles.top}>
           <div className="crumbs">
             <Link href={`/o/${workspaceId}/projects`}>Projects</Link><span className="sep">/</span>
-            <Link href={`/o/${workspaceId}/projects/${projectId}`}>Runs</Link><span className="sep">/</span>
+            <Link href={`/o/${workspaceId}/projects/${projectId}`} data-testid="trace-project">{project.data?.name ?? "Runs"}</Link><span className="sep">/</span>
             <span className="mono">{traceId.slice(0, 8)}</span>
           </div>
-          <div className="row"><h1 className="truncate" data-testid="trace-title">{root.name}</h1></div>
+          <div className="row">
+            <h1 className="truncate grow" data-testid="trace-title">{root.name}</h1>
+            <input
+              className="input" type="search" placeholder="Find runs by name or text" aria-label="Find in trace" style={{ width: 220 }}
+              value={find} onChange={(e) => setFind(e.target.value)} data-testid="trace-search"
+              onKeyDown={(e) => { if (e.key === "Enter") { e.preventDefault(); nextOf(matches); } }}
+            />
+            {find.trim() ? <span className="muted" data-testid="trace-search-count">{matches.length} found</span> : null}
+            <button type="button" className="btn btn-sm" disabled={!errors} onClick={() => nextOf(failedIds)} data-testid="next-error" title="Next failing run (e)">
+              Next error
+            </button>
+            <ShareButton workspaceId={workspaceId} runId={root.id} />
+          </div>
           <div className={styles.summary}>
             <span>Started <b>{formatTime(root.start_time)}</b></span>
             <span>Duration <b>{msLabel(span)}</b></span>
@@ -188,6 +243,7 @@ function TraceView() {
             <span className="grow" />
             <span><span className="kbd">↑</span><span className="kbd">↓</span> move</span>
             <span><span className="kbd">←</span><span className="kbd">→</span> fold</span>
+            <span><span className="kbd">e</span> error</span>
           </div>
           <Axis span={span} />
         </div>
@@ -197,15 +253,18 @@ function TraceView() {
               const node = rows[item.index];
               return (
                 <div key={node.run.id} style={{ position: "absolute", top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}>
-                  <TraceRow node={node} tree={tree} selected={node.run.id === selectedId} collapsed={!!collapsed?.has(node.run.id)} onSelect={select} onToggle={toggle} />
+                  <TraceRow node={node} tree={tree} selected={node.run.id === selectedId} matched={matchSet.has(node.run.id)} collapsed={!!collapsed?.has(node.run.id)} onSelect={select} onToggle={toggle} />
                 </div>
               );
             })}
           </div>
         </div>
       </div>
-      <aside className={styles.detail} aria-label="Selected run">
-        {selectedId ? <RunDetail key={selectedId} workspaceId={workspaceId} runId={selectedId} /> : <EmptyState title="Select a run" />}
+      <aside className={styles.detailPane} aria-label="Selected run">
+        <ResizeHandle width={panelWidth} onResize={setPanelWidth} />
+        <div className={styles.detail}>
+          {selectedId ? <RunDetail key={selectedId} workspaceId={workspaceId} runId={selectedId} /> : <EmptyState title="Select a run" />}
+        </div>
       </aside>
     </div>
   );
