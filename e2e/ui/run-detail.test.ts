@@ -325,6 +325,44 @@ test("feedback left in the run view is listed there and read back through the RE
   assert.equal(fb.comment, `Right answer ${SCRIPT}`);
   assert.deepEqual(fb.correction, { answer: "18C" });
   assert.equal(fb.feedback_source.type, "app");
+  assert.equal(await panel.getByTestId("feedback-author").first().textContent(), "Grace Hopper", "the reviewer is named, not \"app\"");
+  assert.deepEqual(dialogs, []);
+});
+
+test("feedback keys follow the workspace's configs; a reviewer edits and deletes their own", { skip }, async () => {
+  assert.equal((await api("POST", "/feedback-configs", { feedback_key: "quality", feedback_config: { type: "continuous", min: 0, max: 1 } })).status, 200);
+  assert.equal((await api("POST", "/feedback-configs", { feedback_key: "tone", feedback_config: { type: "categorical", categories: [{ value: "friendly", label: "Friendly" }, { value: "curt", label: "Curt" }] } })).status, 200);
+  await page.reload();
+  await page.getByRole("tab", { name: /Feedback/ }).click();
+  const panel = page.getByTestId("feedback-panel");
+  const form = panel.getByRole("form", { name: "Add feedback" });
+  await form.locator('input[name="key"]').fill("quality");
+  await form.locator('input[name="score"]').fill("1.5");
+  assert.equal(await panel.getByTestId("score-problem").textContent(), "The score must be at most 1.");
+  assert.equal(await form.getByRole("button", { name: "Add feedback" }).isDisabled(), true);
+  await form.getByLabel("Score slider").fill("0.7");
+  assert.equal(await form.locator('input[name="score"]').inputValue(), "0.7");
+  await form.getByRole("button", { name: "Add feedback" }).click();
+  await panel.getByTestId("feedback-item").filter({ hasText: "quality" }).waitFor();
+
+  await form.locator('input[name="key"]').fill("tone");
+  await form.getByTestId("feedback-categories").getByRole("button", { name: "Curt" }).click();
+  await form.getByRole("button", { name: "Add feedback" }).click();
+  const tone = panel.getByTestId("feedback-item").filter({ hasText: "tone" });
+  await tone.filter({ hasText: "curt" }).waitFor();
+  await tone.getByRole("button", { name: "Edit" }).click();
+  const edit = panel.getByRole("form", { name: "Edit feedback" });
+  await edit.getByTestId("feedback-categories").getByRole("button", { name: "Friendly" }).click();
+  await edit.locator('textarea[name="comment"]').fill("warm after all");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await tone.filter({ hasText: "warm after all" }).waitFor();
+  assert.ok(((await tone.textContent()) ?? "").includes("friendly"));
+  await shot("run-feedback-configs");
+  const listed = await api("GET", `/feedback?run=${ids.openai}&key=tone`);
+  assert.deepEqual((listed.body as { value: string; comment: string }[]).map((f) => [f.value, f.comment]), [["friendly", "warm after all"]]);
+  await tone.getByRole("button", { name: "Delete" }).click();
+  await tone.waitFor({ state: "detached" });
+  assert.deepEqual((await api("GET", `/feedback?run=${ids.openai}&key=tone`)).body, []);
   assert.deepEqual(dialogs, []);
 });
 
@@ -396,11 +434,15 @@ test("a project's dashboard opens from its runs page", { skip }, async () => {
 });
 
 test("settings: members and a workspace model price", { skip }, async () => {
-  await page.goto(`${server.url}/o/${workspaceId}/settings`);
-  await page.getByRole("tab", { name: "Members" }).click();
+  await page.goto(`${server.url}/o/${workspaceId}/settings?tab=members`);
+  assert.equal(await page.getByRole("tab", { name: "Members" }).getAttribute("aria-selected"), "true", "the tab is addressable by URL");
   await page.locator('[data-testid="members"] tr', { hasText: "grace@example.com" }).waitFor();
+  await page.getByLabel("E-mail to invite").fill("alan@example.com");
+  await page.getByRole("button", { name: "Invite" }).click();
+  assert.equal(await page.getByTestId("invite-expiry").textContent(), "expires in 7 days");
   await shot("settings-members");
   await page.getByRole("tab", { name: "Model prices" }).click();
+  await page.waitForURL(/\?tab=prices$/);
   await page.getByLabel("Price name").fill("in-house llama");
   await page.getByLabel("Model pattern").fill("^llama-3\\.1-70b");
   await page.getByLabel("Input price").fill("0.6");

@@ -3,7 +3,9 @@ import { test } from "node:test";
 import { TRPCError } from "@trpc/server";
 import { signUp } from "../../auth/users";
 import type { Sql } from "../../db/client";
+import { sql } from "../../db/sql";
 import { withTestDatabases } from "../../db/test-databases";
+import { createFeedbackConfig } from "../../feedback/configs";
 import { storeProject, storeRun } from "../../feedback/test-runs";
 import { createCaller } from "../router";
 
@@ -51,6 +53,30 @@ withTestDatabases("trpc-ui-b", (open) => {
     const listed = await me.feedback.forRun({ workspaceId: ws, runId, traceId: runId });
     assert.deepEqual(listed.map((f) => f.key), ["helpful"]);
     await assert.rejects(outsider.feedback.create({ workspaceId: other, runId, key: "x" }), code("NOT_FOUND"));
+  });
+
+  test("feedback follows the workspace's configs, names its reviewer, and only its author changes it", async () => {
+    await createFeedbackConfig(db, ws, { feedback_key: "quality", feedback_config: { type: "continuous", min: 0, max: 1 } });
+    await createFeedbackConfig(db, ws, { feedback_key: "tone", feedback_config: { type: "categorical", categories: [{ value: "friendly" }, { value: "neutral" }] } });
+    assert.deepEqual((await me.feedback.configs({ workspaceId: ws })).map((c) => c.feedback_key), ["quality", "tone"]);
+    await assert.rejects(me.feedback.create({ workspaceId: ws, runId, key: "quality", score: 1.5 }),
+      (e: unknown) => code("BAD_REQUEST")(e) && /outside the range of "quality": 0 to 1/.test((e as Error).message));
+    await assert.rejects(me.feedback.create({ workspaceId: ws, runId, key: "tone", value: "rude" }),
+      (e: unknown) => code("BAD_REQUEST")(e) && /not a category of "tone": choose one of friendly, neutral/.test((e as Error).message));
+    const made = await me.feedback.create({ workspaceId: ws, runId, key: "tone", value: "friendly" });
+    const mine = (await me.feedback.forRun({ workspaceId: ws, runId })).find((f) => f.id === made.id)!;
+    assert.deepEqual([mine.author, mine.mine], [{ user_id: userA, name: "a@example.com" }, true]);
+
+    const colleague = await signUp(db, { email: "c@example.com", password: "password-c-1" });
+    await db.query(sql`INSERT INTO memberships (user_id, workspace_id, role) VALUES (${colleague.userId}, ${ws}, 'member')`);
+    const asColleague = createCaller({ sql: db, userId: colleague.userId });
+    await assert.rejects(asColleague.feedback.update({ workspaceId: ws, id: made.id, score: null, comment: "mine now" }), code("FORBIDDEN"));
+    await assert.rejects(asColleague.feedback.delete({ workspaceId: ws, id: made.id }), code("FORBIDDEN"));
+    const edited = await me.feedback.update({ workspaceId: ws, id: made.id, value: "neutral", score: null, comment: "on reflection" });
+    assert.deepEqual([edited.value, edited.comment], ["neutral", "on reflection"]);
+    await me.feedback.delete({ workspaceId: ws, id: made.id });
+    assert.equal((await me.feedback.forRun({ workspaceId: ws, runId })).some((f) => f.id === made.id), false);
+    await db.query(sql`DELETE FROM memberships WHERE user_id = ${colleague.userId} AND workspace_id = ${ws}`);
   });
 
   test("settings: an API key is shown once, listed by prefix, revoked", async () => {

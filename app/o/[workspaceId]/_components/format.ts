@@ -57,17 +57,19 @@ export function formatExactTime(iso: string | null | undefined): string {
   return iso.replace("T", " ").replace("Z", " UTC");
 }
 
-/** "just now", "5m ago", "3h ago", "2d ago", then the date. */
+/** "just now", "5m ago", "3h ago", "2d ago" (or "in 5m", "in 7 days" ahead), then the date. */
 export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return "–";
   const t = new Date(iso).getTime();
   if (Number.isNaN(t)) return iso;
-  const s = Math.max(0, Math.round((now - t) / 1000));
+  const ahead = t > now;
+  const s = Math.round(Math.abs(now - t) / 1000);
   if (s < 45) return "just now";
-  if (s < 3600) return `${Math.round(s / 60)}m ago`;
-  if (s < 86_400) return `${Math.round(s / 3600)}h ago`;
-  if (s < 30 * 86_400) return `${Math.round(s / 86_400)}d ago`;
-  return formatTime(iso).split(",")[0];
+  const span = s < 3600 ? `${Math.round(s / 60)}m` : s < 86_400 ? `${Math.round(s / 3600)}h` : s < 30 * 86_400 ? `${Math.round(s / 86_400)}d` : null;
+  if (!span) return formatTime(iso).split(",")[0];
+  if (!ahead) return `${span} ago`;
+  const days = Math.round(s / 86_400);
+  return s >= 86_400 ? `in ${days} day${days === 1 ? "" : "s"}` : `in ${span}`;
 }
 
 /** Seconds between two ISO instants; null when either is missing. */

@@ -1,21 +1,26 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { use, useState } from "react";
+import { Suspense, use } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { ApiKeys } from "../_components/settings/api-keys";
 import { Members } from "../_components/settings/members";
 import { ModelPrices } from "../_components/settings/prices";
 import { ErrorState, LoadingState } from "../_components/ui";
+import { useUrlState } from "../_components/url-state";
 
 const TABS = [["keys", "API keys"], ["members", "Members"], ["prices", "Model prices"]] as const;
 type Tab = (typeof TABS)[number][0];
+const isTab = (value: string | null): value is Tab => TABS.some(([id]) => id === value);
 
-export default function SettingsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
-  const { workspaceId } = use(params);
+/** Settings with the open tab in the URL (`?tab=members`), so each tab can be linked to. */
+function Settings({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const current = useQuery(trpc.workspaces.current.queryOptions({ workspaceId }));
-  const [tab, setTab] = useState<Tab>("keys");
+  const [params, setParams] = useUrlState();
+  const requested = params.get("tab");
+  const tab: Tab = isTab(requested) ? requested : "keys";
+  const setTab = (id: Tab) => setParams({ tab: id === "keys" ? null : id });
   return (
     <div className="page">
       <div className="page-header">
@@ -36,4 +41,9 @@ export default function SettingsPage({ params }: { params: Promise<{ workspaceId
       )}
     </div>
   );
+}
+
+export default function SettingsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+  const { workspaceId } = use(params);
+  return <Suspense fallback={<LoadingState />}><Settings workspaceId={workspaceId} /></Suspense>;
 }

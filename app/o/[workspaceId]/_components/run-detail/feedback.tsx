@@ -5,6 +5,8 @@ import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { formatExactTime, relativeTime, shortId } from "../format";
 import { ErrorState, Spinner } from "../ui";
+import type { ReviewedFeedback } from "@/server/feedback/review";
+import { scoreProblem, ScoreInput, type ScoreConfig } from "./feedback-score";
 import styles from "./run-detail.module.css";
 
 /** Free text that is valid JSON is stored as JSON (numbers, objects); anything else as the string. */
@@ -20,62 +22,97 @@ function jsonOrText(text: string): unknown {
 
 const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
-function FeedbackForm({ workspaceId, runId, onSaved }: { workspaceId: string; runId: string; onSaved: () => void }) {
+/** The form's fields; an existing review fills them for editing. */
+interface Draft {
+  key: string;
+  score: string;
+  value: string;
+  comment: string;
+  correction: string;
+}
+const EMPTY: Draft = { key: "", score: "", value: "", comment: "", correction: "" };
+const draftOf = (f: ReviewedFeedback): Draft => ({
+  key: f.key,
+  score: f.score === null ? "" : String(f.score),
+  value: f.value === null || f.value === undefined ? "" : show(f.value),
+  comment: f.comment ?? "",
+  correction: f.correction === null || f.correction === undefined ? "" : show(f.correction),
+});
+
+function FeedbackForm({ workspaceId, runId, editing, onSaved, onCancel }: {
+  workspaceId: string;
+  runId: string;
+  editing: ReviewedFeedback | null;
+  onSaved: () => void;
+  onCancel: () => void;
+}) {
   const trpc = useTRPC();
-  const [key, setKey] = useState("");
-  const [score, setScore] = useState("");
-  const [value, setValue] = useState("");
-  const [comment, setComment] = useState("");
-  const [correction, setCorrection] = useState("");
-  const create = useMutation(trpc.feedback.create.mutationOptions({
-    onSuccess: () => {
-      setScore("");
-      setValue("");
-      setComment("");
-      setCorrection("");
-      onSaved();
-    },
-  }));
-  const scoreNumber = score.trim() === "" ? null : Number(score);
-  const invalidScore = scoreNumber !== null && !Number.isFinite(scoreNumber);
+  const configs = useQuery(trpc.feedback.configs.queryOptions({ workspaceId }));
+  const [draft, setDraft] = useState<Draft>(editing ? draftOf(editing) : EMPTY);
+  const patch = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
+  const done = () => {
+    setDraft((d) => ({ ...EMPTY, key: d.key }));
+    onSaved();
+  };
+  const create = useMutation(trpc.feedback.create.mutationOptions({ onSuccess: done }));
+  const update = useMutation(trpc.feedback.update.mutationOptions({ onSuccess: done }));
+  const saving = create.isPending || update.isPending;
+  const error = create.error ?? update.error;
+  const config = configs.data?.find((c) => c.feedback_key === draft.key.trim())?.feedback_config as ScoreConfig | undefined;
+  const problem = scoreProblem(config, draft.score);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!key.trim() || invalidScore) return;
-    create.mutate({
-      workspaceId, runId, key: key.trim(), score: scoreNumber,
-      value: jsonOrText(value), comment: comment.trim() || null, correction: jsonOrText(correction),
-    });
+    if (!draft.key.trim() || problem) return;
+    const fields = {
+      workspaceId,
+      score: draft.score.trim() === "" ? null : Number(draft.score),
+      value: jsonOrText(draft.value),
+      comment: draft.comment.trim() || null,
+      correction: jsonOrText(draft.correction),
+    };
+    if (editing) update.mutate({ ...fields, id: editing.id });
+    else create.mutate({ ...fields, runId, key: draft.key.trim() });
   };
   return (
-    <form className={styles.feedbackForm} onSubmit={submit} aria-label="Add feedback">
+    <form className={styles.feedbackForm} onSubmit={submit} aria-label={editing ? "Edit feedback" : "Add feedback"}>
       <div className={styles.formRow}>
         <label className={styles.field}>
           <span>Key</span>
-          <input className="input" name="key" placeholder="correctness" value={key} onChange={(e) => setKey(e.target.value)} required maxLength={256} />
+          <input className="input" name="key" list="feedback-keys" placeholder="correctness" value={draft.key} disabled={!!editing}
+            onChange={(e) => patch({ key: e.target.value, score: "", value: "" })} required maxLength={256} />
+          <datalist id="feedback-keys">
+            {configs.data?.map((c) => <option key={c.id} value={c.feedback_key} />)}
+          </datalist>
         </label>
-        <label className={styles.field} style={{ maxWidth: 110 }}>
-          <span>Score</span>
-          <input className={`input ${invalidScore ? "input-error" : ""}`} name="score" inputMode="decimal" placeholder="0–1" value={score} onChange={(e) => setScore(e.target.value)} />
-        </label>
-        <label className={styles.field}>
-          <span>Value</span>
-          <input className="input" name="value" placeholder="text or JSON" value={value} onChange={(e) => setValue(e.target.value)} />
-        </label>
+        {config?.type !== "freeform" ? (
+          <div className={styles.field} style={{ flex: config ? 2 : 1 }}>
+            <span>{config?.type === "categorical" ? "Category" : "Score"}</span>
+            <ScoreInput config={config} score={draft.score} value={draft.value} onChange={patch} />
+          </div>
+        ) : null}
+        {config?.type !== "categorical" ? (
+          <label className={styles.field}>
+            <span>Value</span>
+            <input className="input" name="value" placeholder="text or JSON" value={draft.value} onChange={(e) => patch({ value: e.target.value })} />
+          </label>
+        ) : null}
       </div>
+      {problem ? <div className="err-text" role="alert" data-testid="score-problem">{problem}</div> : null}
       <label className={styles.field}>
         <span>Comment</span>
-        <textarea className="textarea" name="comment" rows={2} value={comment} onChange={(e) => setComment(e.target.value)} style={{ fontFamily: "var(--font-sans)" }} />
+        <textarea className="textarea" name="comment" rows={2} value={draft.comment} onChange={(e) => patch({ comment: e.target.value })} style={{ fontFamily: "var(--font-sans)" }} />
       </label>
       <label className={styles.field}>
         <span>Correction <span className="faint">(what the output should have been; text or JSON)</span></span>
-        <textarea className="textarea" name="correction" rows={2} value={correction} onChange={(e) => setCorrection(e.target.value)} />
+        <textarea className="textarea" name="correction" rows={2} value={draft.correction} onChange={(e) => patch({ correction: e.target.value })} />
       </label>
       <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={create.isPending || !key.trim() || invalidScore}>
-          {create.isPending ? "Saving…" : "Add feedback"}
+        <button type="submit" className="btn btn-primary" disabled={saving || !draft.key.trim() || !!problem}>
+          {saving ? "Saving…" : editing ? "Save changes" : "Add feedback"}
         </button>
-        {create.error && <span className="err-text" role="alert">{create.error.message}</span>}
-        {create.isSuccess && !create.isPending && <span className="muted" role="status">Saved.</span>}
+        {editing ? <button type="button" className="btn" onClick={onCancel}>Cancel</button> : null}
+        {error && <span className="err-text" role="alert">{error.message}</span>}
+        {(create.isSuccess || update.isSuccess) && !saving && <span className="muted" role="status">Saved.</span>}
       </div>
     </form>
   );
@@ -87,9 +124,14 @@ export function FeedbackPanel({ workspaceId, runId, traceId }: { workspaceId: st
   const queryClient = useQueryClient();
   const options = trpc.feedback.forRun.queryOptions({ workspaceId, runId, traceId });
   const list = useQuery(options);
+  const [editing, setEditing] = useState<ReviewedFeedback | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: options.queryKey });
+  const remove = useMutation(trpc.feedback.delete.mutationOptions({ onSuccess: refresh }));
   return (
     <div className={styles.feedback} data-testid="feedback-panel">
-      <FeedbackForm workspaceId={workspaceId} runId={runId} onSaved={() => queryClient.invalidateQueries({ queryKey: options.queryKey })} />
+      <FeedbackForm key={editing?.id ?? "new"} workspaceId={workspaceId} runId={runId} editing={editing}
+        onSaved={() => { setEditing(null); void refresh(); }} onCancel={() => setEditing(null)} />
+      {remove.error && <span className="err-text" role="alert">{remove.error.message}</span>}
       <h3 className={styles.sectionTitle}>Feedback on this run and its trace</h3>
       {list.isPending ? <Spinner label="Loading feedback…" />
         : list.error ? <ErrorState error={list.error} retry={() => list.refetch()} />
@@ -104,8 +146,15 @@ export function FeedbackPanel({ workspaceId, runId, traceId }: { workspaceId: st
                   {f.value !== null && f.value !== undefined && <span className="badge">{show(f.value)}</span>}
                   <span className="grow" />
                   {f.run_id !== runId && f.run_id && <span className="faint" title={f.run_id}>on run {shortId(f.run_id)}</span>}
-                  <span className="faint">{(f.feedback_source as { type?: string } | null)?.type ?? "api"}</span>
+                  <span className="faint" data-testid="feedback-author">{f.author?.name ?? (f.feedback_source as { type?: string } | null)?.type ?? "api"}</span>
                   <span className="faint" title={formatExactTime(f.created_at)}>{relativeTime(f.created_at)}</span>
+                  {f.mine ? (
+                    <>
+                      <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(f)}>Edit</button>
+                      <button type="button" className="btn btn-sm btn-ghost btn-danger" disabled={remove.isPending}
+                        onClick={() => remove.mutate({ workspaceId, id: f.id })}>Delete</button>
+                    </>
+                  ) : null}
                 </div>
                 {f.comment && <p className={styles.comment}>{f.comment}</p>}
                 {f.correction !== null && f.correction !== undefined && (

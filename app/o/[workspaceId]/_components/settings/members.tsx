@@ -52,7 +52,7 @@ function Invites({ workspaceId }: { workspaceId: string }) {
           {pending.map((i) => (
             <li key={i.id} className="row">
               <span>{i.email}</span><span className="badge">{i.role}</span>
-              <span className="faint">expires {relativeTime(i.expires_at).replace(" ago", "")}</span>
+              <span className="faint" title={formatExactTime(i.expires_at)} data-testid="invite-expiry">expires {relativeTime(i.expires_at)}</span>
               <span className="grow" />
               <button type="button" className="btn btn-sm btn-ghost" onClick={() => cancel.mutate({ workspaceId, id: i.id })}>Cancel</button>
             </li>

@@ -12,7 +12,7 @@ import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
 import { FilterBar } from "./filter-bar";
 import { RunsTable } from "./runs-table";
 import styles from "./runs.module.css";
-import { useUrlState } from "./url-state";
+import { useUrlState } from "../../_components/url-state";
 
 const RUN_TYPES = ["llm", "chain", "tool", "retriever", "prompt", "parser", "embedding"];
 

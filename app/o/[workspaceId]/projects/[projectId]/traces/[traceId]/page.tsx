@@ -10,7 +10,7 @@ import { formatCost, formatLatency, formatTime, formatTokens } from "../../../..
 import { RunDetail } from "../../../../_components/run-detail";
 import { ResizeHandle, usePanelWidth } from "../../../../_components/resize-handle";
 import { EmptyState, ErrorState, LoadingState, runTypeColor } from "../../../../_components/ui";
-import { useUrlState } from "../../url-state";
+import { useUrlState } from "../../../../_components/url-state";
 import { ShareButton } from "./share-button";
 import styles from "./trace.module.css";
 import type { TraceRun } from "@/server/runs/trace";
@@ -28,11 +28,11 @@ function msLabel(ms: number): string {
   return formatLatency(ms / 1000);
 }
 
-/** Ticks at each quarter of the trace, the last one at its end. */
+/** Ticks at each third of the trace, and its end. */
 function Axis({ span }: { span: number }) {
   return (
     <div className={styles.axis} style={{ marginRight: 16 }}>
-      {[0, 0.25, 0.5, 0.75].map((f) => (
+      {[0, 1 / 3, 2 / 3].map((f) => (
         <div key={f} className={styles.tick} style={{ left: `${f * 100}%` }}>{msLabel(span * f)}</div>
       ))}
       <div className={`${styles.tick} ${styles.tickEnd}`}>{msLabel(span)}</div>
@@ -117,7 +117,7 @@ function TraceView() {
   const query = useQuery(trpc.trace.get.queryOptions({ workspaceId, traceId }));
   const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
   const [find, setFind] = useState("");
-  const [panelWidth, setPanelWidth] = usePanelWidth("tl-trace-panel", 600);
+  const [panelWidth, setPanelWidth] = usePanelWidth("tl-trace-panel", 560);
   const matches = useTraceSearch(workspaceId, projectId, traceId, query.data?.runs ?? [], find);
   const matchSet = useMemo(() => new Set(matches), [matches]);
   const tree = useMemo(() => buildTree(query.data?.runs ?? []), [query.data]);

@@ -1,0 +1,107 @@
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { badRequest, forbidden, notFound } from "../http/errors";
+import { readRun } from "../runs/read";
+import { listFeedbackConfigs } from "./configs";
+import { feedbackOnRunAndTrace } from "./trace";
+import { createFeedback, deleteFeedback, readFeedback, updateFeedback } from "./service";
+import type { WireFeedback } from "./wire";
+
+/** What a reviewer enters in the run view. */
+export interface ReviewInput {
+  key: string;
+  score: number | null;
+  value?: unknown;
+  comment: string | null;
+  correction?: unknown;
+}
+
+interface FeedbackConfig {
+  type: "continuous" | "categorical" | "freeform";
+  min?: number | null;
+  max?: number | null;
+  categories?: { value: number | string; label?: string | null }[] | null;
+}
+
+/** The reviewer's feedback checked against the workspace's config for its key; the message says why not. */
+export async function checkAgainstConfig(db: Sql, workspaceId: string, input: Pick<ReviewInput, "key" | "score" | "value">): Promise<void> {
+  const [config] = await listFeedbackConfigs(db, workspaceId, { key: [input.key], offset: 0, limit: 1 });
+  if (!config) return;
+  const c = config.feedback_config as FeedbackConfig;
+  if (c.type === "continuous" && input.score !== null) {
+    const min = c.min ?? Number.NEGATIVE_INFINITY;
+    const max = c.max ?? Number.POSITIVE_INFINITY;
+    if (input.score < min || input.score > max) {
+      throw badRequest(`Score ${input.score} is outside the range of "${input.key}": ${c.min ?? "-∞"} to ${c.max ?? "∞"}.`);
+    }
+  }
+  if (c.type === "categorical") {
+    const allowed = (c.categories ?? []).map((cat) => cat.value);
+    const given = input.score ?? input.value;
+    if (given !== null && given !== undefined && !allowed.some((v) => v === given || String(v) === String(given))) {
+      throw badRequest(`"${String(given)}" is not a category of "${input.key}": choose one of ${allowed.map(String).join(", ")}.`);
+    }
+  }
+}
+
+/** A reviewer's feedback from the UI: on a run of the workspace, checked against its config, signed with the user. */
+export async function createReview(db: Sql, workspaceId: string, userId: string, runId: string, input: ReviewInput): Promise<WireFeedback> {
+  if (!(await readRun(db, workspaceId, runId))) throw notFound(`Run ${runId} not found.`);
+  await checkAgainstConfig(db, workspaceId, input);
+  return createFeedback(db, workspaceId, {
+    run_id: runId,
+    key: input.key,
+    score: input.score,
+    value: input.value ?? null,
+    comment: input.comment,
+    correction: input.correction ?? null,
+    feedback_source: { type: "app", metadata: { user_id: userId } },
+  });
+}
+
+const authorOf = (feedback: WireFeedback) =>
+  ((feedback.feedback_source as { metadata?: { user_id?: unknown } } | null)?.metadata?.user_id as string | undefined) ?? null;
+
+/** Reviewers change and remove only their own feedback (admins may remove anyone's). */
+async function ownFeedback(db: Sql, workspaceId: string, userId: string, id: string, admin = false): Promise<WireFeedback> {
+  const feedback = await readFeedback(db, workspaceId, id);
+  if (authorOf(feedback) !== userId && !admin) throw forbidden("Only the reviewer who left this feedback can change it.");
+  return feedback;
+}
+
+export async function updateReview(db: Sql, workspaceId: string, userId: string, id: string, change: Omit<ReviewInput, "key">): Promise<WireFeedback> {
+  const feedback = await ownFeedback(db, workspaceId, userId, id);
+  await checkAgainstConfig(db, workspaceId, { key: feedback.key, score: change.score, value: change.value });
+  return updateFeedback(db, workspaceId, id, {
+    score: change.score,
+    value: change.value ?? null,
+    comment: change.comment,
+    correction: change.correction ?? null,
+  });
+}
+
+export async function deleteReview(db: Sql, workspaceId: string, userId: string, id: string, admin: boolean): Promise<void> {
+  await ownFeedback(db, workspaceId, userId, id, admin);
+  await deleteFeedback(db, workspaceId, id);
+}
+
+export type ReviewedFeedback = WireFeedback & { author: { user_id: string; name: string } | null; mine: boolean };
+
+/**
+ * Feedback on the run and its trace, each with the name of the reviewer who left it (when a person
+ * did) and whether the signed-in user left it (and so may change it).
+ */
+export async function reviewsOnRun(db: Sql, workspaceId: string, userId: string, runId: string, traceId: string | null): Promise<ReviewedFeedback[]> {
+  const feedback = await feedbackOnRunAndTrace(db, workspaceId, runId, traceId);
+  const ids = [...new Set(feedback.map(authorOf).filter((id): id is string => !!id && /^[0-9a-f-]{36}$/i.test(id)))];
+  const users = ids.length
+    ? await db.query<{ id: string; name: string | null; email: string }>(sql`
+        SELECT u.id, u.name, u.email FROM users u JOIN memberships m ON m.user_id = u.id
+        WHERE m.workspace_id = ${workspaceId} AND u.id = ANY(${ids}::uuid[])`)
+    : [];
+  const names = new Map(users.map((u) => [u.id, u.name || u.email]));
+  return feedback.map((f) => {
+    const id = authorOf(f);
+    return { ...f, author: id && names.has(id) ? { user_id: id, name: names.get(id)! } : null, mine: id === userId };
+  });
+}
