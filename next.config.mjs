@@ -21,9 +21,12 @@ const nextConfig = {
   async rewrites() {
     return {
       beforeFiles: [
+        // The SDKs' share links (shareRun → /public/{token}/r, shareDataset → /d) are pages, not API calls.
+        { source: "/public/:token/:view(r|d)", destination: "/share/:token/:view" },
         { source: `/:root(${API_ROOTS.join("|")})`, destination: "/api/v1/:root" },
         { source: `/:root(${API_ROOTS.join("|")})/:path*`, destination: "/api/v1/:root/:path*" },
         { source: "/v1/:path*", destination: "/api/v1/:path*" },
+        { source: "/v2/:path*", destination: "/api/v2/:path*" },
         { source: "/api/v1/v1/:path*", destination: "/api/v1/:path*" },
         { source: "/:prefix*/v1/metadata/submit", destination: "/api/v1/metadata/submit" },
       ],

@@ -7,8 +7,11 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default("./data"),
   REGION: z.enum(["us", "eu"]).default("us"),
-  US_BASE_URL: z.string().url().default("http://localhost:1984"),
-  EU_BASE_URL: z.string().url().default("http://localhost:1985"),
+  /** Each region's public base URL, when configured (see regionBaseUrl). */
+  US_BASE_URL: z.string().url().optional(),
+  EU_BASE_URL: z.string().url().optional(),
+  /** This deployment's public base URL for links handed out (attachments, shares); default: the request's origin. */
+  PUBLIC_URL: z.string().url().optional(),
   REDIS_URL: z.string().optional(),
   RATE_LIMITS: bool.default(true),
   /** Largest request body accepted on the wire (compressed size). */
@@ -42,6 +45,12 @@ export function env(): Env {
     cached = parsed.data;
   }
   return cached;
+}
+
+/** A region's configured base URL, or the local default port a development setup uses for it. */
+export function regionBaseUrl(region: "us" | "eu"): string {
+  const e = env();
+  return (region === "eu" ? e.EU_BASE_URL : e.US_BASE_URL) ?? (region === "eu" ? "http://localhost:1985" : "http://localhost:1984");
 }
 
 export function resetEnv(): void {

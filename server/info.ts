@@ -1,8 +1,13 @@
-import { env } from "./env";
+import { env, regionBaseUrl } from "./env";
+import { publicBaseUrl } from "./http/public-url";
 
 const list = (csv: string) => csv.split(",").map((s) => s.trim()).filter(Boolean);
 
-export const SERVICE_VERSION = "0.10.0";
+/**
+ * The LangSmith API level implemented: the classic REST API. The SDKs' v2 resources (client.runs,
+ * client.threads, ... ) need 0.16 and are not served yet, so the client's warning for them is true.
+ */
+export const SERVICE_VERSION = "0.15.0";
 
 /** GET /info: what the SDKs read to decide how to send runs. Limits match what the server enforces. */
 export function serviceInfo() {
@@ -12,7 +17,8 @@ export function serviceInfo() {
     license_expiration_time: null,
     git_sha: process.env.GIT_SHA ?? "unknown",
     region: e.REGION,
-    region_urls: { us: e.US_BASE_URL, eu: e.EU_BASE_URL },
+    // This deployment as its clients reach it (or PUBLIC_URL); the other region as configured.
+    region_urls: e.REGION === "us" ? { us: publicBaseUrl(), eu: regionBaseUrl("eu") } : { us: regionBaseUrl("us"), eu: publicBaseUrl() },
     billing_region: "us",
     network: { egress_ips: list(e.EGRESS_IPS), ingress_ips: list(e.INGRESS_IPS), egress_proxy: !!e.EGRESS_PROXY_URL },
     batch_ingest_config: {

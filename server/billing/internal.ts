@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { env } from "../env";
+import { env, regionBaseUrl } from "../env";
 import { AppError, notFound, unauthorized } from "../http/errors";
 import type { UsageDelta } from "./schema";
 
@@ -18,13 +18,13 @@ export function checkInternalSecret(given: string | null): void {
 /** Billing records exist only in the US deployment; the EU deployment refuses billing endpoints. */
 export function requireUsDeployment(): void {
   if (env().REGION !== "us") {
-    throw notFound(`Billing records exist only in the US deployment (${env().US_BASE_URL}); this is the ${env().REGION.toUpperCase()} deployment.`);
+    throw notFound(`Billing records exist only in the US deployment (${regionBaseUrl("us")}); this is the ${env().REGION.toUpperCase()} deployment.`);
   }
 }
 
 /** Sends a batch to the US deployment; throws (with what went wrong) unless it was accepted. */
 export async function deliverToUs(deltas: UsageDelta[]): Promise<void> {
-  const url = `${env().US_BASE_URL}${INTERNAL_USAGE_PATH}`;
+  const url = `${regionBaseUrl("us")}${INTERNAL_USAGE_PATH}`;
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", "x-internal-secret": env().INTERNAL_SECRET },
@@ -39,8 +39,8 @@ export async function deliverToUs(deltas: UsageDelta[]): Promise<void> {
 
 /** Reads a workspace's billing from the US deployment (for GET /usage in the EU). */
 export async function fetchUsageFromUs(workspaceId: string): Promise<Record<string, unknown>> {
-  const url = `${env().US_BASE_URL}${INTERNAL_USAGE_PATH}?workspace_id=${encodeURIComponent(workspaceId)}`;
-  const where = `Billing lives in the US deployment (${env().US_BASE_URL})`;
+  const url = `${regionBaseUrl("us")}${INTERNAL_USAGE_PATH}?workspace_id=${encodeURIComponent(workspaceId)}`;
+  const where = `Billing lives in the US deployment (${regionBaseUrl("us")})`;
   const response = await fetch(url, {
     headers: { "x-internal-secret": env().INTERNAL_SECRET },
     signal: AbortSignal.timeout(10_000),

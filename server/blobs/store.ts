@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../env";
+import { publicUrl } from "../http/public-url";
 
 /**
  * Attachment bytes live outside the database, content-addressed by SHA-256 under
@@ -34,11 +35,11 @@ export async function deleteBlob(key: string): Promise<void> {
 
 const sign = (payload: string) => createHmac("sha256", env().INTERNAL_SECRET).update(payload).digest("base64url");
 
-/** A relative link that serves one blob until it expires; the SDKs resolve it against their API URL. */
+/** An absolute link that serves one blob until it expires (the SDKs pass it straight to fetch()). */
 export function signedBlobUrl(key: string, mimeType: string, ttlSeconds = 3600): string {
   const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
   const payload = `${key}.${expires}.${mimeType}`;
-  return `/api/v1/public/blobs/${key}?expires=${expires}&type=${encodeURIComponent(mimeType)}&sig=${sign(payload)}`;
+  return publicUrl(`/api/v1/public/blobs/${key}?expires=${expires}&type=${encodeURIComponent(mimeType)}&sig=${sign(payload)}`);
 }
 
 export function verifyBlobSignature(key: string, expires: string, mimeType: string, signature: string): boolean {

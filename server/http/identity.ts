@@ -1,6 +1,6 @@
 import { findApiKey, regionOfKey, touchApiKey, type ApiKeyRecord, type Role } from "../auth/api-keys";
 import type { Sql } from "../db/client";
-import { env } from "../env";
+import { env, regionBaseUrl } from "../env";
 import { forbidden, unauthorized } from "./errors";
 
 export interface Identity {
@@ -30,7 +30,7 @@ export function forgetCachedKeys(): void {
 }
 
 function baseUrlOf(region: "us" | "eu"): string {
-  return region === "eu" ? env().EU_BASE_URL : env().US_BASE_URL;
+  return regionBaseUrl(region);
 }
 
 /** Identifies an API client by x-api-key. A key from the other region is told where to go. */

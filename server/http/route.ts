@@ -7,6 +7,7 @@ import { CORS_HEADERS } from "./cors";
 import { AppError, badRequest, describeZodError, errorResponse, forbidden, unauthorized } from "./errors";
 import { apiKeyIdentity, type Identity } from "./identity";
 import { boundaryOf, parseMultipart, type Part } from "./multipart";
+import { withRequestOrigin } from "./public-url";
 import { withRateLimit } from "./rate-limit";
 
 /** public: no identity needed; read: any member; write: members and admins; admin: admins only. */
@@ -106,7 +107,7 @@ export function route<A extends Access, B extends BodySpec = undefined, Q extend
   async function handle(request: Request, context: { params: Promise<P> }): Promise<Response> {
     const ip = clientIp(request);
     try {
-      return await withRateLimit(request, ip, async () => {
+      return await withRateLimit(request, ip, () => withRequestOrigin(request, async () => {
         const sql = await getSql();
         const identity = await resolveIdentity(request, sql).catch((error) => {
           if (spec.access === "public" && error instanceof AppError && (error.status === 401 || error.status === 403)) return null;
@@ -129,8 +130,9 @@ export function route<A extends Access, B extends BodySpec = undefined, Q extend
           request,
         });
         if (result instanceof Response) return result;
-        return result === undefined ? new Response(null, { status: 204 }) : Response.json(result);
-      });
+        // Nothing to return (a DELETE, say) is still a JSON body: the SDKs call response.json() on it.
+        return Response.json(result === undefined ? {} : result);
+      }));
     } catch (error) {
       return errorResponse(error);
     }

@@ -62,22 +62,24 @@ export function findPrice(model: string, provider: string | null, custom: readon
 }
 
 /**
- * Cost by token type: cache reads and writes and audio at their own prices when the model has them,
- * the rest of the prompt at the input price; reasoning at its own price, the rest at the output price.
+ * Cost by token type: cache reads and writes, audio and reasoning each at their own price when the
+ * model has one, else at the input (prompt side) or output (completion side) price; the rest of the
+ * prompt at the input price and of the completion at the output price. Every type a call used has
+ * its entry, so the SDKs' prompt_cost_details / completion_cost_details are complete.
  */
 export function computeCost(usage: Usage, price: PriceEntry): Cost {
   const per = (tokens: number, perMillion: number | null | undefined, fallback: number | null) =>
     (tokens * (perMillion ?? fallback ?? 0)) / 1_000_000;
   const b: Record<string, number> = {};
-  const cacheRead = price.cache_read != null ? usage.cache_read : 0;
-  const cacheWrite = price.cache_write != null ? usage.cache_creation : 0;
-  const audioIn = price.input_audio != null ? usage.input_audio : 0;
+  const cacheRead = usage.cache_read;
+  const cacheWrite = usage.cache_creation;
+  const audioIn = usage.input_audio;
   b.input = per(Math.max(0, usage.prompt_tokens - cacheRead - cacheWrite - audioIn), price.input, null);
   if (cacheRead) b.cache_read = per(cacheRead, price.cache_read, price.input);
   if (cacheWrite) b.cache_write = per(cacheWrite, price.cache_write, price.input);
   if (audioIn) b.input_audio = per(audioIn, price.input_audio, price.input);
-  const reasoning = price.reasoning != null ? usage.reasoning : 0;
-  const audioOut = price.output_audio != null ? usage.output_audio : 0;
+  const reasoning = usage.reasoning;
+  const audioOut = usage.output_audio;
   b.output = per(Math.max(0, usage.completion_tokens - reasoning - audioOut), price.output, null);
   if (reasoning) b.reasoning = per(reasoning, price.reasoning, price.output);
   if (audioOut) b.output_audio = per(audioOut, price.output_audio, price.output);

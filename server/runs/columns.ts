@@ -33,12 +33,24 @@ export interface RunRow {
   completion_cost: number | null;
   total_cost: number | null;
   first_token_time: string | null;
+  /** Token and cost breakdown derived at ingest (server/llm/derive.ts). */
+  usage_details: UsageDetails | null;
+}
+
+export interface UsageDetails {
+  cache_read?: number;
+  cache_creation?: number;
+  reasoning?: number;
+  input_audio?: number;
+  output_audio?: number;
+  /** Cost by token type: input, cache_read, cache_write, input_audio, output, reasoning, output_audio. */
+  cost?: Record<string, number>;
 }
 
 const LIGHT = [
   "id", "workspace_id", "project_id", "trace_id", "parent_run_id", "dotted_order", "is_root", "name", "run_type", "status",
   "start_time", "end_time", "latency_ms", "error", "tags", "reference_example_id", "thread_id", "model", "provider",
-  "prompt_tokens", "completion_tokens", "total_tokens", "first_token_time",
+  "prompt_tokens", "completion_tokens", "total_tokens", "first_token_time", "usage_details",
 ];
 const COSTS = ["prompt_cost", "completion_cost", "total_cost"];
 /** Large JSON columns, read only when the caller's `select` asks for them. */

@@ -33,6 +33,8 @@ export function runConditions(workspaceId: string, s: Partial<RunSelection>, ali
   if (s.run_type) parts.push(sql`${a}.run_type = ${s.run_type}`);
   if (s.reference_example) parts.push(sql`${a}.reference_example_id = ANY(${s.reference_example}::uuid[])`);
   if (typeof s.is_root === "boolean") parts.push(sql`${a}.is_root = ${s.is_root}`);
+  // The SDKs' execution_order: 1 means the first run of each trace, its root.
+  if (s.execution_order === 1) parts.push(sql`${a}.is_root`);
   if (typeof s.error === "boolean") parts.push(s.error ? sql`${a}.error IS NOT NULL` : sql`${a}.error IS NULL`);
   if (s.start_time !== undefined) parts.push(sql`${a}.start_time >= ${instant(s.start_time, "start_time")}::timestamptz`);
   if (s.end_time !== undefined) parts.push(sql`${a}.start_time <= ${instant(s.end_time, "end_time")}::timestamptz`);

@@ -136,11 +136,13 @@ withTestDatabases("runs query", (open) => {
     assert.deepEqual(await names({ is_root: true, tree_filter: 'eq(run_type, "llm")' }), ["agent"]);
     assert.deepEqual(await names({ filter: 'eq(run_type, "tool")', tree_filter: 'gt(total_tokens, 0)' }), ["search_tool"]);
     assert.deepEqual(await names({ trace_filter: 'and(eq(feedback_key, "correctness"), eq(feedback_score, 1))', run_type: "llm" }), ["ChatOpenAI"]);
+    assert.deepEqual(await names({ execution_order: 1 }), await names({ is_root: true }), "execution_order 1 is the roots only");
   });
 
-  test("select trims the answer; limits above 100 are capped", async () => {
-    const page = await q({ select: ["name", "start_time"], limit: 1 });
-    assert.deepEqual(Object.keys(page.runs[0]).sort(), ["id", "name", "start_time"]);
+  test("select trims the answer but keeps the identity columns; limits above 100 are capped", async () => {
+    const page = await q({ select: ["inputs", "outputs"], limit: 1 });
+    assert.deepEqual(Object.keys(page.runs[0]).sort(),
+      ["dotted_order", "id", "inputs", "name", "outputs", "parent_run_id", "run_type", "session_id", "start_time", "status", "trace_id"]);
     assert.ok(page.cursors.next);
     const capped = await q({ limit: 500 });
     assert.equal(capped.runs.length, 5);

@@ -1,5 +1,5 @@
 import { isoFromDb } from "../ingest/time";
-import type { RunRow } from "./columns";
+import type { RunRow, UsageDetails } from "./columns";
 
 export interface AttachmentLink {
   presigned_url: string;
@@ -11,7 +11,7 @@ export interface SerializeOptions {
   feedbackStats?: Record<string, unknown> | null;
   /** `{"attachment.<name>": {presigned_url, mime_type}}` for this run. */
   attachments?: Record<string, AttachmentLink> | null;
-  /** Keys to return (the SDK's `select`); `id` is always returned. All keys when absent. */
+  /** Keys to return (the SDK's `select`) beside IDENTITY_FIELDS, always returned. All keys when absent. */
   select?: ReadonlySet<string> | null;
 }
 
@@ -22,6 +22,29 @@ export function parentRunIds(dottedOrder: string): string[] {
 }
 
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+/**
+ * The columns every selection returns, whatever `select` names: the Python client's Run model
+ * requires them, and a run without its place in a trace is not usable.
+ */
+export const IDENTITY_FIELDS = ["id", "name", "run_type", "start_time", "trace_id", "dotted_order", "parent_run_id", "session_id", "status"];
+
+/** Only the non-zero entries, or null when none is (the SDK's `*_details` maps). */
+function details(entries: Record<string, number | undefined>): Record<string, number> | null {
+  const kept = Object.entries(entries).filter((e): e is [string, number] => typeof e[1] === "number" && e[1] !== 0);
+  return kept.length ? Object.fromEntries(kept) : null;
+}
+
+/** The token and cost breakdowns under the SDK's names (usage_metadata's input/output_token_details keys). */
+function breakdowns(u: UsageDetails | null) {
+  const cost = u?.cost ?? {};
+  return {
+    prompt_token_details: details({ cache_read: u?.cache_read, cache_creation: u?.cache_creation, audio: u?.input_audio }),
+    completion_token_details: details({ reasoning: u?.reasoning, audio: u?.output_audio }),
+    prompt_cost_details: details({ cache_read: cost.cache_read, cache_creation: cost.cache_write, audio: cost.input_audio }),
+    completion_cost_details: details({ reasoning: cost.reasoning, audio: cost.output_audio }),
+  };
+}
 
 /** A run as the LangSmith API returns it (GET /runs/{id}, POST /runs/query). */
 export function serializeRun(row: RunRow, options: SerializeOptions = {}): Record<string, unknown> {
@@ -56,12 +79,13 @@ export function serializeRun(row: RunRow, options: SerializeOptions = {}): Recor
     prompt_cost: num(row.prompt_cost),
     completion_cost: num(row.completion_cost),
     total_cost: num(row.total_cost),
+    ...breakdowns(row.usage_details),
     feedback_stats: options.feedbackStats ?? null,
     s3_urls: options.attachments ?? {},
   };
   if (!options.select) return run;
-  const picked: Record<string, unknown> = { id: run.id };
-  for (const key of options.select) if (key in run) picked[key] = run[key];
+  const picked: Record<string, unknown> = {};
+  for (const key of [...IDENTITY_FIELDS, ...options.select]) if (key in run) picked[key] = run[key];
   // Attachments are part of what a run is, so they come back even when not selected by name.
   if (options.attachments && Object.keys(options.attachments).length > 0) picked.s3_urls = options.attachments;
   return picked;

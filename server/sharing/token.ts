@@ -40,8 +40,3 @@ export function unsealToken(sealed: string): string {
   decipher.setAuthTag(raw.subarray(12, 28));
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
 }
-
-/** The deployment's public base URL, for links handed to people outside the workspace. */
-export function publicBaseUrl(): string {
-  return (env().REGION === "eu" ? env().EU_BASE_URL : env().US_BASE_URL).replace(/\/+$/, "");
-}

@@ -88,6 +88,16 @@ describe("filter parser", () => {
     });
   });
 
+  test("field names may be quoted, as the SDK's own examples write them", () => {
+    const same = (quoted: string, bare: string) => assert.deepEqual(compile(compileFilter(quoted, "r")), compile(compileFilter(bare, "r")));
+    same('has("metadata", \'{"i": 4}\')', 'has(metadata, \'{"i": 4}\')');
+    same('and(eq("run_type", "llm"), gt(\'latency\', 2))', 'and(eq(run_type, "llm"), gt(latency, 2))');
+    same('search("name", "agent")', 'search(name, "agent")');
+    same('exists("metadata", "key")', 'exists(metadata, "key")');
+    assert.deepEqual(parseFilter('search("agent")'), { kind: "search", field: null, text: "agent", position: 0 }, "one quoted argument is still the text");
+    assert.throws(() => compileFilter('eq("nme", "x")', "r"), /unknown field "\\"nme\\""|unknown field/);
+  });
+
   test("values only ever reach SQL as parameters", () => {
     const evil = "x'); DROP TABLE runs; --";
     const { text, values } = compile(compileFilter(`or(eq(name, ${JSON.stringify(evil)}), search(${JSON.stringify(evil)}), has(tags, ${JSON.stringify(evil)}))`, "r"));

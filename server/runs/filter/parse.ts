@@ -85,7 +85,9 @@ class Parser {
 
   private search(position: number): FilterNode {
     const first = this.peek();
-    if (first.type === "string") {
+    const second = this.tokens[this.index + 1];
+    const quotedField = first.type === "string" && second?.type === "punct" && second.text === ",";
+    if (first.type === "string" && !quotedField) {
       this.next();
       this.punct(")");
       return { kind: "search", field: null, text: first.value, position };
@@ -97,10 +99,11 @@ class Parser {
     return { kind: "search", field, text, position };
   }
 
+  /** A field name, bare (`metadata`) or quoted (`"metadata"`) as the SDK's own examples write it. */
   private field(): string {
     const token = this.next();
-    if (token.type !== "ident") this.fail(token, "a field name such as name, run_type or latency");
-    const name = token.text.toLowerCase();
+    if (token.type !== "ident" && token.type !== "string") this.fail(token, "a field name such as name, run_type or latency");
+    const name = (token.type === "string" ? token.value : token.text).toLowerCase();
     if (!isField(name)) {
       throw new FilterSyntaxError(token.position, `unknown field ${JSON.stringify(token.text)}; expected one of ${FIELD_NAMES.join(", ")}`);
     }

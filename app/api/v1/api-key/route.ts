@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { createKey, listKeys } from "@/server/auth/keys-service";
 import { apiKeyCreate } from "@/server/auth/schema";
 import { reply, route } from "@/server/http/route";
@@ -13,3 +14,5 @@ export const POST = route({
   body: apiKeyCreate,
   handler: async ({ ctx, body }) => reply(201, await createKey(ctx.sql, ctx.identity, body)),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

@@ -1,4 +1,5 @@
 import { describeCaller, resolveCaller } from "@/server/auth/caller";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
 /** Who is calling: kind (api_key | user), workspace, role, key or user. 401 when nobody. */
@@ -6,3 +7,5 @@ export const GET = route({
   access: "public",
   handler: async ({ ctx, request }) => describeCaller(ctx.sql, await resolveCaller(request, ctx.sql)),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

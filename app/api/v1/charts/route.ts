@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { chartRequest } from "@/server/charts/schema";
 import { chartSeries } from "@/server/charts/series";
@@ -7,3 +8,5 @@ export const POST = route({
   body: chartRequest,
   handler: ({ ctx, body }) => chartSeries(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

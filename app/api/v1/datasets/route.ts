@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { datasetCreate, datasetListQuery } from "@/server/datasets/schema";
 import { createDataset, listDatasets } from "@/server/datasets/service";
@@ -13,3 +14,5 @@ export const POST = route({
   body: datasetCreate,
   handler: ({ ctx, body }) => createDataset(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

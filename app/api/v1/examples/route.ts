@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { deleteExamples, listExamples } from "@/server/datasets/examples";
 import { createExampleJson } from "@/server/datasets/json-api";
@@ -21,3 +22,5 @@ export const DELETE = route({
   query: exampleDeleteQuery,
   handler: ({ ctx, query }) => deleteExamples(ctx.sql, ctx.workspaceId, query.example_ids),
 });
+
+export const { PUT, PATCH } = methodNotAllowed("GET", "POST", "DELETE");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import {
   createFeedbackConfig, deleteFeedbackConfig, feedbackConfigCreate, feedbackConfigDeleteQuery, feedbackConfigListQuery, feedbackConfigUpdate,
@@ -30,3 +31,5 @@ export const DELETE = route({
     return {};
   },
 });
+
+export const { PUT } = methodNotAllowed("GET", "POST", "PATCH", "DELETE");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { feedbackCreate, feedbackListQuery } from "@/server/feedback/schema";
 import { createFeedback, listFeedback } from "@/server/feedback/service";
@@ -13,3 +14,5 @@ export const GET = route({
   query: feedbackListQuery,
   handler: ({ ctx, query }) => listFeedback(ctx.sql, ctx.workspaceId, query),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

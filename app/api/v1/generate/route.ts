@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { generateBody } from "@/server/generate/schema";
 import { generate } from "@/server/generate/service";
@@ -7,3 +8,5 @@ export const POST = route({
   body: generateBody,
   handler: ({ ctx, body }) => generate(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

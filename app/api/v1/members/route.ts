@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { createInvite, listMembers } from "@/server/auth/members";
 import { inviteCreate } from "@/server/auth/schema";
 import { reply, route } from "@/server/http/route";
@@ -13,3 +14,5 @@ export const POST = route({
   body: inviteCreate,
   handler: async ({ ctx, body }) => reply(201, await createInvite(ctx.sql, ctx.workspaceId, body, ctx.identity.userId ?? null)),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

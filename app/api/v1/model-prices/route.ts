@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { modelPriceCreate, modelPriceListQuery } from "@/server/llm/price-schema";
 import { createModelPrice, listModelPrices } from "@/server/llm/workspace-prices";
@@ -13,3 +14,5 @@ export const POST = route({
   body: modelPriceCreate,
   handler: ({ ctx, body }) => createModelPrice(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { callerOf } from "@/server/prompts/access";
 import { createRepo, listRepos } from "@/server/prompts/repos";
@@ -14,3 +15,5 @@ export const POST = route({
   body: repoCreate,
   handler: ({ ctx, body }) => createRepo(ctx.sql, callerOf(ctx), body),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route, reply } from "@/server/http/route";
 import { ingestRuns } from "@/server/ingest/service";
 import { wireRun } from "@/server/ingest/schema";
@@ -10,3 +11,5 @@ export const POST = route({
     return reply(202, { message: "Run created" });
   },
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { sessionCreate, sessionDeleteQuery, sessionListQuery, upsertQuery } from "@/server/sessions/schema";
 import { createSession, deleteSessions, listSessions } from "@/server/sessions/service";
@@ -20,3 +21,5 @@ export const DELETE = route({
   query: sessionDeleteQuery,
   handler: ({ ctx, query }) => deleteSessions(ctx.sql, ctx.workspaceId, query.session_ids ?? []),
 });
+
+export const { PUT, PATCH } = methodNotAllowed("GET", "POST", "DELETE");

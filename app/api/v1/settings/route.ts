@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { getSettings } from "@/server/prompts/settings";
 
@@ -6,3 +7,5 @@ export const GET = route({
   access: "read",
   handler: ({ ctx }) => getSettings(ctx.sql, ctx.workspaceId),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

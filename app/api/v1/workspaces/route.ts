@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { createWorkspaceFor, listWorkspaces, resolveCaller } from "@/server/auth/caller";
 import { workspaceCreate } from "@/server/auth/schema";
 import { reply, route } from "@/server/http/route";
@@ -14,3 +15,5 @@ export const POST = route({
   handler: async ({ ctx, body, request }) =>
     reply(201, await createWorkspaceFor(ctx.sql, await resolveCaller(request, ctx.sql), body.name)),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

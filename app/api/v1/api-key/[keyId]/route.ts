@@ -1,7 +1,10 @@
 import { revokeKey } from "@/server/auth/keys-service";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
 export const DELETE = route<"read", undefined, undefined, { keyId: string }>({
   access: "read",
   handler: ({ ctx, params }) => revokeKey(ctx.sql, ctx.identity, params.keyId),
 });
+
+export const { GET, POST, PUT, PATCH } = methodNotAllowed("DELETE");

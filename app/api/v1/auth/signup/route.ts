@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { signUpBody } from "@/server/auth/schema";
 import { signUp } from "@/server/auth/users";
 import { reply, route } from "@/server/http/route";
@@ -11,3 +12,5 @@ export const POST = route({
     return reply(201, { user_id: userId, workspace_id: workspaceId });
   },
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { chartSetCreate } from "@/server/charts/schema";
 import { createChartSet, listChartSets } from "@/server/charts/sets";
@@ -14,3 +15,5 @@ export const POST = route({
   body: chartSetCreate,
   handler: ({ ctx, body }) => createChartSet(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { datasetUpdate } from "@/server/datasets/schema";
 import { deleteDataset, readDataset, updateDataset } from "@/server/datasets/service";
@@ -17,3 +18,5 @@ export const DELETE = route({
   access: "write",
   handler: ({ ctx, params }) => deleteDataset(ctx.sql, ctx.workspaceId, params.datasetId),
 });
+
+export const { POST, PUT } = methodNotAllowed("GET", "PATCH", "DELETE");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { uploadCsv } from "@/server/datasets/csv";
 
@@ -7,3 +8,5 @@ export const POST = route({
   body: "multipart",
   handler: ({ ctx, body }) => uploadCsv(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

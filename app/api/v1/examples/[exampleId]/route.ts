@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { deleteExamples, readExample } from "@/server/datasets/examples";
 import { updateExampleJson } from "@/server/datasets/json-api";
@@ -27,3 +28,5 @@ export const DELETE = route({
     return deleteExamples(ctx.sql, ctx.workspaceId, [params.exampleId]);
   },
 });
+
+export const { POST, PUT } = methodNotAllowed("GET", "PATCH", "DELETE");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { createExamplesJson, updateExamplesJson } from "@/server/datasets/json-api";
 import { exampleCreateMany, exampleUpdateMany } from "@/server/datasets/schema";
@@ -13,3 +14,5 @@ export const PATCH = route({
   body: exampleUpdateMany,
   handler: ({ ctx, body }) => updateExamplesJson(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { GET, PUT, DELETE } = methodNotAllowed("POST", "PATCH");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { feedbackUpdate } from "@/server/feedback/schema";
 import { deleteFeedback, readFeedback, updateFeedback } from "@/server/feedback/service";
@@ -20,3 +21,5 @@ export const DELETE = route({
     return {};
   },
 });
+
+export const { POST, PUT } = methodNotAllowed("GET", "PATCH", "DELETE");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { uuid } from "@/server/feedback/schema";
 import { createFeedbackToken, listFeedbackTokens, tokenCreate } from "@/server/feedback/tokens";
@@ -24,3 +25,5 @@ export const GET = route({
   }),
   handler: ({ ctx, query }) => listFeedbackTokens(ctx.sql, ctx.workspaceId, query.run_id, query.offset, query.limit),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { generationConfigUpdate } from "@/server/generate/schema";
 import { readGenerationConfig, updateGenerationConfig } from "@/server/generate/service";
@@ -12,3 +13,5 @@ export const PUT = route({
   body: generationConfigUpdate,
   handler: ({ ctx, body }) => updateGenerationConfig(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { POST, PATCH, DELETE } = methodNotAllowed("GET", "PUT");

@@ -1,6 +1,7 @@
 import { removeMember, setMemberRole } from "@/server/auth/members";
 import { memberPatch } from "@/server/auth/schema";
 import { forbidden } from "@/server/http/errors";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
 export const PATCH = route<"admin", typeof memberPatch, undefined, { userId: string }>({
@@ -19,3 +20,5 @@ export const DELETE = route<"read", undefined, undefined, { userId: string }>({
     return removeMember(ctx.sql, ctx.workspaceId, params.userId);
   },
 });
+
+export const { GET, POST, PUT } = methodNotAllowed("PATCH", "DELETE");

@@ -2,6 +2,7 @@ import { resolveCaller } from "@/server/auth/caller";
 import { acceptInvite } from "@/server/auth/members";
 import { inviteAccept } from "@/server/auth/schema";
 import { forbidden } from "@/server/http/errors";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
 /** A signed-in user accepts an invitation sent to their e-mail address. */
@@ -14,3 +15,5 @@ export const POST = route({
     return acceptInvite(ctx.sql, caller.user, body.token);
   },
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,4 +1,5 @@
 import { listInvites } from "@/server/auth/members";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
 /** Pending invitations (never their tokens). */
@@ -6,3 +7,5 @@ export const GET = route({
   access: "admin",
   handler: ({ ctx }) => listInvites(ctx.sql, ctx.workspaceId),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

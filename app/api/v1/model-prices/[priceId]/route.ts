@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { modelPriceUpdate } from "@/server/llm/price-schema";
 import { deleteModelPrice, updateModelPrice } from "@/server/llm/workspace-prices";
@@ -14,3 +15,5 @@ export const DELETE = route<"admin", undefined, undefined, Params>({
   access: "admin",
   handler: ({ ctx, params }) => deleteModelPrice(ctx.sql, ctx.workspaceId, params.priceId),
 });
+
+export const { GET, POST, PUT } = methodNotAllowed("PATCH", "DELETE");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route, reply } from "@/server/http/route";
 import { badRequest, notFound } from "@/server/http/errors";
 import { ingestRuns } from "@/server/ingest/service";
@@ -22,3 +23,5 @@ export const GET = route({
     return run;
   },
 });
+
+export const { POST, PUT, DELETE } = methodNotAllowed("GET", "PATCH");

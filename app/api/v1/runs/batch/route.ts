@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route, reply } from "@/server/http/route";
 import { ingestRuns } from "@/server/ingest/service";
 import { batchBody } from "@/server/ingest/schema";
@@ -10,3 +11,5 @@ export const POST = route({
     return reply(202, {});
   },
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { runGroupBody } from "@/server/runs/schema";
 import { groupThreads } from "@/server/runs/threads";
@@ -7,3 +8,5 @@ export const POST = route({
   body: runGroupBody,
   handler: ({ ctx, body }) => groupThreads(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route, reply } from "@/server/http/route";
 import { readMultipartIngest } from "@/server/ingest/multipart";
 import { ingestRuns } from "@/server/ingest/service";
@@ -11,3 +12,5 @@ export const POST = route({
     return reply(202, {});
   },
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { queryRuns } from "@/server/runs/query";
 import { runQueryBody } from "@/server/runs/schema";
@@ -7,3 +8,5 @@ export const POST = route({
   body: runQueryBody,
   handler: ({ ctx, body }) => queryRuns(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { uuid } from "@/server/feedback/schema";
 import { pageQuery, ruleCreate } from "@/server/rules/schema";
@@ -14,3 +15,5 @@ export const POST = route({
   body: ruleCreate,
   handler: ({ ctx, body }) => createRule(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { runSelection } from "@/server/runs/schema";
 import { runStats } from "@/server/runs/stats";
@@ -7,3 +8,5 @@ export const POST = route({
   body: runSelection,
   handler: ({ ctx, body }) => runStats(ctx.sql, ctx.workspaceId, body),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { sessionReadQuery, sessionUpdate } from "@/server/sessions/schema";
 import { deleteSessions, readSession, updateSession } from "@/server/sessions/service";
@@ -20,3 +21,5 @@ export const DELETE = route<"write", undefined, undefined, Params>({
   access: "write",
   handler: ({ ctx, params }) => deleteSessions(ctx.sql, ctx.workspaceId, [params.sessionId]),
 });
+
+export const { POST, PUT } = methodNotAllowed("GET", "PATCH", "DELETE");

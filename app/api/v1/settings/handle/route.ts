@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { handleBody } from "@/server/prompts/schema";
 import { setHandle } from "@/server/prompts/settings";
@@ -7,3 +8,5 @@ export const POST = route({
   body: handleBody,
   handler: ({ ctx, body }) => setHandle(ctx.sql, ctx.workspaceId, body.tenant_handle),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { chartSetUpdate } from "@/server/charts/schema";
 import { deleteChartSet, readChartSet, updateChartSet } from "@/server/charts/sets";
@@ -19,3 +20,5 @@ export const DELETE = route<"write", undefined, undefined, Params>({
   access: "write",
   handler: ({ ctx, params }) => deleteChartSet(ctx.sql, ctx.workspaceId, params.setId),
 });
+
+export const { POST, PUT } = methodNotAllowed("GET", "PATCH", "DELETE");

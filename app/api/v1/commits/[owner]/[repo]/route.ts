@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { callerOf } from "@/server/prompts/access";
 import { createCommit, listCommits } from "@/server/prompts/commits";
@@ -16,3 +17,5 @@ export const POST = route<"write", typeof commitCreate, undefined, Params>({
   body: commitCreate,
   handler: ({ ctx, body, params }) => createCommit(ctx.sql, callerOf(ctx), params.owner, params.repo, body),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { addRuns } from "@/server/datasets/schema";
 import { addRunsToDataset } from "@/server/datasets/runs";
@@ -8,3 +9,5 @@ export const POST = route({
   body: addRuns,
   handler: ({ ctx, body, params }) => addRunsToDataset(ctx.sql, ctx.workspaceId, params.datasetId, body),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { readShare, share, unshare } from "@/server/sharing/service";
 
@@ -18,3 +19,5 @@ export const DELETE = route({
     return {};
   },
 });
+
+export const { POST, PATCH } = methodNotAllowed("GET", "PUT", "DELETE");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { splitsQuery, splitsUpdate } from "@/server/datasets/schema";
 import { listSplits, updateSplits } from "@/server/datasets/splits";
@@ -13,3 +14,5 @@ export const PUT = route({
   body: splitsUpdate,
   handler: ({ ctx, body, params }) => updateSplits(ctx.sql, ctx.workspaceId, params.datasetId, body),
 });
+
+export const { POST, PATCH, DELETE } = methodNotAllowed("GET", "PUT");

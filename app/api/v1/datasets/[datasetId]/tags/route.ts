@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { tagUpdate } from "@/server/datasets/schema";
 import { setTag } from "@/server/datasets/versions";
@@ -7,3 +8,5 @@ export const PUT = route({
   body: tagUpdate,
   handler: ({ ctx, body, params }) => setTag(ctx.sql, ctx.workspaceId, params.datasetId, body),
 });
+
+export const { GET, POST, PATCH, DELETE } = methodNotAllowed("PUT");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { versionQuery } from "@/server/datasets/schema";
 import { readVersion } from "@/server/datasets/versions";
@@ -7,3 +8,5 @@ export const GET = route({
   query: versionQuery,
   handler: ({ ctx, query, params }) => readVersion(ctx.sql, ctx.workspaceId, params.datasetId, query),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { versionListQuery } from "@/server/datasets/schema";
 import { listVersions } from "@/server/datasets/versions";
@@ -7,3 +8,5 @@ export const GET = route({
   query: versionListQuery,
   handler: ({ ctx, query, params }) => listVersions(ctx.sql, ctx.workspaceId, params.datasetId, query),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { submitWithToken, tokenFeedback } from "@/server/feedback/tokens";
 
@@ -29,3 +30,5 @@ export const POST = route({
   body: tokenFeedback,
   handler: ({ ctx, params, body }) => submitWithToken(ctx.sql, params.token, body),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

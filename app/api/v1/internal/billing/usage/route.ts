@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { internalUsageQuery } from "@/server/billing/schema";
 import { internalUsage, receiveUsage } from "@/server/billing/service";
@@ -13,3 +14,5 @@ export const GET = route({
   query: internalUsageQuery,
   handler: ({ ctx, query, request }) => internalUsage(ctx.sql, request.headers.get("x-internal-secret"), query.workspace_id),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

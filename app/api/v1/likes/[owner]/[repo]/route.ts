@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { callerOf } from "@/server/prompts/access";
 import { likeRepo } from "@/server/prompts/repos";
@@ -11,3 +12,5 @@ export const POST = route<"read", typeof likeBody, undefined, Params>({
   body: likeBody,
   handler: ({ ctx, body, params }) => likeRepo(ctx.sql, callerOf(ctx), params.owner, params.repo, body.like),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,7 +1,10 @@
 import { deleteInvite } from "@/server/auth/members";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
 export const DELETE = route<"admin", undefined, undefined, { inviteId: string }>({
   access: "admin",
   handler: ({ ctx, params }) => deleteInvite(ctx.sql, ctx.workspaceId, params.inviteId),
 });
+
+export const { GET, POST, PUT, PATCH } = methodNotAllowed("DELETE");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { exportTraces } from "@/server/otel/export";
 
@@ -12,3 +13,5 @@ export const POST = route({
       projectName: request.headers.get("langsmith-project") ?? undefined,
     }),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { queryFromRunsSegment, sharedRunsRequest } from "@/server/sharing/public-routes";
 
@@ -6,3 +7,5 @@ export const GET = route({
   access: "public",
   handler: ({ ctx, params }) => sharedRunsRequest(ctx.sql, params.token, queryFromRunsSegment(params.view)),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

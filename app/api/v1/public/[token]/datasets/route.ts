@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { sharedDataset } from "@/server/sharing/public-datasets";
 
@@ -6,3 +7,5 @@ export const GET = route({
   access: "public",
   handler: ({ ctx, params }) => sharedDataset(ctx.sql, params.token),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,4 +1,5 @@
 import { exampleListQuery } from "@/server/datasets/schema";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { sharedExamples } from "@/server/sharing/public-datasets";
 
@@ -8,3 +9,5 @@ export const GET = route({
   query: exampleListQuery,
   handler: ({ ctx, params, query }) => sharedExamples(ctx.sql, params.token, query),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { sharedRunTree } from "@/server/sharing/public-runs";
 import { resolveShare } from "@/server/sharing/service";
@@ -10,3 +11,5 @@ export const GET = route({
     return sharedRunTree(ctx.sql, shared.workspaceId, shared.resourceId);
   },
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route, searchObject } from "@/server/http/route";
 import { sharedRunsRequest } from "@/server/sharing/public-routes";
 
@@ -6,3 +7,5 @@ export const GET = route({
   access: "public",
   handler: ({ ctx, params, request }) => sharedRunsRequest(ctx.sql, params.token, searchObject(new URL(request.url))),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

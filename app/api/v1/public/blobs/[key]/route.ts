@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getBlob, verifyBlobSignature } from "@/server/blobs/store";
 import { notFound } from "@/server/http/errors";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
 /** Serves an attachment through the signed link found in a run's `s3_urls`. */
@@ -14,3 +15,5 @@ export const GET = route({
     return new Response(new Uint8Array(bytes), { headers: { "content-type": query.type, "cache-control": "private, max-age=3600" } });
   },
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { downloadShared, parseFormat } from "@/server/sharing/download";
 import { resolveShare } from "@/server/sharing/service";
@@ -12,3 +13,5 @@ export const GET = route({
     return downloadShared(ctx.sql, await resolveShare(ctx.sql, params.token), format);
   },
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { callerOf } from "@/server/prompts/access";
 import { deleteRepo, getRepo, updateRepo } from "@/server/prompts/repos";
@@ -20,3 +21,5 @@ export const DELETE = route<"write", undefined, undefined, Params>({
   access: "write",
   handler: ({ ctx, params }) => deleteRepo(ctx.sql, callerOf(ctx), params.owner, params.repo),
 });
+
+export const { POST, PUT } = methodNotAllowed("GET", "PATCH", "DELETE");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { notFound } from "@/server/http/errors";
 import { readConversation } from "@/server/llm/run-conversation";
@@ -11,3 +12,5 @@ export const GET = route({
     return conversation;
   },
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { ruleUpdate } from "@/server/rules/schema";
 import { deleteRule, readRule, updateRule } from "@/server/rules/service";
@@ -20,3 +21,5 @@ export const DELETE = route({
     return {};
   },
 });
+
+export const { POST, PUT } = methodNotAllowed("GET", "PATCH", "DELETE");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { chartRequest } from "@/server/charts/schema";
 import { projectChartSeries } from "@/server/charts/series";
@@ -7,3 +8,5 @@ export const POST = route<"read", typeof chartRequest, undefined, { sessionId: s
   body: chartRequest,
   handler: ({ ctx, body, params }) => projectChartSeries(ctx.sql, ctx.workspaceId, params.sessionId, body),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { callerOf } from "@/server/prompts/access";
 import { pullCommit } from "@/server/prompts/commits";
@@ -11,3 +12,5 @@ export const GET = route<"read", undefined, typeof commitReadQuery, Params>({
   query: commitReadQuery,
   handler: ({ ctx, query, params }) => pullCommit(ctx.sql, callerOf(ctx), params.owner, params.repo, params.commit, query.is_view ?? false),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { diffQuery } from "@/server/datasets/schema";
 import { diffVersions } from "@/server/datasets/versions";
@@ -7,3 +8,5 @@ export const GET = route({
   query: diffQuery,
   handler: ({ ctx, query, params }) => diffVersions(ctx.sql, ctx.workspaceId, params.datasetId, query),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { createFromMultipart, updateFromMultipart } from "@/server/datasets/multipart";
 
@@ -14,3 +15,5 @@ export const PATCH = route({
   body: "multipart",
   handler: ({ ctx, body, params }) => updateFromMultipart(ctx.sql, ctx.workspaceId, params.datasetId, body),
 });
+
+export const { GET, PUT, DELETE } = methodNotAllowed("POST", "PATCH");

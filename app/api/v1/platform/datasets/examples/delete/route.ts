@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { deleteExamples } from "@/server/datasets/examples";
 import { hardDelete } from "@/server/datasets/schema";
@@ -8,3 +9,5 @@ export const POST = route({
   body: hardDelete,
   handler: ({ ctx, body }) => deleteExamples(ctx.sql, ctx.workspaceId, body.example_ids, body.hard_delete ?? true),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

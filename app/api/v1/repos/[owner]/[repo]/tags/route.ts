@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { callerOf } from "@/server/prompts/access";
 import { listTags, tagCommit } from "@/server/prompts/commits";
@@ -15,3 +16,5 @@ export const POST = route<"write", typeof tagCreate, undefined, Params>({
   body: tagCreate,
   handler: ({ ctx, body, params }) => tagCommit(ctx.sql, callerOf(ctx), params.owner, params.repo, body.tag_name, body.commit_id),
 });
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

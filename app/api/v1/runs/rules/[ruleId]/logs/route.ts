@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { pageQuery } from "@/server/rules/schema";
 import { ruleLogs } from "@/server/rules/service";
@@ -7,3 +8,5 @@ export const GET = route({
   query: pageQuery,
   handler: ({ ctx, params, query }) => ruleLogs(ctx.sql, ctx.workspaceId, params.ruleId, query),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { triggerRule } from "@/server/rules/evaluate";
 
@@ -8,3 +9,5 @@ export const POST = route({
   query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(1000) }),
   handler: ({ ctx, params, query }) => triggerRule(ctx.sql, ctx.workspaceId, params.ruleId, query.limit),
 });
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,3 +1,4 @@
+import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { metadataOperations } from "@/server/datasets/schema";
 import { applyMetadataOperations } from "@/server/datasets/splits";
@@ -8,3 +9,5 @@ export const PATCH = route({
   body: metadataOperations,
   handler: ({ ctx, body, params }) => applyMetadataOperations(ctx.sql, ctx.workspaceId, params.datasetId, body),
 });
+
+export const { GET, POST, PUT, DELETE } = methodNotAllowed("PATCH");
