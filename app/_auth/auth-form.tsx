@@ -77,7 +77,7 @@ export function AuthForm({ mode, callbackUrl, invite }: Props) {
           <span className={styles.mark}>T</span>Tracelight
         </div>
         <h1 className={styles.title}>{signup ? "Create your account" : "Sign in"}</h1>
-        <p className={styles.subtitle}>{signup ? "A workspace is created for you." : "Welcome back."}</p>
+        <p className={styles.subtitle}>{signup ? "Your workspace is ready as soon as you sign up." : "Welcome back."}</p>
         {invite && <div className={styles.notice}>You were invited to a workspace: {signup ? "sign up" : "sign in"} with the invited e-mail to join it.</div>}
         {error && <div className={styles.error} role="alert">{error}</div>}
         <form className={styles.form} onSubmit={submit}>

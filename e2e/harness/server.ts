@@ -40,6 +40,11 @@ export async function startServer(options: {
   databaseUrl?: string | null;
   /** Restart on a database that already has its first workspace (set env.DATA_DIR): no key is printed, these are used. */
   existing?: { apiKey: string; workspaceId: string };
+  /**
+   * Leave the first workspace waiting for its owner, as `npm start` does (the first sign-up joins
+   * it). By default an owner account signs up at once, so test sign-ups get workspaces of their own.
+   */
+  unclaimed?: boolean;
 } = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), "tracelight-e2e-"));
@@ -51,7 +56,6 @@ export async function startServer(options: {
     DATA_DIR: dataDir,
     RATE_LIMITS: "off",
     NODE_ENV: "production",
-    US_BASE_URL: `http://127.0.0.1:${port}`,
     ...options.env,
   };
   delete env.DATABASE_URL;
@@ -80,7 +84,10 @@ export async function startServer(options: {
     const workspaceId = options.existing?.workspaceId ?? /TRACELIGHT_WORKSPACE_ID=(\S+)/.exec(output)?.[1];
     if (key && workspaceId) {
       const ready = await fetch(`${url}/info`).then((r) => r.ok, () => false);
-      if (ready) return { url, apiKey: key, workspaceId, pid: child.pid!, output: () => output, stop };
+      if (ready) {
+        if (!options.existing && !options.unclaimed) await claimFirstWorkspace(url);
+        return { url, apiKey: key, workspaceId, pid: child.pid!, output: () => output, stop };
+      }
     }
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
@@ -88,4 +95,14 @@ export async function startServer(options: {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Signs up the owner of the workspace start-up created, as the first person to open the UI would. */
+async function claimFirstWorkspace(url: string): Promise<void> {
+  const response = await fetch(`${url}/api/v1/auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: `owner-${process.pid}-${Date.now()}@example.com`, password: "owner-password-1", name: "Owner" }),
+  });
+  if (response.status !== 201) throw new Error(`The owner could not sign up: ${response.status} ${await response.text()}`);
 }

@@ -4,7 +4,7 @@ import { withTestDatabases } from "../db/test-databases";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { AppError } from "../http/errors";
-import { createWorkspace } from "./workspaces";
+import { bootstrapFirstWorkspace, createWorkspace } from "./workspaces";
 import { addMember, membership, membershipsOf, signUp, verifyPassword } from "./users";
 
 const status = (code: number) => (error: unknown) => error instanceof AppError && error.status === code;
@@ -55,5 +55,21 @@ withTestDatabases("users", (open) => {
     assert.equal(await membership(db, ada.id, stranger.id), null);
     assert.equal(await membership(db, "not-a-uuid", team.id), null);
     assert.deepEqual(await membershipsOf(db, "not-a-uuid"), []);
+  });
+
+  test("the first sign-up joins the workspace start-up created, exactly once even when sign-ups race", async () => {
+    const fresh = (await open()).sql;
+    assert.equal(await bootstrapFirstWorkspace(fresh), null, "a database with workspaces gets no new first workspace");
+    // What bootstrapFirstWorkspace leaves on a fresh database: a workspace nobody has joined yet.
+    const first = { workspace: await createWorkspace(fresh, "Default workspace") };
+    await fresh.query(sql`UPDATE workspaces SET claimable = true WHERE id = ${first.workspace.id}`);
+    const racers = await Promise.all(["p@example.com", "q@example.com", "r@example.com"].map((email) =>
+      signUp(fresh, { email, password: "password-123" })));
+    const joined = racers.filter((r) => r.workspaceId === first.workspace.id);
+    assert.equal(joined.length, 1, "one account joins the start-up workspace");
+    assert.equal(await membership(fresh, joined[0].userId, first.workspace.id), "admin");
+    assert.equal(new Set(racers.map((r) => r.workspaceId)).size, 3, "the others get workspaces of their own");
+    const later = await signUp(fresh, { email: "s@example.com", password: "password-123" });
+    assert.notEqual(later.workspaceId, first.workspace.id);
   });
 });

@@ -4,7 +4,7 @@ import { sql } from "../db/sql";
 import { env } from "../env";
 import { conflict } from "../http/errors";
 import type { Role } from "./api-keys";
-import { createWorkspace } from "./workspaces";
+import { claimStartupWorkspace, createWorkspace } from "./workspaces";
 
 export interface User {
   id: string;
@@ -68,6 +68,8 @@ export async function signUp(
       VALUES (${userId}, ${email}, ${input.name?.trim() || null}, ${passwordHash}, ${env().REGION})
       ON CONFLICT (email) DO NOTHING RETURNING id`);
     if (!inserted) throw conflict(`An account with the e-mail ${email} already exists: sign in instead.`);
+    const startup = await claimStartupWorkspace(tx, userId);
+    if (startup) return { userId, workspaceId: startup };
     const label = input.workspaceName?.trim() || `${input.name?.trim() || email.split("@")[0]}'s workspace`;
     const workspace = await createWorkspace(tx, label);
     await addMember(tx, workspace.id, userId, "admin");

@@ -33,7 +33,23 @@ export async function bootstrapFirstWorkspace(db: Sql): Promise<{ workspace: Wor
     const [existing] = await tx.query(sql`SELECT id FROM workspaces LIMIT 1`);
     if (existing) return null;
     const workspace = await createWorkspace(tx, "Default workspace");
+    await tx.query(sql`UPDATE workspaces SET claimable = true WHERE id = ${workspace.id}`);
     const { key } = await createApiKey(tx, { workspaceId: workspace.id, description: "First key, created at start-up" });
     return { workspace, key };
   });
+}
+
+/**
+ * The first sign-up joins the workspace start-up created (where the printed key has been sending
+ * traces) as its admin. Exactly one account can: the row lock makes concurrent sign-ups take turns,
+ * and the second sees the flag already cleared. Null when there is nothing to claim.
+ */
+export async function claimStartupWorkspace(tx: Sql, userId: string): Promise<string | null> {
+  const [claimed] = await tx.query<{ id: string }>(sql`
+    UPDATE workspaces SET claimable = false
+    WHERE id = (SELECT id FROM workspaces WHERE claimable ORDER BY created_at, id LIMIT 1 FOR UPDATE)
+    RETURNING id`);
+  if (!claimed) return null;
+  await tx.query(sql`INSERT INTO memberships (user_id, workspace_id, role) VALUES (${userId}, ${claimed.id}, 'admin')`);
+  return claimed.id;
 }

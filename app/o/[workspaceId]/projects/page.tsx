@@ -7,6 +7,7 @@ import { useDeferredValue, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { formatCost, formatCount, formatExactTime, formatLatency, formatPercent, formatTokens, relativeTime } from "../_components/format";
 import { EmptyState, ErrorState, LoadingState } from "../_components/ui";
+import { GetStarted } from "./get-started";
 import { ActivitySparkline } from "./sparkline";
 
 export default function ProjectsPage() {
@@ -15,7 +16,12 @@ export default function ProjectsPage() {
   const trpc = useTRPC();
   const [search, setSearch] = useState("");
   const nameContains = useDeferredValue(search.trim());
-  const query = useQuery({ ...trpc.projects.list.queryOptions({ workspaceId, nameContains: nameContains || undefined }), placeholderData: (prev) => prev });
+  const query = useQuery({
+    ...trpc.projects.list.queryOptions({ workspaceId, nameContains: nameContains || undefined }),
+    placeholderData: (prev) => prev,
+    // While the workspace has no project, look for the first trace every few seconds.
+    refetchInterval: (q) => (q.state.data?.length === 0 && !nameContains ? 3000 : false),
+  });
 
   return (
     <div className="page">
@@ -32,10 +38,7 @@ export default function ProjectsPage() {
           : query.data.length === 0 ? (
             nameContains ? <EmptyState title="No project matches">Nothing is named like “{nameContains}”.</EmptyState>
               : (
-                <EmptyState title="No projects yet">
-                  Send a trace with the LangSmith SDK (<code>LANGSMITH_ENDPOINT</code> pointing here) or any OpenTelemetry exporter;
-                  its project appears here.
-                </EmptyState>
+                <GetStarted workspaceId={workspaceId} />
               )
           ) : (
             <table className="table" data-testid="projects-table">
