@@ -33,11 +33,37 @@ export function describeZodError(error: z.ZodError, where: string): string {
   return `Invalid ${where}: ${issues.join("; ")}`;
 }
 
+/**
+ * PostgreSQL's refusals of a value the caller sent (SQLSTATE class 22, data exceptions, and 54000, a
+ * value too large for an index): the caller's input, not a server failure.
+ */
+const DATA_ERRORS: Record<string, string> = {
+  "22001": "a text value is longer than its field allows",
+  "22003": "a number is out of range (counts must be below 2^31)",
+  "22007": "a time is not in a valid format",
+  "22008": "a time is out of range",
+  "22021": "a text value contains a byte sequence that is not valid UTF-8, such as U+0000",
+  "22P02": "a value has the wrong type",
+  "22P05": "a text value contains U+0000 or a character that cannot be stored",
+  "2201B": "a regular expression is invalid",
+  "54000": "a value is too large to be stored or indexed (keep names, tags and ids under 1,000 characters)",
+};
+
+/** The caller-facing description of a PostgreSQL data error, or null for any other failure. */
+export function dataErrorDetail(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return null;
+  const reason = DATA_ERRORS[code] ?? (code.startsWith("22") ? "a value cannot be stored" : null);
+  return reason ? `Invalid input: ${reason} (${(error as Error).message}).` : null;
+}
+
 /** The one error mapper: every failure leaves as a status and `{"detail": "..."}`. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) return Response.json({ detail: error.detail }, { status: error.status, headers: error.headers });
   if (error instanceof z.ZodError) return Response.json({ detail: describeZodError(error, "request") }, { status: 400 });
   if (isClientFacing(error)) return Response.json({ detail: error.message }, { status: error.clientStatus });
+  const data = dataErrorDetail(error);
+  if (data) return Response.json({ detail: data }, { status: 400 });
   console.error("Unhandled error", error);
   return Response.json({ detail: "Internal server error" }, { status: 500 });
 }

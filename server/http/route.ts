@@ -4,7 +4,7 @@ import { getSql, type Sql } from "../db/client";
 import { readDecodedBody, parseJson } from "./body";
 import { clientIp } from "./client-ip";
 import { CORS_HEADERS } from "./cors";
-import { AppError, badRequest, describeZodError, errorResponse, forbidden, unauthorized } from "./errors";
+import { AppError, badRequest, describeZodError, errorResponse, forbidden, unauthorized, unsupportedMediaType } from "./errors";
 import { apiKeyIdentity, type Identity } from "./identity";
 import { boundaryOf, parseMultipart, type Part } from "./multipart";
 import { withRequestOrigin } from "./public-url";
@@ -76,12 +76,19 @@ function authorize(access: Access, identity: Identity | null): void {
   if (access === "admin" && identity.role !== "admin") throw forbidden("Only workspace admins can do this.");
 }
 
+/** application/json, any +json type, or no Content-Type at all (never a form's or text/plain). */
+const isJsonType = (contentType: string) => contentType === "" || /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(contentType);
+
 async function parseBody(spec: BodySpec, request: Request): Promise<unknown> {
   if (!spec) return undefined;
   const contentType = request.headers.get("content-type") ?? "";
   if (spec === "multipart") {
     const boundary = boundaryOf(contentType);
     return parseMultipart(await readDecodedBody(request), boundary);
+  }
+  if (spec !== "bytes" && !isJsonType(contentType)) {
+    // A cross-site form can post text/plain or urlencoded without a preflight; JSON cannot be forged so.
+    throw unsupportedMediaType(`Content-Type "${contentType}" is not JSON; send the body as application/json.`);
   }
   const bytes = await readDecodedBody(request);
   if (spec === "bytes") return { bytes, contentType };

@@ -1,13 +1,13 @@
-import { badRequest, describeZodError } from "../http/errors";
+import { badRequest } from "../http/errors";
 import type { Part } from "../http/multipart";
 import type { IncomingAttachment } from "./attachments";
-import { wireRun, type WireRun } from "./schema";
 
 const FIELDS = new Set(["inputs", "outputs", "events", "extra", "error", "serialized"]);
 
 export interface MultipartIngest {
-  post: WireRun[];
-  patch: WireRun[];
+  /** The runs as sent; ingestBatch checks each on its own. */
+  post: Record<string, unknown>[];
+  patch: Record<string, unknown>[];
   attachments: IncomingAttachment[];
   feedback: unknown[];
 }
@@ -59,6 +59,9 @@ export function readMultipartIngest(parts: Part[]): MultipartIngest {
       }
     } else if (kind === "attachment") {
       if (!id || rest.length === 0) throw badRequest(`Multipart part "${part.name}" must be named attachment.<run_id>.<name>.`);
+      const name = rest.join(".");
+      if (name.length > 1000 || name.includes("\u0000")) throw badRequest(`Multipart part "${part.name.slice(0, 80)}…": an attachment name is at most 1,000 characters, without U+0000.`);
+      if (out.attachments.some((a) => a.runId === id && a.name === name)) throw badRequest(`Multipart part "${part.name}" appears twice: each attachment of a run needs its own name.`);
       out.attachments.push({ runId: id, name: rest.join("."), mimeType: part.contentType.split(";")[0].trim(), bytes: Buffer.from(part.body) });
     } else if (kind === "feedback") {
       out.feedback.push({ id, ...(strictJson(part) as object) });
@@ -66,11 +69,7 @@ export function readMultipartIngest(parts: Part[]): MultipartIngest {
       throw badRequest(`Multipart part "${part.name}": expected a name starting with post., patch., attachment. or feedback.`);
     }
   }
-  for (const { kind, fields } of runs.values()) {
-    const parsed = wireRun.safeParse(fields);
-    if (!parsed.success) throw badRequest(describeZodError(parsed.error, `${kind}.${fields.id}`));
-    out[kind].push(parsed.data);
-  }
+  for (const { kind, fields } of runs.values()) out[kind].push(fields);
   const known = new Set([...out.post, ...out.patch].map((r) => r.id));
   const orphan = out.attachments.find((a) => !known.has(a.runId));
   if (orphan) throw badRequest(`Attachment "${orphan.name}" names run ${orphan.runId}, which is not in this request.`);

@@ -1,8 +1,28 @@
 import { z } from "zod";
+import { describeZodError } from "../http/errors";
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const time = z.union([z.string(), z.number()]).nullish();
+
+/** How deep JSON a run may nest (inputs, outputs, extra, events, serialized): far beyond any real payload. */
+export const MAX_DEPTH = 200;
+
+/** The nesting depth of a JSON value, counted without recursion (a hostile body may nest 100,000 deep). */
+export function jsonDepth(value: unknown, limit = MAX_DEPTH): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+const NO_NUL = (s: string) => !s.includes("\u0000");
 
 /** A run as the SDKs send it in a post or a patch. Unknown keys are ignored. */
 export const wireRun = z.looseObject({
@@ -15,19 +35,39 @@ export const wireRun = z.looseObject({
   events: optional(z.array(z.unknown())),
   error: optional(z.unknown()),
   serialized: optional(z.unknown()),
-  tags: optional(z.array(z.string())),
+  tags: optional(z.array(z.string().max(1000, "a tag is at most 1,000 characters"))),
   reference_example_id: optional(uuid),
   parent_run_id: optional(uuid),
   trace_id: optional(uuid),
   dotted_order: optional(z.string()),
-  session_name: optional(z.string()),
+  session_name: optional(z.string().max(1000, "a project name is at most 1,000 characters").refine(NO_NUL, "a project name cannot contain U+0000")),
   session_id: optional(uuid),
   start_time: time,
   end_time: time,
+}).superRefine((run, ctx) => {
+  for (const field of ["inputs", "outputs", "extra", "events", "serialized", "error"] as const) {
+    if (jsonDepth(run[field]) > MAX_DEPTH) ctx.addIssue({ code: "custom", path: [field], message: `nests deeper than ${MAX_DEPTH} levels` });
+  }
 });
 export type WireRun = z.infer<typeof wireRun>;
 
+/** Each run of a batch checked on its own: the valid ones, and why each other one was refused. */
+export function checkRuns(items: unknown[], kind: "post" | "patch"): { runs: WireRun[]; rejected: { id: string; detail: string }[] } {
+  const runs: WireRun[] = [];
+  const rejected: { id: string; detail: string }[] = [];
+  items.forEach((item, i) => {
+    const parsed = wireRun.safeParse(item);
+    if (parsed.success) runs.push(parsed.data);
+    else {
+      const id = (item as { id?: unknown } | null)?.id;
+      rejected.push({ id: typeof id === "string" ? id : `${kind}[${i}]`, detail: describeZodError(parsed.error, `${kind}[${i}]`) });
+    }
+  });
+  return { runs, rejected };
+}
+
+/** POST /runs/batch: the runs are checked one by one (checkRuns), so one bad run costs only itself. */
 export const batchBody = z.object({
-  post: z.array(wireRun).nullish(),
-  patch: z.array(wireRun).nullish(),
+  post: z.array(z.unknown()).nullish(),
+  patch: z.array(z.unknown()).nullish(),
 });

@@ -101,18 +101,24 @@ withTestDatabases("ingest", (open) => {
     assert.ok((await stored(db, child)).dotted_order.startsWith(rootRow.dotted_order + "."));
   });
 
-  test("inconsistent dotted_order, trace_id or parent is a 400 and nothing of the request is stored", async () => {
+  test("inconsistent dotted_order, trace_id or parent costs only that run: it is refused with why, the others are stored", async () => {
     const ok = randomUUID();
     const bad = randomUUID();
     const other = randomUUID();
+    const result = await ingestRuns(db, ws, { post: [
+      { id: ok, name: "fine", start_time: "2024-05-01T12:00:00Z" },
+      { id: bad, name: "bad", dotted_order: `${stamp("2024-05-01T12:00:00Z")}${bad}`, trace_id: other },
+    ] });
+    assert.equal(result.created, 1);
+    assert.deepEqual(result.rejected.map((r) => r.id), [bad]);
+    assert.match(result.rejected[0].detail, /trace_id/);
+    assert.equal((await stored(db, ok))?.name, "fine");
+    assert.equal(await stored(db, bad), undefined);
     await assert.rejects(
-      ingestRuns(db, ws, { post: [
-        { id: ok, name: "fine", start_time: "2024-05-01T12:00:00Z" },
-        { id: bad, name: "bad", dotted_order: `${stamp("2024-05-01T12:00:00Z")}${bad}`, trace_id: other },
-      ] }),
+      ingestRuns(db, ws, { post: [{ id: bad, name: "alone", dotted_order: `${stamp("2024-05-01T12:00:00Z")}${bad}`, trace_id: other }] }),
       (e: unknown) => e instanceof AppError && e.status === 400 && /trace_id/.test(e.detail),
+      "a request of one run still answers its error",
     );
-    assert.equal(await stored(db, ok), undefined);
     await assert.rejects(
       ingestRuns(db, ws, { post: [{ id: bad, dotted_order: "garbage" }] }),
       (e: unknown) => e instanceof AppError && /segment 1/.test(e.detail),
@@ -123,11 +129,31 @@ withTestDatabases("ingest", (open) => {
     const id = randomUUID();
     const other = (await createWorkspace(db, "other")).id;
     await ingestRuns(db, ws, { post: [{ id, name: "mine", start_time: "2024-05-01T12:00:00Z" }] });
-    await ingestRuns(db, other, { patch: [{ id, name: "theirs", outputs: { stolen: true } }] }).catch(() => undefined);
+    await assert.rejects(ingestRuns(db, other, { patch: [{ id, name: "theirs", outputs: { stolen: true } }] }),
+      (e: unknown) => e instanceof AppError && e.status === 409 && e.detail.includes(id), "never a silent drop: a 409 naming the run");
+    const mixed = await ingestRuns(db, other, { post: [{ id, name: "again" }, { id: randomUUID(), name: "theirs-ok" }] });
+    assert.deepEqual([mixed.created, mixed.rejected.map((r) => r.id)], [1, [id]]);
     const row = await stored(db, id);
     assert.equal(row.name, "mine");
     assert.equal(row.workspace_id, ws);
     assert.equal(row.outputs, null);
+  });
+
+  test("U+0000 and lone surrogates anywhere in a run are stored and read back as sent", async () => {
+    const id = randomUUID();
+    const weird = "nul\u0000 lone\ud800 private\ue000 end";
+    await ingestRuns(db, ws, { post: [{
+      id, name: `name ${weird}`, start_time: "2024-05-01T12:00:00Z", error: `boom ${weird}`, tags: [weird],
+      inputs: { [`key ${weird}`]: weird, list: [weird] }, outputs: { text: weird }, extra: { metadata: { [weird]: weird } },
+      events: [{ name: "new_token", kwargs: { token: weird } }],
+    }] });
+    const run = (await readRun(db, ws, id))!;
+    assert.equal(run.name, `name ${weird}`);
+    assert.equal(run.error, `boom ${weird}`);
+    assert.deepEqual(run.tags, [weird]);
+    assert.deepEqual(run.inputs, { [`key ${weird}`]: weird, list: [weird] });
+    assert.deepEqual(run.outputs, { text: weird });
+    assert.equal((run.extra as { metadata: Record<string, string> }).metadata[weird], weird);
   });
 
   test("more operations than the limit are refused with 413", async () => {

@@ -3,7 +3,7 @@ import type { Sql } from "../db/client";
 import { env } from "../env";
 import { deriveLlm, type PriceEntry } from "../llm/derive";
 import { workspacePriceEntries } from "../llm/workspace-prices";
-import { payloadTooLarge } from "../http/errors";
+import { AppError, conflict, dataErrorDetail, payloadTooLarge } from "../http/errors";
 import { sql } from "../db/sql";
 import { attachFeedbackToRuns, attachFeedbackUpdate } from "../feedback/store";
 import { storeFeedbackParts } from "../feedback/service";
@@ -15,7 +15,8 @@ import { placeRuns, repairPendingPlacements } from "./placement";
 import { refreshTraceTotals, traceTotalsUpsert } from "./trace-totals";
 import { DEFAULT_PROJECT, resolveProjects } from "./projects";
 import { derivedColumns, newRow, providedRow, withTimes, type TimedRun } from "./rows";
-import type { WireRun } from "./schema";
+import { recordRefusals } from "./errors-log";
+import { checkRuns, type WireRun } from "./schema";
 import { insertNewStatement, loadForDerive, pendingChildrenCount, updateExisting, writeDerived, type RunRow } from "./write";
 
 export interface IngestInput {
@@ -26,9 +27,17 @@ export interface IngestInput {
   feedback?: unknown[];
 }
 
+/** A run of the request that was not stored, and why. */
+export interface RejectedRun {
+  id: string;
+  detail: string;
+}
+
 export interface IngestResult {
   created: number;
   updated: number;
+  /** Runs refused for their own content; the rest of the request was stored. */
+  rejected: RejectedRun[];
 }
 
 function checkBatchSize(input: IngestInput): void {
@@ -44,15 +53,83 @@ function hasPlacementInfo(run: TimedRun): boolean {
   return run.posted || !!run.fields.dotted_order || !!run.fields.parent_run_id;
 }
 
+/** Why one run's content was refused (a 4xx of ours, or PostgreSQL refusing a value), or null. */
+function runFault(error: unknown): string | null {
+  if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 413) return error.detail;
+  return dataErrorDetail(error);
+}
+
+/** The request split into one request per run (its post, patches and attachments), feedback last. */
+function perRun(input: IngestInput): { id: string; input: IngestInput }[] {
+  const ids = [...new Set([...(input.post ?? []), ...(input.patch ?? [])].map((r) => r.id ?? ""))];
+  const parts: { id: string; input: IngestInput }[] = ids.map((id) => ({
+    id,
+    input: {
+      post: input.post?.filter((r) => (r.id ?? "") === id),
+      patch: input.patch?.filter((r) => (r.id ?? "") === id),
+      attachments: input.attachments?.filter((a) => a.runId === id),
+    },
+  }));
+  if (input.feedback?.length) parts.push({ id: "feedback", input: { feedback: input.feedback } });
+  return parts;
+}
+
 /**
  * The one ingest use case behind POST /runs, PATCH /runs/{id}, /runs/batch, /runs/multipart and
  * OTLP: merge the request's operations in memory, then write them in one transaction as a few
- * set-based statements, so a request is stored whole or not at all.
+ * set-based statements. When one run's content is refused, the request is stored again run by run,
+ * so that run costs only itself: the others are stored and it is listed in `rejected`.
  */
 export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInput): Promise<IngestResult> {
   checkBatchSize(input);
+  try {
+    return await ingestTogether(db, workspaceId, input);
+  } catch (error) {
+    const parts = perRun(input);
+    if (parts.length <= 1 || runFault(error) === null) throw error;
+    const result: IngestResult = { created: 0, updated: 0, rejected: [] };
+    for (const part of parts) {
+      try {
+        const stored = await ingestTogether(db, workspaceId, part.input);
+        result.created += stored.created;
+        result.updated += stored.updated;
+      } catch (partError) {
+        const detail = runFault(partError);
+        if (detail === null) throw partError;
+        result.rejected.push({ id: part.id, detail });
+      }
+    }
+    return result;
+  }
+}
+
+/**
+ * POST /runs/batch and /runs/multipart: each run is checked on its own; the valid ones are stored
+ * (see ingestRuns), and every refused one is answered and recorded in the workspace's ingest-error log.
+ */
+export async function ingestBatch(
+  db: Sql,
+  workspaceId: string,
+  input: { post?: unknown[] | null; patch?: unknown[] | null; attachments?: IncomingAttachment[]; feedback?: unknown[] },
+): Promise<IngestResult> {
+  const posts = checkRuns(input.post ?? [], "post");
+  const patches = checkRuns(input.patch ?? [], "patch");
+  const kept = new Set([...posts.runs, ...patches.runs].map((r) => r.id));
+  const result = await ingestRuns(db, workspaceId, {
+    post: posts.runs,
+    patch: patches.runs,
+    attachments: input.attachments?.filter((a) => kept.has(a.runId)),
+    feedback: input.feedback,
+  });
+  const rejected = [...posts.rejected, ...patches.rejected, ...result.rejected];
+  const sent = new Map([...posts.runs, ...patches.runs].map((r) => [r.id, r]));
+  await recordRefusals(db, workspaceId, rejected.map((r) => ({ ...r, run: sent.get(r.id) })));
+  return { ...result, rejected };
+}
+
+async function ingestTogether(db: Sql, workspaceId: string, input: IngestInput): Promise<IngestResult> {
   const runs = foldOperations(input.post ?? [], input.patch ?? [], randomUUID).map(withTimes);
-  if (runs.length === 0 && !input.attachments?.length && !input.feedback?.length) return { created: 0, updated: 0 };
+  if (runs.length === 0 && !input.attachments?.length && !input.feedback?.length) return { created: 0, updated: 0, rejected: [] };
 
   const result = await db.tx(async (tx) => {
     // The workspace's own prices, read once per request (and cached briefly), win over the shipped table.
@@ -94,6 +171,9 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
     // Posted runs already stored, and runs a concurrent request inserted first: apply ours on top.
     const stored = fresh.filter((r) => !inserted.has(r.id)).map(providedOf);
     for (const id of await updateExisting(tx, workspaceId, stored)) updated.add(id);
+    // Run ids are global: an id another workspace already uses is neither inserted nor updated here.
+    const taken = fresh.filter((r) => !inserted.has(r.id) && !updated.has(r.id)).map((r) => r.id);
+    if (taken.length) throw conflict(`Run ${taken.join(", ")} already exists in another workspace; send it with a new id.`);
 
     await rederive(tx, workspaceId, [...updated], prices);
     const ids = runs.map((r) => r.id);
@@ -115,7 +195,7 @@ export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInpu
       await storeFeedbackParts(tx, workspaceId, input.feedback);
       if (ids.length) await attachFeedbackToRuns(tx, workspaceId, ids);
     }
-    return { created: inserted.size, updated: updated.size };
+    return { created: inserted.size, updated: updated.size, rejected: [] };
   });
   // After the commit, off the request path: a rule's failure never fails the ingest.
   evaluateRulesAfterIngest(workspaceId, runs.map((r) => r.id), db);

@@ -1,5 +1,6 @@
 import type { Sql } from "../db/client";
 import { raw as rawText, sql, type SqlFragment } from "../db/sql";
+import { storableJson } from "../db/storable";
 
 /** Every column an ingest request may set, with its SQL type for jsonb_to_recordset. */
 const COLUMNS = {
@@ -22,7 +23,8 @@ const DERIVED: RunColumn[] = [
 ];
 const MERGED: RunColumn[] = (Object.keys(COLUMNS) as RunColumn[]).filter((c) => c !== "id" && c !== "extra");
 
-const recordset = (rows: object[]) => sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(${rawText(RECORD)})`;
+/** The rows as one jsonb parameter; text PostgreSQL cannot hold (U+0000, lone surrogates) is escaped (db/storable). */
+const recordset = (rows: object[]) => sql`jsonb_to_recordset(${storableJson(rows)}::jsonb) AS v(${rawText(RECORD)})`;
 
 const STATUS = (error: string, end: string) =>
   `CASE WHEN ${error} IS NOT NULL THEN 'error' WHEN ${end} IS NOT NULL THEN 'success' ELSE 'pending' END`;

@@ -2,6 +2,7 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { toConversation } from "./conversation";
 import type { Conversation } from "./conversation-types";
+import { fromStorage } from "../db/storable";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,5 +12,5 @@ export async function readConversation(db: Sql, workspaceId: string, runId: stri
   const rows = await db.query<{ run_type: string; inputs: unknown; outputs: unknown }>(
     sql`SELECT run_type, inputs, outputs FROM runs WHERE workspace_id = ${workspaceId} AND id = ${runId}`,
   );
-  return rows.length ? toConversation(rows[0]) : null;
+  return rows.length ? toConversation(fromStorage(rows[0])) : null;
 }

@@ -2,7 +2,8 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { env } from "../env";
 import { unsupportedMediaType } from "../http/errors";
-import { ingestRuns } from "../ingest/service";
+import { recordRefusals } from "../ingest/errors-log";
+import { ingestRuns, type RejectedRun } from "../ingest/service";
 import { decodeExportRequest, encodeErrorStatus, encodeExportResponse, encodingOf, type OtlpEncoding } from "./decode";
 import { OtlpContentTypeError, OtlpDecodeError } from "./otlp";
 import { spansToRuns, type WireRun } from "./to-runs";
@@ -71,11 +72,14 @@ export async function exportTraces(db: Sql, workspaceId: string, input: ExportIn
   }
   const { runs, rejected } = spansToRuns(request, { projectName: input.projectName?.trim() || undefined });
   const warning = await withKnownSessions(db, workspaceId, runs);
+  const refused: RejectedRun[] = [];
   for (const batch of batches(runs, env().MAX_BATCH_RUNS)) {
-    await ingestRuns(db, workspaceId, { post: batch });
+    refused.push(...(await ingestRuns(db, workspaceId, { post: batch })).rejected);
   }
-  const message = [rejected.message, warning].filter(Boolean).join(" ");
+  await recordRefusals(db, workspaceId, refused.map((r) => ({ ...r, run: runs.find((run) => run.id === r.id) })));
+  const refusedMessage = refused.length ? `${refused.length} span(s) refused: ${refused.slice(0, 3).map((r) => `${r.id}: ${r.detail}`).join("; ")}` : "";
+  const message = [rejected.message, refusedMessage, warning].filter(Boolean).join(" ");
   // OTLP: a partial success with zero rejected spans and a message is a warning.
-  const partial = message ? { rejectedSpans: rejected.count, errorMessage: message } : null;
+  const partial = message ? { rejectedSpans: rejected.count + refused.length, errorMessage: message } : null;
   return answer(200, encodeExportResponse(partial, input.contentType));
 }

@@ -6,6 +6,7 @@ import { insertFeedback } from "../feedback/store";
 import { isoFromDb } from "../ingest/time";
 import { addRunToDataset } from "./dataset";
 import type { RuleRow } from "./service";
+import { fromStorage } from "../db/storable";
 
 export interface RuleRun {
   id: string;
@@ -28,10 +29,11 @@ export interface RuleRun {
 
 export async function loadRuleRuns(db: Sql, workspaceId: string, ids: string[]): Promise<RuleRun[]> {
   if (ids.length === 0) return [];
-  return db.query<RuleRun>(sql`
+  const rows = await db.query<RuleRun>(sql`
     SELECT id, trace_id, parent_run_id, project_id, name, run_type, status, start_time, end_time, inputs, outputs, error,
       extra, tags, total_tokens, total_cost
     FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+  return rows.map(fromStorage);
 }
 
 /** The run as a webhook receiver gets it (LangSmith's names: session_id for the project). */

@@ -7,6 +7,7 @@ import { runConditions } from "./conditions";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { serializeRuns } from "./read";
 import type { RunQueryBody } from "./schema";
+import { fromStorage } from "../db/storable";
 
 /** LangSmith's own page size cap for /runs/query; the SDK keeps following `cursors.next`. */
 export const MAX_PAGE = 100;
@@ -39,7 +40,7 @@ export async function queryRuns(db: Sql, workspaceId: string, body: RunQueryBody
     SELECT ${runColumns("r", heavy)} FROM runs r
     WHERE ${conditions.reduce((acc, c) => sql`${acc} AND ${c}`)}
     ORDER BY ${orderBy} LIMIT ${limit + 1}`);
-  const page = rows.slice(0, limit);
+  const page = rows.slice(0, limit).map(fromStorage);
   const last = page[page.length - 1];
   const next = rows.length > limit && last ? encodeCursor({ startTime: isoFromDb(last.start_time)!, id: last.id, order }) : null;
   return { runs: await serializeRuns(db, workspaceId, page, select), cursors: { next } };

@@ -6,6 +6,7 @@ import { traceTotals, type TraceTotals } from "../ingest/trace-totals";
 import { conversationDiagnostics } from "../llm/conversation";
 import { RUN_COLUMNS, type RunRow } from "./columns";
 import { serializeRun } from "./serialize";
+import { fromStorage } from "../db/storable";
 
 /** A root run answers its whole trace's tokens and costs (sums over the trace's LLM runs). */
 function withTraceTotals(row: RunRow, totals: Map<string, TraceTotals>): RunRow {
@@ -31,7 +32,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** One run of the workspace, serialized whole; null when it does not exist there. */
 export async function readRun(db: Sql, workspaceId: string, id: string): Promise<Record<string, unknown> | null> {
   if (!UUID.test(id)) return null;
-  const rows = await db.query<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.id = ${id}`);
+  const rows = (await db.query<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.id = ${id}`)).map(fromStorage);
   if (rows.length === 0) return null;
   const [run] = await serializeRuns(db, workspaceId, rows);
   // Structural problems in an LLM run's messages: in the single-run answer only (too heavy for pages).

@@ -2,6 +2,7 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { notFound } from "../http/errors";
 import { isoFromDb } from "../ingest/time";
+import { fromStorage } from "../db/storable";
 
 /** The most runs of one trace the trace view loads at once. */
 export const TRACE_RUN_LIMIT = 20_000;
@@ -60,7 +61,7 @@ export async function traceRuns(db: Sql, workspaceId: string, traceId: string): 
       FROM trace r WHERE r.workspace_id = ${workspaceId}
       ORDER BY r.dotted_order LIMIT ${TRACE_RUN_LIMIT + 1}
     ) r`);
-  const rows = JSON.parse(text) as Tuple[];
+  const rows = fromStorage(JSON.parse(text) as Tuple[]);
   if (rows.length === 0) throw notFound(`Trace ${traceId} not found.`);
   const runs = rows.slice(0, TRACE_RUN_LIMIT).map(([id, parent, name, runType, status, start, end, latencyMs, error, tokens, cost, model, firstTokenMs]) => ({
     id,

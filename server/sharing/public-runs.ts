@@ -4,6 +4,7 @@ import { notFound } from "../http/errors";
 import { isoFromDb } from "../ingest/time";
 import { feedbackStats } from "../feedback/stats";
 import { RUN_COLUMNS, type RunRow } from "../runs/columns";
+import { fromStorage } from "../db/storable";
 
 /**
  * A run as a public viewer sees it: content, timing, tokens and cost, but nothing that names the
@@ -49,7 +50,7 @@ export async function sharedRuns(db: Sql, workspaceId: string, traceId: string, 
     ORDER BY r.dotted_order`);
   if (rows.length === 0 && ids.length === 0) throw notFound("The shared trace no longer exists.");
   const stats = await feedbackStats(db, workspaceId, rows.map((r) => r.id));
-  return rows.map((r) => publicRun(r, stats.get(r.id)));
+  return rows.map((r) => publicRun(fromStorage(r), stats.get(r.id)));
 }
 
 /** GET /public/{token}/run: the trace's root with every run below it nested under `child_runs`. */

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Role } from "../auth/api-keys";
 import { membership } from "../auth/users";
 import type { Sql } from "../db/client";
-import { AppError, describeZodError } from "../http/errors";
+import { AppError, dataErrorDetail, describeZodError } from "../http/errors";
 import { uuid } from "../runs/schema";
 
 export interface TrpcContext {
@@ -29,6 +29,8 @@ function toTrpcError(error: TRPCError): TRPCError {
   const cause = error.cause;
   if (cause instanceof AppError) return new TRPCError({ code: CODES[cause.status] ?? "INTERNAL_SERVER_ERROR", message: cause.detail, cause });
   if (cause instanceof z.ZodError) return new TRPCError({ code: "BAD_REQUEST", message: describeZodError(cause, "input"), cause });
+  const data = dataErrorDetail(cause);
+  if (data) return new TRPCError({ code: "BAD_REQUEST", message: data, cause });
   const status = (cause as { clientStatus?: unknown } | undefined)?.clientStatus;
   if (typeof status === "number" && cause) return new TRPCError({ code: CODES[status] ?? "BAD_REQUEST", message: cause.message, cause });
   return error;

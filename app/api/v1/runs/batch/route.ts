@@ -1,14 +1,15 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route, reply } from "@/server/http/route";
-import { ingestRuns } from "@/server/ingest/service";
 import { batchBody } from "@/server/ingest/schema";
+import { ingestBatch } from "@/server/ingest/service";
 
+/** 202 when every run was stored; 207 with `errors` naming each refused run (the others were stored). */
 export const POST = route({
   access: "write",
   body: batchBody,
   handler: async ({ ctx, body }) => {
-    await ingestRuns(ctx.sql, ctx.workspaceId, { post: body.post ?? [], patch: body.patch ?? [] });
-    return reply(202, {});
+    const { rejected } = await ingestBatch(ctx.sql, ctx.workspaceId, body);
+    return rejected.length ? reply(207, { errors: rejected }) : reply(202, {});
   },
 });
 

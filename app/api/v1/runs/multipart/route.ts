@@ -1,15 +1,15 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route, reply } from "@/server/http/route";
 import { readMultipartIngest } from "@/server/ingest/multipart";
-import { ingestRuns } from "@/server/ingest/service";
+import { ingestBatch } from "@/server/ingest/service";
 
+/** 202 when every run was stored; 207 with `errors` naming each refused run (the others were stored). */
 export const POST = route({
   access: "write",
   body: "multipart",
   handler: async ({ ctx, body }) => {
-    const { feedback, ...runs } = readMultipartIngest(body);
-    await ingestRuns(ctx.sql, ctx.workspaceId, { ...runs, feedback });
-    return reply(202, {});
+    const { rejected } = await ingestBatch(ctx.sql, ctx.workspaceId, readMultipartIngest(body));
+    return rejected.length ? reply(207, { errors: rejected }) : reply(202, {});
   },
 });
 

@@ -1,0 +1,12 @@
+import { ingestErrorsQuery, listRefusals } from "@/server/ingest/errors-log";
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+
+/** The runs ingest refused lately (newest first), for the workspace or one project (`session`). */
+export const GET = route({
+  access: "read",
+  query: ingestErrorsQuery,
+  handler: ({ ctx, query }) => listRefusals(ctx.sql, ctx.workspaceId, query),
+});
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,0 +1,129 @@
+/**
+ * Hardening (issue 12): bodies up to the advertised limits arrive whole on every ingest path, a body
+ * declared too large is refused at once, and JSON endpoints refuse what a cross-site form can post.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
+import { Client } from "langsmith";
+import { call } from "./harness/http";
+import { multipartBody } from "./harness/multipart";
+import { startServer, type RunningServer } from "./harness/server";
+
+const MiB = 1024 * 1024;
+
+describe("hardening: sizes, content types", () => {
+  let server: RunningServer;
+  let client: Client;
+  before(async () => {
+    server = await startServer();
+    client = new Client({ apiUrl: server.url, apiKey: server.apiKey });
+  });
+  after(async () => server?.stop());
+
+  /** `count` runs whose inputs together make about `bytes` of JSON. */
+  function bigRuns(project: string, count: number, bytes: number) {
+    const filler = "x".repeat(Math.ceil(bytes / count));
+    return Array.from({ length: count }, (_, i) => {
+      const id = randomUUID();
+      return { id, trace_id: id, dotted_order: `20260101T000000000000Z${id}`, name: `big-${i}`, run_type: "chain", session_name: project, start_time: new Date().toISOString(), inputs: { i, filler } };
+    });
+  }
+
+  test("a 15 MiB batch and a 15 MiB multipart body are stored whole", async () => {
+    const project = `big-${randomUUID().slice(0, 8)}`;
+    const batch = bigRuns(project, 30, 15 * MiB);
+    const body = JSON.stringify({ post: batch });
+    assert.ok(body.length > 15 * MiB && body.length < 20 * MiB, String(body.length));
+    const r = await call(server, "POST", "/runs/batch", body, { "content-type": "application/json" });
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    const last = await client.readRun(batch[29].id);
+    assert.equal((last.inputs as { filler: string }).filler.length, batch[29].inputs.filler.length, "the last run of the body arrived whole");
+
+    const parts = bigRuns(project, 30, 15 * MiB).map((run) => ({ name: `post.${run.id}`, json: run }));
+    const multipart = multipartBody(parts);
+    assert.ok(multipart.body.length > 15 * MiB);
+    const m = await fetch(`${server.url}/runs/multipart`, { method: "POST", headers: { "x-api-key": server.apiKey, "content-type": multipart.contentType }, body: new Uint8Array(multipart.body) });
+    assert.equal(m.status, 202, await m.text());
+    const lastPart = parts[29].json as { id: string };
+    assert.equal((await client.readRun(lastPart.id)).name, "big-29");
+  });
+
+  test("a body declared larger than the limit is refused with 413 at once, before it is sent", async () => {
+    const url = new URL(`${server.url}/runs/batch`);
+    const started = Date.now();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST",
+        headers: { "x-api-key": server.apiKey, "content-type": "application/json", "content-length": String(40 * MiB) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.write("{");
+    });
+    assert.equal(status, 413);
+    assert.ok(Date.now() - started < 10_000, "answered without waiting for the body");
+  });
+
+  test("JSON endpoints refuse text/plain and form bodies with 415; JSON types pass", async () => {
+    const run = { id: randomUUID(), name: "typed", run_type: "chain", start_time: new Date().toISOString(), inputs: {} };
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const r = await call(server, "POST", "/runs", JSON.stringify(run), { "content-type": type });
+      assert.equal(r.status, 415, type);
+      assert.match(r.body.detail, /not JSON/);
+    }
+    assert.equal((await call(server, "POST", "/runs", JSON.stringify(run), { "content-type": "application/json; charset=utf-8" })).status, 202);
+  });
+
+  test("a batch of 100 with bad runs in it: the bad ones are listed (207) and logged, the rest stored", async () => {
+    const project = `mixed-${randomUUID().slice(0, 8)}`;
+    const other = await startServer();
+    try {
+      const foreign = randomUUID();
+      assert.equal((await call(other, "POST", "/runs", { id: foreign, name: "elsewhere", run_type: "chain", start_time: new Date().toISOString(), inputs: {} })).status, 202);
+      const good = bigRuns(project, 96, 10_000);
+      const nul = { ...bigRuns(project, 1, 10)[0], name: "nul\u0000name", inputs: { "k\u0000": "v\u0000\ud800" } };
+      const badTime = { ...bigRuns(project, 1, 10)[0], start_time: "1e20" };
+      const hugeTokens = { ...bigRuns(project, 1, 10)[0], run_type: "llm", outputs: { usage_metadata: { input_tokens: 2 ** 31, output_tokens: 1, total_tokens: 2 ** 31 + 1 } } };
+      const longProject = { ...bigRuns(project, 1, 10)[0], session_name: "p".repeat(8000) };
+      const taken = { ...bigRuns(project, 1, 10)[0], id: foreign, trace_id: foreign, dotted_order: `20260101T000000000000Z${foreign}` };
+      const r = await call(server, "POST", "/runs/batch", { post: [...good, nul, badTime, hugeTokens, longProject, taken] });
+      assert.equal(r.status, 207, JSON.stringify(r.body));
+      const refused = new Map((r.body.errors as { id: string; detail: string }[]).map((e) => [e.id, e.detail]));
+      assert.deepEqual([...refused.keys()].sort(), [badTime.id, hugeTokens.id, longProject.id, taken.id].sort());
+      assert.match(refused.get(taken.id)!, /already exists in another workspace/);
+      assert.match(refused.get(hugeTokens.id)!, /out of range/);
+      assert.match(refused.get(longProject.id)!, /at most 1,000 characters/);
+      const stored = await client.readRun(nul.id);
+      assert.equal(stored.name, "nul\u0000name", "U+0000 is stored and read back as sent");
+      assert.deepEqual(stored.inputs, { "k\u0000": "v\u0000\ud800" });
+      assert.equal((await client.readRun(good[95].id)).name, good[95].name);
+      const log = await call(server, "GET", "/runs/ingest-errors");
+      assert.equal(log.status, 200);
+      assert.ok([badTime.id, hugeTokens.id, taken.id].every((id) => log.body.some((e: { run_id: string }) => e.run_id === id)), JSON.stringify(log.body));
+      const single = await call(server, "POST", "/runs", taken);
+      assert.equal(single.status, 409, "a single run with another workspace's id is a 409 naming it");
+      assert.match(single.body.detail, new RegExp(foreign));
+    } finally {
+      await other.stop();
+    }
+  });
+
+  test("bad input anywhere is a clear 4xx, never a 500", async () => {
+    const cases: [string, string, unknown][] = [
+      ["POST", "/runs/query", { filter: 'eq(name, "\u0000")' }],
+      ["POST", "/runs/query", { filter: 'like(name, "\\\\")' }],
+      ["PATCH", "/runs/not-a-uuid", { outputs: {} }],
+      ["GET", "/runs/%FF", undefined],
+      ["POST", "/runs", { id: randomUUID(), name: "deep", run_type: "chain", start_time: new Date().toISOString(), inputs: JSON.parse("[".repeat(10_000) + "]".repeat(10_000)) }],
+      ["POST", "/feedback", { run_id: randomUUID(), key: "k", comment: "nul\u0000" }],
+    ];
+    for (const [method, path, body] of cases) {
+      const r = await call(server, method, path, body);
+      assert.ok(r.status >= 400 && r.status < 500 || r.status === 200, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+      assert.notEqual(r.status, 500);
+      if (r.status >= 400) assert.equal(typeof r.body.detail, "string", `${method} ${path} says what was wrong`);
+    }
+  });
+});

@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { escapeText, fromStorage, storableJson, unescapeText } from "./storable";
+
+test("NUL, lone surrogates and the escape character itself round-trip; other text is untouched", () => {
+  for (const text of ["a\u0000b", "\ud800", "x\udc00y", "\ue000", "\ue0000", "emoji 😀 ok", "plain"]) {
+    assert.equal(unescapeText(escapeText(text)), text, JSON.stringify(text));
+  }
+  assert.equal(escapeText("plain 😀"), "plain 😀");
+  assert.ok(!/[\u0000\ud800-\udfff]/.test(escapeText("a\u0000\ud800").replace(/[\ud800-\udbff][\udc00-\udfff]/g, "")));
+});
+
+test("JSON with such strings, in values and keys, is stored escaped and read back as sent", () => {
+  const value = { "k\u0000ey": ["v\u0000", { nested: "\udfff" }], fine: "text", n: 1 };
+  const stored = storableJson(value);
+  assert.ok(!stored.includes("\\u0000") && !/\\ud[89a-f]/i.test(stored), stored);
+  assert.deepEqual(fromStorage(JSON.parse(stored)), value);
+  const plain = { a: "b", c: [1, 2] };
+  assert.equal(storableJson(plain), JSON.stringify(plain));
+  assert.equal(fromStorage(plain), plain, "unchanged values are returned as they are");
+});
+
+/** Any UTF-16 code units: NUL, lone surrogates and U+E000 included. */
+const anyText = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)), fc.constantFrom("\u0000", "\ue000", "\ud800")) });
+
+test("property: any JSON value round-trips through storage", () => {
+  fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), anyText, (value, text) => {
+    const doc = { value, text, [text]: text };
+    assert.deepEqual(fromStorage(JSON.parse(storableJson(doc))), JSON.parse(JSON.stringify(doc)));
+    assert.equal(unescapeText(escapeText(text)), text);
+  }), { numRuns: 300 });
+});

@@ -1,0 +1,72 @@
+/**
+ * PostgreSQL cannot store U+0000 in text or jsonb, nor a lone UTF-16 surrogate in jsonb, yet both
+ * are valid in the JSON clients send. Such content is stored escaped and read back exactly as sent:
+ *
+ *   U+0000            → U+E000 "0"
+ *   a lone surrogate  → U+E000 "u" + its four hex digits
+ *   U+E000 itself     → U+E000 "e"        (so the escape is unambiguous)
+ *
+ * Strings without any of the three are stored untouched, so almost nothing pays for this.
+ */
+const ESC = "\uE000";
+const NEEDS_ESCAPE = /[\u0000\uE000\uD800-\uDFFF]/;
+const ESCAPED = /\uE000(0|e|u[0-9a-f]{4})/g;
+/** What JSON.stringify writes for the three: \u0000, U+E000 raw, \udxxx for a lone surrogate. */
+const JSON_NEEDS_ESCAPE = /\\u0000|\uE000|\\ud[89a-f][0-9a-f]{2}/i;
+
+export function escapeText(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) out += `${ESC}0`;
+    else if (c === 0xe000) out += `${ESC}e`;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      out += text[i] + text[i + 1];
+      i++;
+    } else if (c >= 0xd800 && c <= 0xdfff) out += `${ESC}u${c.toString(16).padStart(4, "0")}`;
+    else out += text[i];
+  }
+  return out;
+}
+
+export function unescapeText(text: string): string {
+  if (!text.includes(ESC)) return text;
+  return text.replace(ESCAPED, (_, code: string) => (code === "0" ? "\u0000" : code === "e" ? ESC : String.fromCharCode(parseInt(code.slice(1), 16))));
+}
+
+/** JSON.stringify's replacer that escapes every string, object keys included. */
+function escapingReplacer(this: unknown, _key: string, value: unknown): unknown {
+  if (typeof value === "string") return escapeText(value);
+  if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).some((k) => NEEDS_ESCAPE.test(k))) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeText(k), v]));
+  }
+  return value;
+}
+
+/** JSON text of `value` that PostgreSQL accepts, with the escape above wherever it is needed. */
+export function storableJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text !== undefined && JSON_NEEDS_ESCAPE.test(text) ? JSON.stringify(value, escapingReplacer) : text;
+}
+
+/** The value as sent: every string (and object key) read back from storage, unescaped. */
+export function fromStorage<T>(value: T): T {
+  if (typeof value === "string") return unescapeText(value) as T;
+  if (Array.isArray(value)) {
+    const out = value.map(fromStorage);
+    return (out.some((v, i) => v !== value[i]) ? out : value) as T;
+  }
+  if (value && typeof value === "object") {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const key = unescapeText(k);
+      const val = fromStorage(v);
+      if (key !== k || val !== v) changed = true;
+      out[key] = val;
+    }
+    return (changed ? out : value) as T;
+  }
+  return value;
+}
