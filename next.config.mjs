@@ -26,6 +26,17 @@ const nextConfig = {
     "@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "fzstd", "protobufjs",
     "gpt-tokenizer", "ioredis",
   ],
+  // Every answer: no type sniffing, no full URLs leaked to other sites. Pages add a CSP (proxy.ts),
+  // attachments a sandbox (server/blobs/headers.ts).
+  async headers() {
+    return [{
+      source: "/:path*",
+      headers: [
+        { key: "X-Content-Type-Options", value: "nosniff" },
+        { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+      ],
+    }];
+  },
   async rewrites() {
     return {
       beforeFiles: [

@@ -1,24 +1,49 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { env } from "./server/env";
 import { CORS_HEADERS } from "./server/http/cors";
 
+/** The UI's pages (everything else that reaches here is the API). */
+const PAGES = /^\/($|o\/|o$|signin|signup|new-workspace|share\/|public\/[^/]+\/[rd]$)/;
+
 /**
- * Answers CORS preflights for the API, and refuses a body whose declared size is over the limit at
- * once (before anything waits for it to arrive); everything else goes straight to its route.
+ * A page may run only the scripts Next.js renders into it with this request's nonce: a trace's
+ * content shown on the page can never add one. Styles stay inline-capable (charts set style
+ * attributes); images may come from anywhere a conversation links to over https.
+ */
+function pageSecurity(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "media-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+/**
+ * Pages get a per-request CSP nonce (Next.js reads it from the request's CSP header and puts it on
+ * its own scripts); API preflights are answered here. (Bodies declared over the limit never get
+ * here: scripts/serve.mjs refuses them before Next reads them.)
  */
 export function proxy(request: NextRequest) {
-  if (request.method === "OPTIONS") return new NextResponse(null, { status: 204, headers: CORS_HEADERS });
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  const limit = env().MAX_BODY_BYTES;
-  if (declared > limit) {
-    return NextResponse.json(
-      { detail: `Request body is ${declared} bytes; the limit is ${limit} bytes (MAX_BODY_BYTES).` },
-      { status: 413, headers: { ...CORS_HEADERS, Connection: "close" } },
-    );
+  if (PAGES.test(request.nextUrl.pathname)) {
+    const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+    const policy = pageSecurity(nonce);
+    const headers = new Headers(request.headers);
+    headers.set("content-security-policy", policy);
+    const response = NextResponse.next({ request: { headers } });
+    response.headers.set("content-security-policy", policy);
+    return response;
   }
+  if (request.method === "OPTIONS") return new NextResponse(null, { status: 204, headers: CORS_HEADERS });
   return NextResponse.next();
 }
 
 export const config = {
-  matcher: ["/api/v1/:path*", "/((?!o/|_next/|signin|signup|api/auth|api/trpc).*)"],
+  matcher: ["/((?!_next/|favicon.ico|api/auth|api/trpc).*)"],
 };

@@ -5,6 +5,6 @@ import { ensureBuild } from "./ensure-build.mjs";
 
 ensureBuild(process.argv.includes("--rebuild"));
 const port = process.env.PORT || "1984";
-const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port], { stdio: "inherit", env: { ...process.env, PORT: port } });
+const server = spawn(process.execPath, ["scripts/serve.mjs"], { stdio: "inherit", env: { ...process.env, PORT: port } });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

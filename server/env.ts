@@ -1,6 +1,15 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 
 const MiB = 1024 * 1024;
+/** Values earlier versions shipped as defaults: anyone could sign sessions with them. */
+const PUBLISHED_DEFAULTS = ["tracelight-dev-secret-change-me", "tracelight-internal-secret-change-me"];
+const secret = z
+  .string()
+  .min(16, "must be at least 16 characters (use: openssl rand -base64 32)")
+  .refine((v) => !PUBLISHED_DEFAULTS.includes(v), "is a published default value; set a random secret (openssl rand -base64 32)");
 const bool = z.enum(["1", "0", "true", "false", "on", "off"]).transform((v) => ["1", "true", "on"].includes(v));
 
 const schema = z.object({
@@ -18,10 +27,16 @@ const schema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(25 * MiB),
   /** Largest body after gzip/deflate/zstd decoding. */
   MAX_DECOMPRESSED_BYTES: z.coerce.number().int().positive().default(25 * MiB),
+  /** Longest a read may run on PostgreSQL before it is cancelled (answered 400: narrow the query). */
+  STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** Most runs (posts + patches) in one ingest request. */
   MAX_BATCH_RUNS: z.coerce.number().int().positive().default(1000),
-  NEXTAUTH_SECRET: z.string().default("tracelight-dev-secret-change-me"),
-  INTERNAL_SECRET: z.string().default("tracelight-internal-secret-change-me"),
+  /** Signs UI sessions. Required with DATABASE_URL; generated into DATA_DIR for the embedded database. */
+  NEXTAUTH_SECRET: secret.optional(),
+  /** Signs attachment links and seals tokens; the same on both regions. Required like NEXTAUTH_SECRET. */
+  INTERNAL_SECRET: secret.optional(),
+  /** Encrypts stored secrets (server/generate/secret.ts); NEXTAUTH_SECRET when unset. */
+  SECRET_KEY: secret.optional(),
   /** How often the usage outbox is drained (to the US deployment's billing endpoint, or locally in the US). */
   BILLING_FLUSH_MS: z.coerce.number().int().positive().default(5_000),
   /** HTTP proxy (http://[user:pass@]host:port) that traffic to customer endpoints leaves through. */
@@ -31,7 +46,35 @@ const schema = z.object({
   INGRESS_IPS: z.string().default(""),
 });
 
-export type Env = z.infer<typeof schema>;
+const SECRETS = ["NEXTAUTH_SECRET", "INTERNAL_SECRET"] as const;
+export type Env = z.infer<typeof schema> & Record<(typeof SECRETS)[number], string>;
+
+/**
+ * Secrets are never defaulted. With DATABASE_URL (a production deployment) they must be set; the
+ * embedded database keeps generated ones next to its data, in DATA_DIR/secrets.json (mode 0600),
+ * created on the first start and read on every later one.
+ */
+function withSecrets(parsed: z.infer<typeof schema>): Env {
+  const missing = SECRETS.filter((name) => !parsed[name]);
+  if (missing.length === 0) return parsed as Env;
+  if (parsed.DATABASE_URL) {
+    throw new Error(`${missing.join(" and ")} must be set when DATABASE_URL is (each a random value: openssl rand -base64 32).`);
+  }
+  const file = path.join(parsed.DATA_DIR, "secrets.json");
+  let stored: Record<string, string>;
+  try {
+    stored = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    stored = Object.fromEntries(SECRETS.map((name) => [name, randomBytes(32).toString("base64url")]));
+    mkdirSync(parsed.DATA_DIR, { recursive: true });
+    try {
+      writeFileSync(file, JSON.stringify(stored, null, 2), { flag: "wx", mode: 0o600 });
+    } catch {
+      stored = JSON.parse(readFileSync(file, "utf8")); // another process wrote it first
+    }
+  }
+  return { ...parsed, ...Object.fromEntries(missing.map((name) => [name, stored[name]])) } as Env;
+}
 
 let cached: Env | undefined;
 
@@ -42,7 +85,7 @@ export function env(): Env {
     if (!parsed.success) {
       throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     }
-    cached = parsed.data;
+    cached = withSecrets(parsed.data);
   }
   return cached;
 }

@@ -1,10 +1,34 @@
 import { bootstrapFirstWorkspace } from "./auth/workspaces";
 import { startBillingDrain } from "./billing/drain";
 import { database } from "./db/client";
+import { isDatabaseUnavailable } from "./db/outage";
 import { env } from "./env";
 
-/** Migrates the database and, on a fresh one, creates and prints the first workspace and API key. */
+const RETRY_MS = 2_000;
+
+/**
+ * Starts up, waiting for the database when it is not reachable yet (requests are answered 503
+ * meanwhile): one line when waiting starts, one when it ends. Any other failure is thrown.
+ */
 export async function startUp(): Promise<void> {
+  for (let waitingSince: number | null = null; ; ) {
+    try {
+      await startOnce();
+      if (waitingSince) console.log(`The database is reachable after ${((Date.now() - waitingSince) / 1000).toFixed(0)} s.`);
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      if (!waitingSince) {
+        waitingSince = Date.now();
+        console.error(`The database is not reachable (${error instanceof Error ? error.message : String(error)}); retrying every ${RETRY_MS / 1000} s, answering 503 meanwhile.`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  }
+}
+
+/** Migrates the database and, on a fresh one, creates and prints the first workspace and API key. */
+async function startOnce(): Promise<void> {
   const db = await database();
   startBillingDrain(db.sql);
   const first = await bootstrapFirstWorkspace(db.sql);

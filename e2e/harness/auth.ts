@@ -30,15 +30,15 @@ export async function signUp(url: string, email: string, password: string, name?
 }
 
 /** next-auth's credentials sign-in as a browser does it: CSRF token and cookie, then the callback. */
-export async function signIn(url: string, email: string, password: string): Promise<Map<string, string>> {
+export async function signIn(url: string, email: string, password: string, headers: Record<string, string> = {}): Promise<Map<string, string>> {
   const jar = new Map<string, string>();
-  const csrf = await fetch(`${url}/api/auth/csrf`);
+  const csrf = await fetch(`${url}/api/auth/csrf`, { headers });
   keepCookies(jar, csrf);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const response = await fetch(`${url}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(jar) },
+    headers: { ...headers, "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(jar) },
     body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
   });
   keepCookies(jar, response);

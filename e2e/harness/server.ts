@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -9,14 +10,14 @@ export interface RunningServer {
   url: string;
   apiKey: string;
   workspaceId: string;
-  /** The `next start` process (it may run the server in a child process of its own). */
+  /** The server process (scripts/serve.mjs: Next.js in this one process). */
   pid: number;
   /** Everything the server printed, for assertions and for debugging a failure. */
   output: () => string;
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);
@@ -31,7 +32,7 @@ async function freePort(): Promise<number> {
 export const scratchDatabase = (url: string) => createScratchDatabase(url, "tl_e2e");
 
 /**
- * Starts the built server (`next start`) on a free port with a fresh database: embedded PGlite in a
+ * Starts the built server (`scripts/serve.mjs`) on a free port with a fresh database: embedded PGlite in a
  * temporary directory, or a scratch database on E2E_DATABASE_URL. Rate limits are off unless
  * `env.RATE_LIMITS` turns them on. Resolves once the first workspace's key has been printed.
  */
@@ -45,22 +46,28 @@ export async function startServer(options: {
    * it). By default an owner account signs up at once, so test sign-ups get workspaces of their own.
    */
   unclaimed?: boolean;
+  /** Listen here (default: a free port), so a caller can reach the server before it is ready. */
+  port?: number;
 } = {}): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = await mkdtemp(path.join(tmpdir(), "tracelight-e2e-"));
-  const pgUrl = options.databaseUrl === null ? undefined : options.databaseUrl ?? process.env.E2E_DATABASE_URL;
+  // env.DATABASE_URL is used as it is (a test's own server, kept across restarts); else a scratch database.
+  const pgUrl = options.env?.DATABASE_URL || options.databaseUrl === null ? undefined : options.databaseUrl ?? process.env.E2E_DATABASE_URL;
   const scratch = pgUrl ? await scratchDatabase(pgUrl) : null;
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     PORT: String(port),
+    HOSTNAME: "127.0.0.1",
     DATA_DIR: dataDir,
     RATE_LIMITS: "off",
     NODE_ENV: "production",
     ...options.env,
   };
-  delete env.DATABASE_URL;
+  if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;
   if (scratch) env.DATABASE_URL = scratch.url;
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.E2E_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // A deployment on PostgreSQL must be given its secrets (the embedded one generates its own).
+  if (env.DATABASE_URL) for (const name of ["NEXTAUTH_SECRET", "INTERNAL_SECRET"]) env[name] ||= randomBytes(32).toString("base64url");
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.E2E_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "scripts/serve.mjs"], {
     env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });

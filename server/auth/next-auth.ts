@@ -2,14 +2,9 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getSql } from "../db/client";
 import { env } from "../env";
+import { clientIp } from "../http/client-ip";
 import { recordSignIn, signInBlocked } from "./sign-in-limit";
 import { verifyPassword } from "./users";
-
-function ipOf(headers: Record<string, unknown> | undefined): string {
-  const forwarded = headers?.["x-forwarded-for"];
-  const last = typeof forwarded === "string" ? forwarded.split(",").map((s) => s.trim()).filter(Boolean).pop() : undefined;
-  return last || (typeof headers?.["x-real-ip"] === "string" ? (headers["x-real-ip"] as string) : "unknown");
-}
 
 /** Sessions last this long; a signed-in user's JWT is re-issued as it is used. */
 const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
@@ -33,10 +28,10 @@ export const authOptions: NextAuthOptions = {
         const email = credentials?.email?.trim();
         const password = credentials?.password;
         if (!email || !password) return null;
-        const ip = ipOf(req?.headers);
-        if (signInBlocked(email, ip)) return null;
+        const ip = clientIp(req?.headers);
+        if (await signInBlocked(email, ip)) return null;
         const user = await verifyPassword(await getSql(), email, password);
-        recordSignIn(email, ip, user !== null);
+        await recordSignIn(email, ip, user !== null);
         return user ? { id: user.id, email: user.email, name: user.name } : null;
       },
     }),

@@ -1,29 +1,25 @@
+import { createHash } from "node:crypto";
+import { counterStore } from "../ratelimit";
+import type { CounterStore } from "../ratelimit/store";
+
 /**
  * Password guessing: after MAX_FAILURES wrong passwords for one e-mail from one address within
- * WINDOW_MS, further attempts from there are refused until the window ends (in memory, per instance).
- * Keyed by e-mail and address, so an attacker elsewhere cannot lock the owner out.
+ * WINDOW_MS, further attempts from there are refused until the window ends. Keyed by e-mail and
+ * address (the address as scripts/serve.mjs resolved it, so a forged X-Forwarded-For is not a new
+ * address), so an attacker elsewhere cannot lock the owner out. Counted in Redis when REDIS_URL is
+ * set, so every instance sees the same failures; the key is a digest, never the e-mail itself.
  */
 export const MAX_FAILURES = 10;
 export const WINDOW_MS = 15 * 60 * 1000;
 
-const failures = new Map<string, { count: number; resetAt: number }>();
+const keyOf = (email: string, ip: string) =>
+  `signin:${createHash("sha256").update(`${email.trim().toLowerCase()}\n${ip}`).digest("base64url").slice(0, 22)}`;
 
-const keyOf = (email: string, ip: string) => `${email.trim().toLowerCase()}|${ip}`;
-
-export function signInBlocked(email: string, ip: string, now = Date.now()): boolean {
-  const entry = failures.get(keyOf(email, ip));
-  if (!entry || entry.resetAt <= now) return false;
-  return entry.count >= MAX_FAILURES;
+export async function signInBlocked(email: string, ip: string, store: CounterStore = counterStore()): Promise<boolean> {
+  return (await store.peek(keyOf(email, ip))) >= MAX_FAILURES;
 }
 
-export function recordSignIn(email: string, ip: string, ok: boolean, now = Date.now()): void {
-  const key = keyOf(email, ip);
-  if (ok) {
-    failures.delete(key);
-    return;
-  }
-  if (failures.size > 50_000) for (const [k, v] of failures) if (v.resetAt <= now) failures.delete(k);
-  const entry = failures.get(key);
-  if (!entry || entry.resetAt <= now) failures.set(key, { count: 1, resetAt: now + WINDOW_MS });
-  else entry.count += 1;
+export async function recordSignIn(email: string, ip: string, ok: boolean, store: CounterStore = counterStore()): Promise<void> {
+  if (ok) return store.reset(keyOf(email, ip));
+  await store.consume([{ key: keyOf(email, ip), limit: MAX_FAILURES, windowMs: WINDOW_MS }]);
 }

@@ -8,6 +8,7 @@ import { compileExampleFilter } from "./filter";
 import type { ExampleListQuery } from "./schema";
 import { findDataset, isUuid } from "./service";
 import { resolveAsOf, versionTime, visibleAt } from "./versions";
+import { fromStorage, storableJson } from "../db/storable";
 
 type Json = Record<string, unknown>;
 
@@ -81,7 +82,8 @@ function checkDistinct(ids: string[]): void {
 }
 
 /** An example as the SDKs read it, with signed links to its attachments. */
-export function exampleWire(row: VersionRow): Json {
+export function exampleWire(stored: VersionRow): Json {
+  const row = fromStorage(stored);
   const attachments = Object.entries(row.attachments ?? {});
   const links = Object.fromEntries(attachments.map(([name, a]) => {
     const url = signedBlobUrl(a.blob_key, a.mime_type);
@@ -108,7 +110,7 @@ async function insertVersions(t: Sql, workspaceId: string, rows: Insert[], at: s
     INSERT INTO example_versions (id, workspace_id, dataset_id, example_id, inputs, outputs, metadata, attachments, source_run_id, created_at, position, valid_from)
     SELECT v.id, ${workspaceId}::uuid, v.dataset_id, v.example_id, coalesce(v.inputs, '{}'::jsonb), v.outputs, v.metadata,
       coalesce(v.attachments, '{}'::jsonb), v.source_run_id, coalesce(v.created_at, ${at}::timestamptz), v.position, ${at}::timestamptz
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(id uuid, dataset_id uuid, example_id uuid, inputs jsonb, outputs jsonb,
+    FROM jsonb_to_recordset(${storableJson(rows)}::jsonb) AS v(id uuid, dataset_id uuid, example_id uuid, inputs jsonb, outputs jsonb,
       metadata jsonb, attachments jsonb, source_run_id uuid, created_at timestamptz, position integer)`);
 }
 
@@ -122,7 +124,7 @@ async function sourceRuns(db: Sql, workspaceId: string, items: NewExample[]) {
   if (ids.length === 0) return { runs: new Map<string, { inputs: Json | null; outputs: Json | null }>(), files: [] as ({ run_id: string; name: string } & StoredAttachment)[] };
   const rows = await db.query<{ id: string; inputs: Json | null; outputs: Json | null }>(sql`
     SELECT id, inputs, outputs FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
-  const runs = new Map(rows.map((r) => [r.id, r]));
+  const runs = new Map(rows.map((r) => [r.id, fromStorage(r)]));
   const gone = ids.find((id) => !runs.has(id));
   if (gone) throw notFound(`Run ${gone} (a source_run_id) not found in this workspace.`);
   const files = await db.query<{ run_id: string; name: string } & StoredAttachment>(sql`
@@ -214,7 +216,7 @@ export async function updateExamples(db: Sql, workspaceId: string, datasetId: st
     const current = await t.query<VersionRow>(sql`
       SELECT * FROM example_versions WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL
         ${datasetId ? sql`AND dataset_id = ${datasetId}` : sql``} FOR UPDATE`);
-    const byId = new Map(current.map((r) => [r.example_id, r]));
+    const byId = new Map(current.map((r) => [r.example_id, fromStorage(r)]));
     const gone = ids.find((id) => !byId.has(id));
     if (gone) throw datasetId ? notFound(`Example ${gone} not found in dataset ${datasetId}.`) : exampleMissing(gone);
     const next = changes.map((c) => applyChange(byId.get(c.id)!, c));

@@ -13,6 +13,11 @@ export interface Sql {
 
 export interface Database {
   sql: Sql;
+  /**
+   * Ingest's own connections (PostgreSQL): slow reads filling the main pool never hold a run
+   * waiting. The embedded database has one connection, so this is `sql` there.
+   */
+  ingestSql: Sql;
   prisma: PrismaClient;
   /** Executes trusted multi-statement SQL text (migrations). */
   execScript(text: string): Promise<void>;
@@ -49,18 +54,35 @@ async function openPostgres(url: string): Promise<Database> {
   // timestamptz and numeric come back as strings: services parse them where they need to.
   pg.types.setTypeParser(1184, (v: string) => v);
   pg.types.setTypeParser(1114, (v: string) => v);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle connection the server closes (restart, failover, a dropped database) must not take the
-  // process down: the pool replaces it, and queries on it would have failed with their own error.
-  pool.on("error", (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
+  const open = (max: number, statementTimeoutMs: number) => {
+    // A connection attempt is bounded, so while PostgreSQL is unreachable requests fail fast (503).
+    const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, statement_timeout: statementTimeoutMs });
+    // An idle connection the server closes (restart, failover, a dropped database) must not take the
+    // process down: the pool replaces it, and queries on it would have failed with their own error.
+    pool.on("error", (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
+    return pool;
+  };
+  const pool = open(10, env().STATEMENT_TIMEOUT_MS);
+  const ingestPool = open(4, 5 * 60_000);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     sql: pgSql((t, v) => pool.query(t, v), pool),
+    ingestSql: pgSql((t, v) => ingestPool.query(t, v), ingestPool),
     prisma,
-    execScript: async (text) => void (await pool.query(text)),
+    // Migrations may take longer than any request is allowed to.
+    execScript: async (text) => {
+      const client = await ingestPool.connect();
+      try {
+        await client.query("SET statement_timeout = 0");
+        await client.query(text);
+      } finally {
+        await client.query("RESET statement_timeout").catch(() => undefined);
+        client.release();
+      }
+    },
     close: async () => {
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), ingestPool.end()]);
     },
   };
 }
@@ -88,8 +110,10 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   const pglite = dataDir === "memory" ? new PGlite({ parsers }) : new PGlite(dataDir, { parsers });
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const sql = pgliteSql(pglite, pglite);
   return {
-    sql: pgliteSql(pglite, pglite),
+    sql,
+    ingestSql: sql,
     prisma,
     execScript: async (text) => void (await pglite.exec(text)),
     close: async () => {
@@ -110,15 +134,27 @@ export async function openDatabase(options: { url?: string; dataDir?: string } =
 
 const globalForDb = globalThis as unknown as { tracelightDb?: Promise<Database> };
 
-/** The process-wide database, migrated on first use. */
+/**
+ * The process-wide database, migrated on first use. When opening or migrating fails (PostgreSQL
+ * not up yet) the next call tries again, so the server recovers by itself once it is.
+ */
 export function database(): Promise<Database> {
   globalForDb.tracelightDb ??= (async () => {
     const { migrate } = await import("./migrate");
     const db = await openDatabase({ url: env().DATABASE_URL, dataDir: `${env().DATA_DIR}/pg` });
-    await migrate(db);
+    try {
+      await migrate(db);
+    } catch (error) {
+      await db.close().catch(() => undefined);
+      throw error;
+    }
     return db;
   })();
-  return globalForDb.tracelightDb;
+  const opening = globalForDb.tracelightDb;
+  opening.catch(() => {
+    if (globalForDb.tracelightDb === opening) globalForDb.tracelightDb = undefined;
+  });
+  return opening;
 }
 
 export async function getSql(): Promise<Sql> {

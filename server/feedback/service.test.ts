@@ -116,6 +116,9 @@ withTestDatabases("feedback", (open) => {
 
   test("presigned tokens: create, list, submit without a key, config bounds, expiry", async () => {
     const runId = randomUUID();
+    await assert.rejects(createFeedbackToken(db, ws, tokenCreate.parse({ run_id: runId, feedback_key: "k" })), status(404), "only for a run this workspace holds");
+    await storeRun(db, ws, await storeProject(db, ws), { id: runId });
+    await assert.rejects(createFeedbackToken(db, other, tokenCreate.parse({ run_id: runId, feedback_key: "k" })), status(404), "another workspace's run");
     const made = await createFeedbackToken(db, ws, tokenCreate.parse({
       run_id: runId, feedback_key: "rating", feedback_config: { type: "continuous", min: 0, max: 5 }, expires_in: { hours: 1 },
     }));

@@ -5,6 +5,7 @@ import { conflict } from "../http/errors";
 import { formatMicros, parseInstant } from "../ingest/time";
 import type { FeedbackCreate } from "./schema";
 import type { FeedbackRow } from "./wire";
+import { storableJson } from "../db/storable";
 
 const RECORD = `id uuid, run_id uuid, trace_id uuid, session_id uuid, key text, score double precision,
   value jsonb, comment text, correction jsonb, feedback_source jsonb, feedback_config jsonb,
@@ -52,7 +53,7 @@ export async function insertFeedback(db: Sql, workspaceId: string, items: Feedba
     SELECT v.id, ${workspaceId}::uuid, v.run_id, COALESCE(r.trace_id, v.trace_id), COALESCE(r.project_id, p.id), v.key,
       v.score, v.value, v.comment, v.correction, v.feedback_source, v.feedback_config, v.comparative_experiment_id,
       v.feedback_group_id, v.extra, v.start_time, COALESCE(v.created_at, now()), now()
-    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS v(${raw(RECORD)})
+    FROM jsonb_to_recordset(${storableJson(records)}::jsonb) AS v(${raw(RECORD)})
     LEFT JOIN runs r ON r.id = v.run_id AND r.workspace_id = ${workspaceId}
     LEFT JOIN projects p ON p.id = v.session_id AND p.workspace_id = ${workspaceId}
     ON CONFLICT (id) DO UPDATE SET

@@ -79,8 +79,11 @@ function tokenToWire(row: TokenRow) {
 
 /** POST /feedback/tokens: a link an end user can open to leave feedback on one run, until it expires. */
 export async function createFeedbackToken(db: Sql, workspaceId: string, input: TokenCreate) {
-  const token = newLinkToken();
   const expires = formatMicros(BigInt(expiryOf(input).getTime()) * 1000n);
+  // A link hands feedback rights on the run to anyone: only for a run this workspace holds.
+  const [run] = await db.query(sql`SELECT 1 FROM runs WHERE id = ${input.run_id} AND workspace_id = ${workspaceId}`);
+  if (!run) throw notFound(`Run ${input.run_id} not found.`);
+  const token = newLinkToken();
   const [row] = await db.query<TokenRow>(sql`
     INSERT INTO feedback_tokens (id, workspace_id, run_id, feedback_key, feedback_config, token_hash, token_sealed, expires_at)
     VALUES (${randomUUID()}, ${workspaceId}, ${input.run_id}, ${input.feedback_key},

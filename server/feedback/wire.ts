@@ -1,4 +1,5 @@
 import { isoFromDb } from "../ingest/time";
+import { fromStorage } from "../db/storable";
 
 /** A feedback row as stored. */
 export interface FeedbackRow {
@@ -23,7 +24,8 @@ export interface FeedbackRow {
 }
 
 /** The feedback object both SDKs parse (Python requires created_at and modified_at). */
-export function feedbackToWire(row: FeedbackRow) {
+export function feedbackToWire(stored: FeedbackRow) {
+  const row = fromStorage(stored);
   return {
     id: row.id,
     run_id: row.run_id,

@@ -1,9 +1,9 @@
 /**
- * The caller's address as the Next.js server saw it: `next start` sets x-forwarded-for from the
- * socket, so the last hop is the one we trust.
+ * The caller's address. scripts/serve.mjs resolves it from the socket (and from X-Forwarded-For only
+ * when the socket's peer is one of TRUSTED_PROXIES) and hands the app exactly that one address in
+ * X-Forwarded-For, so whatever a caller puts in the header itself is never believed.
  */
-export function clientIp(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
-  return last || request.headers.get("x-real-ip") || "unknown";
+export function clientIp(headers: Headers | Record<string, unknown> | undefined): string {
+  const value = headers instanceof Headers ? headers.get("x-forwarded-for") : headers?.["x-forwarded-for"];
+  return typeof value === "string" && value.trim() ? value.trim() : "unknown";
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isDatabaseUnavailable, reportUnavailable } from "../db/outage";
 
 /** An error whose message is safe to show the caller; the one error mapper turns it into `{detail}`. */
 export class AppError extends Error {
@@ -47,6 +48,7 @@ const DATA_ERRORS: Record<string, string> = {
   "22P05": "a text value contains U+0000 or a character that cannot be stored",
   "2201B": "a regular expression is invalid",
   "54000": "a value is too large to be stored or indexed (keep names, tags and ids under 1,000 characters)",
+  "57014": "the query took too long and was cancelled; narrow it (a shorter time range, one project, a tighter filter)",
 };
 
 /** The caller-facing description of a PostgreSQL data error, or null for any other failure. */
@@ -57,6 +59,13 @@ export function dataErrorDetail(error: unknown): string | null {
   return reason ? `Invalid input: ${reason} (${(error as Error).message}).` : null;
 }
 
+/** 503 with Retry-After while the database is unreachable (logged once per outage), else null. */
+export function unavailable(error: unknown): AppError | null {
+  if (!isDatabaseUnavailable(error)) return null;
+  reportUnavailable(error);
+  return new AppError(503, "The database is unavailable; retry shortly.", { "Retry-After": "5" });
+}
+
 /** The one error mapper: every failure leaves as a status and `{"detail": "..."}`. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) return Response.json({ detail: error.detail }, { status: error.status, headers: error.headers });
@@ -64,6 +73,8 @@ export function errorResponse(error: unknown): Response {
   if (isClientFacing(error)) return Response.json({ detail: error.message }, { status: error.clientStatus });
   const data = dataErrorDetail(error);
   if (data) return Response.json({ detail: data }, { status: 400 });
+  const outage = unavailable(error);
+  if (outage) return Response.json({ detail: outage.detail }, { status: outage.status, headers: outage.headers });
   console.error("Unhandled error", error);
   return Response.json({ detail: "Internal server error" }, { status: 500 });
 }

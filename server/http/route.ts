@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Role } from "../auth/api-keys";
-import { getSql, type Sql } from "../db/client";
+import { database, type Sql } from "../db/client";
+import { reportAvailable } from "../db/outage";
 import { readDecodedBody, parseJson } from "./body";
 import { clientIp } from "./client-ip";
 import { CORS_HEADERS } from "./cors";
@@ -32,6 +33,8 @@ type BodyOf<B> = B extends z.ZodType<infer T> ? T
 
 interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | undefined, P> {
   access: A;
+  /** Ingest: runs on ingest's own connections, so slow reads never hold it up. */
+  ingest?: boolean;
   body?: B;
   query?: Q;
   handler: (args: {
@@ -112,10 +115,11 @@ export function route<A extends Access, B extends BodySpec = undefined, Q extend
   };
 
   async function handle(request: Request, context: { params: Promise<P> }): Promise<Response> {
-    const ip = clientIp(request);
+    const ip = clientIp(request.headers);
     try {
       return await withRateLimit(request, ip, () => withRequestOrigin(request, async () => {
-        const sql = await getSql();
+        const db = await database();
+        const sql = spec.ingest ? db.ingestSql : db.sql;
         const identity = await resolveIdentity(request, sql).catch((error) => {
           if (spec.access === "public" && error instanceof AppError && (error.status === 401 || error.status === 403)) return null;
           throw error;
@@ -136,6 +140,7 @@ export function route<A extends Access, B extends BodySpec = undefined, Q extend
           params: (await context.params) ?? ({} as P),
           request,
         });
+        reportAvailable();
         if (result instanceof Response) return result;
         // Nothing to return (a DELETE, say) is still a JSON body: the SDKs call response.json() on it.
         return Response.json(result === undefined ? {} : result);

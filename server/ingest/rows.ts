@@ -25,11 +25,16 @@ export function withTimes(run: PendingRun): TimedRun {
   return { ...run, start: instant(run.fields, "start_time"), end: instant(run.fields, "end_time") };
 }
 
+/** Thread ids are indexed: longer ones would not fit an index row. */
+const MAX_THREAD_ID = 1_000;
+
 /** The conversation thread a run belongs to, from the metadata keys clients use for it. */
 export function threadIdOf(extra: unknown): string | null {
   const metadata = (extra as { metadata?: Record<string, unknown> } | null | undefined)?.metadata;
   const value = metadata?.thread_id ?? metadata?.session_id ?? metadata?.conversation_id;
-  return typeof value === "string" || typeof value === "number" ? String(value) : null;
+  const id = typeof value === "string" || typeof value === "number" ? String(value) : null;
+  if (id && id.length > MAX_THREAD_ID) throw badRequest(`A thread id (metadata.thread_id) is at most ${MAX_THREAD_ID.toLocaleString("en")} characters; this one has ${id.length.toLocaleString("en")}.`);
+  return id;
 }
 
 function errorText(error: unknown): string | null {

@@ -9,11 +9,16 @@ export interface Instant {
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
+/** Instants are kept within years 1 to 9999 (what ISO-8601 writes with four digits). */
+const MIN_MS = -62_135_596_800_000;
+const MAX_MS = 253_402_300_799_999;
+
 export function parseInstant(value: unknown): bigint | null {
   if (value === null || value === undefined || value === "") return null;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return null;
     const ms = value < 1e11 ? value * 1000 : value;
+    if (ms < MIN_MS || ms > MAX_MS) return null;
     return BigInt(Math.round(ms * 1000));
   }
   if (typeof value !== "string") return null;
@@ -21,7 +26,7 @@ export function parseInstant(value: unknown): bigint | null {
   if (!m) return null;
   const [, y, mo, d, h, mi, s = "0", frac = "", zone] = m;
   let ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
-  if (Number.isNaN(ms)) return null;
+  if (Number.isNaN(ms) || ms < MIN_MS || ms > MAX_MS) return null;
   if (zone && zone.toUpperCase() !== "Z") {
     const sign = zone[0] === "-" ? -1 : 1;
     const digits = zone.slice(1).replace(":", "");

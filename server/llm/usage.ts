@@ -1,3 +1,5 @@
+import { badRequest } from "../http/errors";
+
 /**
  * Token usage from every shape providers and SDKs report, normalised to ONE rule:
  *   prompt_tokens     include cache reads and cache writes (Anthropic reports them apart; we add them);
@@ -108,6 +110,20 @@ function lastMessageUsage(outputs: Obj): unknown {
   return undefined;
 }
 
+const COUNTS = ["prompt_tokens", "completion_tokens", "total_tokens", "cache_read", "cache_creation", "reasoning", "input_audio", "output_audio"] as const;
+const MAX_COUNT = 2 ** 31 - 1;
+
+/** Token counts are whole numbers from 0 to 2^31 - 1; a run reporting others is refused, saying which. */
+function checkedCounts(usage: Usage): Usage {
+  for (const name of COUNTS) {
+    const n = usage[name];
+    if (!Number.isInteger(n) || n < 0 || n > MAX_COUNT) {
+      throw badRequest(`Token counts must be whole numbers from 0 to ${MAX_COUNT.toLocaleString("en")}; ${name} is ${n}.`);
+    }
+  }
+  return usage;
+}
+
 /** Finds usage where clients put it: outputs, the last output message, llm_output, or metadata. */
 export function extractUsage(outputs: unknown, extra: unknown): Usage | null {
   const o = isObj(outputs) ? outputs : {};
@@ -122,7 +138,7 @@ export function extractUsage(outputs: unknown, extra: unknown): Usage | null {
     if (!isObj(c)) continue;
     const isUsageMetadata = "input_tokens" in c && !("cache_read_input_tokens" in c) && !("input_tokens_details" in c);
     const usage = isUsageMetadata ? fromUsageMetadata(c) : fromAny(c);
-    if (usage) return usage;
+    if (usage) return checkedCounts(usage);
   }
   return null;
 }

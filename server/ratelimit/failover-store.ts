@@ -23,11 +23,23 @@ export class FailoverCounterStore implements CounterStore {
     return this.down;
   }
 
-  async consume(counters: readonly Counter[]): Promise<ConsumeResult> {
-    if (this.down && !this.primary.ready) return this.fallback.consume(counters);
+  consume(counters: readonly Counter[]): Promise<ConsumeResult> {
+    return this.either((store) => store.consume(counters));
+  }
+
+  peek(key: string): Promise<number> {
+    return this.either((store) => store.peek(key));
+  }
+
+  reset(key: string): Promise<void> {
+    return this.either((store) => store.reset(key));
+  }
+
+  private async either<T>(call: (store: CounterStore) => Promise<T>): Promise<T> {
+    if (this.down && !this.primary.ready) return call(this.fallback);
     try {
       // The Redis client bounds every command (queued while connecting included) by its timeout.
-      const result = await this.primary.consume(counters);
+      const result = await call(this.primary);
       if (this.down) {
         this.down = false;
         this.warn("rate limits: Redis is reachable again; counting there.");
@@ -38,7 +50,7 @@ export class FailoverCounterStore implements CounterStore {
         this.down = true;
         this.warn(`rate limits: Redis unavailable (${error instanceof Error ? error.message : String(error)}); counting in this instance's memory until it is back.`);
       }
-      return this.fallback.consume(counters);
+      return call(this.fallback);
     }
   }
 

@@ -28,6 +28,8 @@ export interface RateLimiterOptions {
   /** Bound on a Redis connect or round trip before falling back to memory. */
   redisTimeoutMs?: number;
   warn?: Warn;
+  /** Counters shared with other users of the process's store (else made from the options above). */
+  store?: CounterStore;
 }
 
 /**
@@ -79,16 +81,20 @@ export function decide(allowed: boolean, counted: readonly Counted[]): RateLimit
   };
 }
 
-export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+/** Counters in Redis (falling back to memory while it is unreachable) when a URL is given, else in memory. */
+export function createCounterStore(options: Omit<RateLimiterOptions, "store">): CounterStore {
   const memory = new MemoryCounterStore({ now: options.now });
-  const timeoutMs = options.redisTimeoutMs ?? 500;
-  const store: CounterStore = options.redisUrl
-    ? new FailoverCounterStore(
-        new RedisCounterStore({ url: options.redisUrl, keyPrefix: options.keyPrefix ?? `tracelight:rl:${options.region}:`, timeoutMs }),
-        memory,
-        options.warn,
-      )
-    : memory;
+  if (!options.redisUrl) return memory;
+  const redis = new RedisCounterStore({
+    url: options.redisUrl,
+    keyPrefix: options.keyPrefix ?? `tracelight:rl:${options.region}:`,
+    timeoutMs: options.redisTimeoutMs ?? 500,
+  });
+  return new FailoverCounterStore(redis, memory, options.warn);
+}
+
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const store = options.store ?? createCounterStore(options);
 
   return {
     async check(req) {

@@ -62,6 +62,15 @@ export class MemoryCounterStore implements CounterStore {
     return { allowed, states };
   }
 
+  async peek(key: string): Promise<number> {
+    const window = this.windows.get(key);
+    return window && window.endsAt > this.now() ? window.count : 0;
+  }
+
+  async reset(key: string): Promise<void> {
+    this.windows.delete(key);
+  }
+
   private sweep(now: number): void {
     this.nextSweepAt = now + this.sweepEveryMs;
     for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);

@@ -85,6 +85,14 @@ export class RedisCounterStore implements CounterStore {
     };
   }
 
+  async peek(key: string): Promise<number> {
+    return Number((await this.client.get(this.keyPrefix + key)) ?? 0);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.client.del(this.keyPrefix + key);
+  }
+
   async close(): Promise<void> {
     if (this.client.status === "ready") await this.client.quit().catch(() => this.client.disconnect());
     else this.client.disconnect();

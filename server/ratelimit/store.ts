@@ -25,5 +25,9 @@ export interface ConsumeResult {
  */
 export interface CounterStore {
   consume(counters: readonly Counter[]): Promise<ConsumeResult>;
+  /** The count in `key`'s current window, without charging it (0 when no window is open). */
+  peek(key: string): Promise<number>;
+  /** Ends `key`'s window: the next consume starts from zero. */
+  reset(key: string): Promise<void>;
   close(): Promise<void>;
 }

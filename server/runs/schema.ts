@@ -19,7 +19,7 @@ export const runSelection = z.looseObject({
   error: z.boolean().nullish(),
   start_time: time,
   end_time: time,
-  query: text,
+  query: z.string().max(1_000, "a search of at most 1,000 characters").nullish().transform((v) => v ?? undefined),
   filter: text,
   trace_filter: text,
   tree_filter: text,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Role } from "../auth/api-keys";
 import { membership } from "../auth/users";
 import type { Sql } from "../db/client";
-import { AppError, dataErrorDetail, describeZodError } from "../http/errors";
+import { AppError, dataErrorDetail, describeZodError, unavailable } from "../http/errors";
 import { uuid } from "../runs/schema";
 
 export interface TrpcContext {
@@ -31,6 +31,8 @@ function toTrpcError(error: TRPCError): TRPCError {
   if (cause instanceof z.ZodError) return new TRPCError({ code: "BAD_REQUEST", message: describeZodError(cause, "input"), cause });
   const data = dataErrorDetail(cause);
   if (data) return new TRPCError({ code: "BAD_REQUEST", message: data, cause });
+  const outage = unavailable(cause);
+  if (outage) return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: outage.detail, cause });
   const status = (cause as { clientStatus?: unknown } | undefined)?.clientStatus;
   if (typeof status === "number" && cause) return new TRPCError({ code: CODES[status] ?? "BAD_REQUEST", message: cause.message, cause });
   return error;

@@ -10,6 +10,18 @@ function describe(token: Token): string {
   return token.type === "end" ? "the end of the filter" : JSON.stringify(token.text);
 }
 
+/** Nesting beyond this is refused (no real filter comes near it; a deep one would exhaust the stack). */
+const MAX_DEPTH = 100;
+/** Longest search term: scanning every run for a long pattern only holds the database. */
+export const MAX_SEARCH_CHARS = 1_000;
+
+function searchTerm(token: Token, text = token.type === "string" ? token.value : ""): string {
+  if (text.length > MAX_SEARCH_CHARS) {
+    throw new FilterSyntaxError(token.position, `the search text is ${text.length} characters; at most ${MAX_SEARCH_CHARS} are searched`);
+  }
+  return text;
+}
+
 class Parser {
   private index = 0;
   constructor(private readonly tokens: Token[]) {}
@@ -46,8 +58,9 @@ class Parser {
     return node;
   }
 
-  private expression(): FilterNode {
+  private expression(depth = 0): FilterNode {
     const head = this.next();
+    if (depth > MAX_DEPTH) throw new FilterSyntaxError(head.position, `the filter nests deeper than ${MAX_DEPTH} levels`);
     if (head.type !== "ident") this.fail(head, `an operator such as ${OPERATORS.slice(0, 5).join(", ")}`);
     const op = head.text.toLowerCase();
     if (!OPERATORS.includes(op)) {
@@ -56,12 +69,12 @@ class Parser {
     this.punct("(", `"(" after ${op}`);
     const position = head.position;
     if (op === "and" || op === "or") {
-      const args = [this.expression()];
-      while (this.commaOrClose() === ",") args.push(this.expression());
+      const args = [this.expression(depth + 1)];
+      while (this.commaOrClose() === ",") args.push(this.expression(depth + 1));
       return { kind: op, args, position };
     }
     if (op === "not") {
-      const arg = this.expression();
+      const arg = this.expression(depth + 1);
       this.punct(")");
       return { kind: "not", arg, position };
     }
@@ -90,11 +103,11 @@ class Parser {
     if (first.type === "string" && !quotedField) {
       this.next();
       this.punct(")");
-      return { kind: "search", field: null, text: first.value, position };
+      return { kind: "search", field: null, text: searchTerm(first), position };
     }
     const field = this.field();
     this.punct(",", `"," and the text to search for after the field ${field}`);
-    const text = this.string();
+    const text = searchTerm(this.peek(), this.string());
     this.punct(")");
     return { kind: "search", field, text, position };
   }

@@ -5,6 +5,7 @@ import { wireRun } from "@/server/ingest/schema";
 
 export const POST = route({
   access: "write",
+  ingest: true,
   body: wireRun,
   handler: async ({ ctx, body }) => {
     await ingestRuns(ctx.sql, ctx.workspaceId, { post: [body] });

@@ -7,6 +7,7 @@ import { readRun } from "@/server/runs/read";
 
 export const PATCH = route({
   access: "write",
+  ingest: true,
   body: wireRun,
   handler: async ({ ctx, body, params }) => {
     if (body.id && body.id !== params.runId) throw badRequest(`The body's id ${body.id} differs from the run id in the path (${params.runId}).`);

@@ -6,6 +6,7 @@ import { ingestBatch } from "@/server/ingest/service";
 /** 202 when every run was stored; 207 with `errors` naming each refused run (the others were stored). */
 export const POST = route({
   access: "write",
+  ingest: true,
   body: batchBody,
   handler: async ({ ctx, body }) => {
     const { rejected } = await ingestBatch(ctx.sql, ctx.workspaceId, body);

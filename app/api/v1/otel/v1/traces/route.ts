@@ -5,6 +5,7 @@ import { exportTraces } from "@/server/otel/export";
 /** OTLP/HTTP trace export (protobuf or JSON); also served at /otel/v1/traces. */
 export const POST = route({
   access: "write",
+  ingest: true,
   body: "bytes",
   handler: ({ ctx, body, request }) =>
     exportTraces(ctx.sql, ctx.workspaceId, {

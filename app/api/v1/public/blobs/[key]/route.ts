@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { blobHeaders } from "@/server/blobs/headers";
 import { getBlob, verifyBlobSignature } from "@/server/blobs/store";
 import { notFound } from "@/server/http/errors";
 import { methodNotAllowed } from "@/server/http/not-found";
@@ -12,7 +13,7 @@ export const GET = route({
     if (!verifyBlobSignature(params.key, query.expires, query.type, query.sig)) throw notFound("This attachment link is invalid or has expired.");
     const bytes = await getBlob(params.key);
     if (!bytes) throw notFound("Attachment not found.");
-    return new Response(new Uint8Array(bytes), { headers: { "content-type": query.type, "cache-control": "private, max-age=3600" } });
+    return new Response(new Uint8Array(bytes), { headers: blobHeaders(query.type) });
   },
 });
 

@@ -1,0 +1,38 @@
+/**
+ * Telling "the database is unreachable" apart from every other failure, so it is answered 503 with
+ * Retry-After (the SDKs retry that) and logged once per outage rather than once per request.
+ */
+
+/** Node socket errors, PostgreSQL's connection-exception class (08) and shutdown/overload codes. */
+const CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|EPIPE|08...|57P0[123]|53300)$/;
+const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connection error|the database system is (starting up|shutting down)|Client was closed/i;
+
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === "string" && CODES.test(code)) return true;
+  if (typeof message === "string" && MESSAGES.test(message)) return true;
+  // AggregateError (a connect to each resolved address), and errors wrapping the driver's.
+  if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
+}
+
+let outage: { since: number; requests: number } | null = null;
+
+/** Counts a request that met the outage; the first one of an outage is logged. */
+export function reportUnavailable(error: unknown): void {
+  if (outage) {
+    outage.requests += 1;
+    return;
+  }
+  outage = { since: Date.now(), requests: 1 };
+  console.error(`The database is unavailable (${error instanceof Error ? error.message : String(error)}); answering 503 until it is back.`);
+}
+
+/** Called after a request the database served: ends (and logs the end of) an outage. */
+export function reportAvailable(): void {
+  if (!outage) return;
+  const seconds = ((Date.now() - outage.since) / 1000).toFixed(0);
+  console.error(`The database is back after ${seconds} s; ${outage.requests} requests were answered 503 meanwhile.`);
+  outage = null;
+}

@@ -1,0 +1,49 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { env, resetEnv } from "./env";
+
+/** Runs `fn` with these environment variables (undefined: unset), then restores them. */
+function withEnv<T>(values: Record<string, string | undefined>, fn: () => T): T {
+  const saved = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
+  const apply = (v: Record<string, string | undefined>) => {
+    for (const [k, x] of Object.entries(v)) if (x === undefined) delete process.env[k]; else process.env[k] = x;
+    resetEnv();
+  };
+  apply(values);
+  try {
+    return fn();
+  } finally {
+    apply(saved);
+  }
+}
+
+test("embedded: secrets are generated once into DATA_DIR/secrets.json (0600) and read again", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "tl-env-"));
+  try {
+    const unset = { DATA_DIR: dir, DATABASE_URL: undefined, NEXTAUTH_SECRET: undefined, INTERNAL_SECRET: undefined };
+    const first = withEnv(unset, () => env());
+    assert.ok(first.NEXTAUTH_SECRET.length >= 32 && first.INTERNAL_SECRET.length >= 32);
+    assert.notEqual(first.NEXTAUTH_SECRET, first.INTERNAL_SECRET);
+    const file = path.join(dir, "secrets.json");
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(JSON.parse(readFileSync(file, "utf8")).NEXTAUTH_SECRET, first.NEXTAUTH_SECRET);
+    const again = withEnv(unset, () => env());
+    assert.equal(again.NEXTAUTH_SECRET, first.NEXTAUTH_SECRET, "a restart keeps the sessions valid");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("with DATABASE_URL, a missing secret refuses to start; a published default or short value is never accepted", () => {
+  withEnv({ DATABASE_URL: "postgres://x@127.0.0.1/db", NEXTAUTH_SECRET: undefined, INTERNAL_SECRET: "i".repeat(32) }, () => {
+    assert.throws(() => env(), /NEXTAUTH_SECRET must be set/);
+  });
+  withEnv({ NEXTAUTH_SECRET: "tracelight-dev-secret-change-me" }, () => assert.throws(() => env(), /published default/));
+  withEnv({ INTERNAL_SECRET: "short" }, () => assert.throws(() => env(), /at least 16 characters/));
+  withEnv({ DATABASE_URL: "postgres://x@127.0.0.1/db", NEXTAUTH_SECRET: "n".repeat(32), INTERNAL_SECRET: "i".repeat(32) }, () => {
+    assert.equal(env().NEXTAUTH_SECRET, "n".repeat(32));
+  });
+});
