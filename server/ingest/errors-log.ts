@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { escapeText } from "../db/storable";
+import { escapeText, fromStorage } from "../db/storable";
 import { sql } from "../db/sql";
 import { isoFromDb } from "./time";
 import type { WireRun } from "./schema";
@@ -44,5 +44,5 @@ export async function listRefusals(db: Sql, workspaceId: string, q: z.infer<type
     SELECT id, project_id, run_id, detail, created_at FROM ingest_errors
     WHERE workspace_id = ${workspaceId} ${q.session ? sql`AND project_id = ${q.session}` : sql``}
     ORDER BY created_at DESC LIMIT ${q.limit}`);
-  return rows.map((r) => ({ id: r.id, session_id: r.project_id, run_id: r.run_id, detail: r.detail, created_at: isoFromDb(r.created_at) }));
+  return fromStorage(rows).map((r) => ({ id: r.id, session_id: r.project_id, run_id: r.run_id, detail: r.detail, created_at: isoFromDb(r.created_at) }));
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { projectChartSeries } from "../../charts/series";
 import { chartRequest } from "../../charts/schema";
+import { ingestErrorsQuery, listRefusals } from "../../ingest/errors-log";
 import { uuid } from "../../runs/schema";
 import { sessionListQuery } from "../../sessions/schema";
 import { listSessions, readSession } from "../../sessions/service";
@@ -22,6 +23,10 @@ export const projectsRouter = router({
   get: workspaceProcedure.input(z.object({ projectId: uuid })).query(async ({ ctx, input }) => {
     return (await readSession(ctx.sql, ctx.workspaceId, input.projectId)) as unknown as ProjectSummary;
   }),
+
+  /** Runs the project's ingest requests could not store lately, and why (newest first). */
+  ingestErrors: workspaceProcedure.input(z.object({ projectId: uuid })).query(({ ctx, input }) =>
+    listRefusals(ctx.sql, ctx.workspaceId, ingestErrorsQuery.parse({ session: input.projectId, limit: 50 }))),
 
   /** Runs and errors per day over the last `days` days: the projects list's sparkline. */
   activity: workspaceProcedure

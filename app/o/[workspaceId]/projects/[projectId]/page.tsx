@@ -10,6 +10,7 @@ import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } f
 import { RunDetail } from "../../_components/run-detail";
 import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
 import { FilterBar } from "./filter-bar";
+import { IngestErrors } from "./ingest-errors";
 import { RunsTable } from "./runs-table";
 import styles from "./runs.module.css";
 import { useUrlState } from "../../_components/url-state";
@@ -111,6 +112,7 @@ function RunsPage() {
           </div>
         </div>
         <Stats compact={!!selectedId} ready={runs.isSuccess && !runs.isPlaceholderData} failed={runs.isError} selection={selection} />
+        <IngestErrors workspaceId={workspaceId} projectId={projectId} />
         <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
         <div className={`card ${styles.tableCard}`}>
           {runs.isPending ? <LoadingState label="Loading runs…" />

@@ -1,7 +1,7 @@
 /**
- * Script from a trace never runs (issue 12), in Debian's Chromium: an HTML and an SVG attachment
- * carrying script are opened from a signed-in session and nothing in them runs; a pasted
- * `<script>` in a run shows as text; the pages' CSP lets the app itself run and nothing else.
+ * Hardening in the browser (issue 12), in Debian's Chromium. HTML and SVG attachments carrying
+ * script are opened from a signed-in session and nothing in them runs, while the pages' CSP lets
+ * the app itself run. Runs refused at ingest are listed, with the reason, on their project's page.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -64,5 +64,34 @@ test("HTML and SVG attachments open without running their script; the app runs u
     await page.waitForTimeout(1_000);
   }
   assert.ok(!seen.some((t) => t.includes("PWNED")), `no attachment script ran: ${seen.join("\n")}`);
+  await context.close();
+});
+
+test("runs refused at ingest show on their project's page with the reason", { skip }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const user = await signUpInBrowser(page, server, `refused-${randomUUID()}@example.com`);
+  const key = await page.evaluate(async (userId) => {
+    const r = await fetch("/api/v1/api-key", { method: "POST", headers: { "content-type": "application/json", "x-user-id": userId }, body: JSON.stringify({ kind: "service", description: "ui" }) });
+    return ((await r.json()) as { key: string }).key;
+  }, user.userId);
+  const run = (extra: Record<string, unknown>) => {
+    const id = randomUUID();
+    return { id, trace_id: id, dotted_order: `20260101T000000000000Z${id}`, name: "answer", run_type: "llm", session_name: "refusals", start_time: new Date().toISOString(), inputs: {}, ...extra };
+  };
+  const bad = run({ outputs: { usage_metadata: { input_tokens: -3, output_tokens: 1, total_tokens: 1 } } });
+  const r = await call({ url: server.url, apiKey: key }, "POST", "/runs/batch", { post: [run({}), bad] });
+  assert.equal(r.status, 207);
+  const projects = await call({ url: server.url, apiKey: key }, "GET", "/sessions?name=refusals");
+  await page.goto(`${server.url}/o/${user.workspaceId}/projects/${projects.body[0].id}`);
+  const banner = page.getByTestId("ingest-errors");
+  await banner.getByRole("button").click();
+  await banner.getByText(bad.id).waitFor();
+  assert.match(await banner.innerText(), /1 run was refused at ingest[\s\S]*Token counts must be whole numbers/);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(300); // the buttons' colour transition
+    await page.screenshot({ path: `e2e/screenshots/ingest-errors-${scheme}.png` });
+  }
   await context.close();
 });
