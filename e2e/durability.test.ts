@@ -14,6 +14,8 @@ import { call } from "./harness/http";
 import { freePort, scratchDatabase, startServer, type RunningServer } from "./harness/server";
 import { noPostgres, noRedis, startPostgres, startRedis, type PrivatePostgres } from "./harness/services";
 
+/** These start their own databases and Redis: they run once, in the embedded pass of `npm test`. */
+const once = process.env.E2E_DATABASE_URL ? "runs once, in the embedded pass" : false;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Concurrent batches of runs until stopped; remembers which runs were acknowledged (202). */
@@ -67,16 +69,16 @@ async function until(check: () => Promise<boolean>, what: string, ms = 60_000) {
   }
 }
 
-test("kill -9 under concurrent ingest loses no acknowledged run (embedded database)", async () => {
+test("kill -9 under concurrent ingest loses no acknowledged run (embedded database)", { skip: once }, async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), "tl-kill-"));
   try {
-    const first = await startServer({ env: { DATA_DIR: dataDir } });
+    const first = await startServer({ env: { DATA_DIR: dataDir }, databaseUrl: null });
     const load = ingestLoad(first);
     await until(async () => load.acknowledged.length >= 500, "500 acknowledged runs");
     process.kill(first.pid, "SIGKILL");
     await load.stop();
     await first.stop();
-    const again = await startServer({ env: { DATA_DIR: dataDir }, existing: { apiKey: first.apiKey, workspaceId: first.workspaceId } });
+    const again = await startServer({ env: { DATA_DIR: dataDir }, databaseUrl: null, existing: { apiKey: first.apiKey, workspaceId: first.workspaceId } });
     try {
       assert.deepEqual(await missing(again, load.acknowledged), [], `of ${load.acknowledged.length} acknowledged`);
     } finally {
@@ -87,7 +89,7 @@ test("kill -9 under concurrent ingest loses no acknowledged run (embedded databa
   }
 });
 
-describe("PostgreSQL stopped and started under the server", { skip: noPostgres }, () => {
+describe("PostgreSQL stopped and started under the server", { skip: once || noPostgres }, () => {
   let pg: PrivatePostgres;
   const secrets = { NEXTAUTH_SECRET: randomBytes(32).toString("base64url"), INTERNAL_SECRET: randomBytes(32).toString("base64url") };
   before(async () => {
@@ -160,7 +162,7 @@ describe("PostgreSQL stopped and started under the server", { skip: noPostgres }
   });
 });
 
-test("Redis killed under load: rate limits fall back to memory, ingest goes on, nothing lost", { skip: noRedis }, async () => {
+test("Redis killed under load: rate limits fall back to memory, ingest goes on, nothing lost", { skip: once || noRedis }, async () => {
   const redis = await startRedis();
   const server = await startServer({ env: { REDIS_URL: redis.url, RATE_LIMITS: "on" } });
   try {
