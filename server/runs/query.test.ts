@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { withTestDatabases } from "../db/test-databases";
 import { FilterSyntaxError } from "./filter/index";
+import { ingestRuns } from "../ingest/service";
 import { queryRuns } from "./query";
 import { runQueryBody } from "./schema";
 import { seedFeedback, seedProject, seedRun, type SeededRun } from "./test-seed";
@@ -129,6 +130,24 @@ withTestDatabases("runs query", (open) => {
       [`eq(session, "${other}")`, []],
     ];
     for (const [filter, expected] of cases) assert.deepEqual(await names({ filter }), expected, filter);
+  });
+
+  test("on a root run, token and cost filters match the trace's totals it shows", async () => {
+    const traced = await seedProject(db, ws);
+    const root = randomUUID();
+    const child = (tokens: number) => {
+      const id = randomUUID();
+      return { id, trace_id: root, parent_run_id: root, dotted_order: `20260101T000000000000Z${root}.20260101T000001000000Z${id}`, name: "llm", run_type: "llm", session_id: traced, start_time: "2026-01-01T00:00:01Z", end_time: "2026-01-01T00:00:02Z", inputs: {}, outputs: { usage_metadata: { input_tokens: tokens, output_tokens: 0, total_tokens: tokens } } };
+    };
+    await ingestRuns(db, ws, { post: [
+      { id: root, trace_id: root, dotted_order: `20260101T000000000000Z${root}`, name: "agent", run_type: "chain", session_id: traced, start_time: "2026-01-01T00:00:00Z", inputs: {} },
+      child(30_000), child(30_329),
+    ] });
+    const roots = (filter: string) => queryRuns(db, ws, runQueryBody.parse({ session: [traced], is_root: true, filter })).then((p) => p.runs.map((r) => [r.name, r.total_tokens]));
+    assert.deepEqual(await roots("gt(total_tokens, 50000)"), [["agent", 60_329]], "the root shows 60,329 and is matched by it");
+    assert.deepEqual(await roots("lt(total_tokens, 50000)"), []);
+    const all = await queryRuns(db, ws, runQueryBody.parse({ session: [traced], filter: "gt(total_tokens, 50000)" }));
+    assert.deepEqual(all.runs.map((r) => r.name), ["agent"], "a child keeps its own count");
   });
 
   test("trace_filter applies to the root, tree_filter to another run of the trace", async () => {

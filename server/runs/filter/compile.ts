@@ -103,8 +103,15 @@ function compareNode(alias: string, node: Compare): SqlFragment {
     case "time":
       return scalar(sql`${a}.${raw(spec.column)}`, node, "timestamptz", instant, node.field);
     case "int":
-    case "numeric":
-      return scalar(sql`coalesce(${a}.${raw(spec.column)}, 0)`, node, "numeric", finite, node.field);
+    case "numeric": {
+      const own = sql`${a}.${raw(spec.column)}`;
+      // A root run shows its trace's totals, so a filter on it must match those same numbers.
+      const shown = spec.rollup
+        ? sql`CASE WHEN ${a}.is_root THEN coalesce((SELECT tt.${raw(spec.column)} FROM trace_totals tt
+            WHERE tt.workspace_id = ${a}.workspace_id AND tt.trace_id = ${a}.trace_id), ${own}) ELSE ${own} END`
+        : own;
+      return scalar(sql`coalesce(${shown}, 0)`, node, "numeric", finite, node.field);
+    }
     case "duration": {
       const expr = spec.column === "latency"
         ? sql`${a}.latency_ms`

@@ -3,7 +3,9 @@
  * SQL by kind; column names are fixed here and never come from the request.
  */
 export type FieldSpec =
-  | { kind: "uuid" | "text" | "time" | "int" | "numeric" | "bool"; column: string }
+  | { kind: "uuid" | "text" | "time" | "bool"; column: string }
+  /** `rollup`: on a root run, the trace's total (what the run shows) rather than the run's own. */
+  | { kind: "int" | "numeric"; column: string; rollup?: true }
   | { kind: "duration"; column: "latency" | "first_token" }
   | { kind: "error" | "tags" | "execution_order" }
   | { kind: "json"; column: "inputs" | "outputs" | "metadata" | "extra" }
@@ -31,12 +33,12 @@ const FIELDS: Record<string, FieldSpec> = {
   end_time: { kind: "time", column: "end_time" },
   latency: { kind: "duration", column: "latency" },
   first_token_time: { kind: "duration", column: "first_token" },
-  prompt_tokens: { kind: "int", column: "prompt_tokens" },
-  completion_tokens: { kind: "int", column: "completion_tokens" },
-  total_tokens: { kind: "int", column: "total_tokens" },
-  prompt_cost: { kind: "numeric", column: "prompt_cost" },
-  completion_cost: { kind: "numeric", column: "completion_cost" },
-  total_cost: { kind: "numeric", column: "total_cost" },
+  prompt_tokens: { kind: "int", column: "prompt_tokens", rollup: true },
+  completion_tokens: { kind: "int", column: "completion_tokens", rollup: true },
+  total_tokens: { kind: "int", column: "total_tokens", rollup: true },
+  prompt_cost: { kind: "numeric", column: "prompt_cost", rollup: true },
+  completion_cost: { kind: "numeric", column: "completion_cost", rollup: true },
+  total_cost: { kind: "numeric", column: "total_cost", rollup: true },
   is_root: { kind: "bool", column: "is_root" },
   tags: { kind: "tags" },
   metadata: { kind: "json", column: "metadata" },
