@@ -488,3 +488,66 @@ test("dark mode: follows the system, a choice in the user menu overrides it and 
   assert.equal(await background(), light);
   assert.deepEqual(dialogs, []);
 });
+
+test("runs table: input and output previews, a model column from the chooser, sorting by tokens", { skip }, async () => {
+  const projects = await api("GET", `/api/v1/sessions?name=${PROJECT}`);
+  const projectUrl = `${server.url}/o/${workspaceId}/projects/${projects.body[0].id}`;
+  await page.goto(`${projectUrl}?root=0`);
+  const row = (name: string) => page.locator('[data-testid="run-row"]', { hasText: name }).first();
+  const cell = (name: string, column: string) => row(name).locator(`[data-column="${column}"]`);
+  await row("openai-chat").waitFor();
+  assert.equal(await cell("assistant-pipeline", "input").innerText(), "Weather in Paris?");
+  assert.equal(await cell("openai-chat", "input").innerText(), `What is the weather in Paris? ${SCRIPT} ${IMG}`, "the last user message, as text");
+  assert.equal(dialogs.length, 0);
+
+  await page.getByTestId("column-chooser").click();
+  await page.getByRole("menu").getByLabel("Model").check();
+  await page.keyboard.press("Escape");
+  assert.equal(await cell("openai-chat", "model").innerText(), "gpt-4o-mini");
+  await page.reload();
+  await cell("openai-chat", "model").waitFor();
+
+  await page.getByTestId("sort-tokens").click();
+  await page.waitForURL(/sort=total_tokens%3Adesc|sort=total_tokens:desc/);
+  await page.locator('[role="columnheader"][aria-sort="descending"]').waitFor();
+  // The previous order stays on screen until the sorted page arrives.
+  const readTokens = async () => (await page.locator('[data-testid="run-row"] [data-column="tokens"]').allInnerTexts()).map((t) => Number(t.replace(/[^0-9]/g, "")) || 0);
+  let tokens = await readTokens();
+  for (let i = 0; i < 50 && tokens.join() !== [...tokens].sort((a, b) => b - a).join(); i++) {
+    await wait(100);
+    tokens = await readTokens();
+  }
+  assert.deepEqual(tokens, [...tokens].sort((a, b) => b - a), `tokens descending: ${tokens}`);
+  assert.equal(await row("assistant-pipeline").locator('[data-column="tokens"]').innerText(), String(Math.max(...tokens).toLocaleString("en-US")), "the root shows its trace's total, the largest");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot("runs-table-columns");
+  for (const column of ["start", "cost"]) {
+    const clipped = await page.locator(`[data-testid="run-row"] [data-column="${column}"]`).evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => `${c.textContent} (${c.scrollWidth} > ${c.clientWidth})`));
+    assert.deepEqual(clipped, [], `no ${column} cell is cut at 1440 px`);
+  }
+});
+
+test("threads: runs grouped by thread id, opening as a transcript of the turns", { skip }, async () => {
+  const client = new Client({ apiUrl: server.url, apiKey });
+  const turns: [string, string][] = [["Hi! Can you help me plan a trip?", "Of course. Where to?"], ["Lisbon, in May.", "Lisbon in May is lovely: mild and sunny."]];
+  for (const [question, answer] of turns) {
+    const run = new RunTree({ name: "travel-agent", run_type: "chain", client, project_name: PROJECT, inputs: { messages: [{ role: "user", content: question }] }, extra: { metadata: { thread_id: "trip-42" } } });
+    await run.postRun();
+    await run.end({ messages: [{ role: "assistant", content: answer }] });
+    await run.patchRun();
+    await wait(20);
+  }
+  await client.awaitPendingTraceBatches();
+  const projects = await api("GET", `/api/v1/sessions?name=${PROJECT}`);
+  await page.goto(`${server.url}/o/${workspaceId}/projects/${projects.body[0].id}`);
+  await page.getByTestId("threads-tab").click();
+  const row = page.locator('[data-testid="thread-row"]', { hasText: "trip-42" });
+  await row.waitFor();
+  assert.match(await row.innerText(), /Hi! Can you help me plan a trip\?[\s\S]*\b2\b/);
+  await row.click();
+  const transcript = page.getByTestId("thread-transcript");
+  await transcript.getByText("Lisbon in May is lovely: mild and sunny.").waitFor();
+  assert.deepEqual(await transcript.locator("li > div:not(:first-child)").allInnerTexts(), turns.flat(), "the turns in order, question then answer");
+  assert.match(page.url(), /view=threads&thread=trip-42|thread=trip-42/);
+  await shot("threads");
+});

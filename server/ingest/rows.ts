@@ -1,5 +1,6 @@
 import { deriveLlm, type LlmDerived, type PriceEntry } from "../llm/derive";
 import { badRequest } from "../http/errors";
+import { previewOf } from "../runs/preview";
 import type { PendingRun } from "./merge";
 import type { Placement } from "./placement";
 import type { WireRun } from "./schema";
@@ -66,6 +67,8 @@ export function providedRow(run: TimedRun, placement: Placement | undefined, pro
   put(row, "end_time", run.end === null ? null : formatMicros(run.end));
   put(row, "inputs", f.inputs);
   put(row, "outputs", f.outputs);
+  put(row, "input_preview", previewOf(f.inputs, "input"));
+  put(row, "output_preview", previewOf(f.outputs, "output"));
   put(row, "error", errorText(f.error));
   put(row, "extra", f.extra);
   put(row, "events", f.events);

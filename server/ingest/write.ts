@@ -11,6 +11,7 @@ const COLUMNS = {
   thread_id: "text", model: "text", provider: "text", prompt_tokens: "integer", completion_tokens: "integer",
   total_tokens: "integer", tokens_estimated: "boolean", prompt_cost: "numeric", completion_cost: "numeric",
   total_cost: "numeric", usage_details: "jsonb", first_token_time: "timestamptz", diagnostics: "jsonb",
+  input_preview: "text", output_preview: "text",
 } as const;
 
 export type RunColumn = keyof typeof COLUMNS;

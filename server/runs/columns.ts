@@ -33,6 +33,9 @@ export interface RunRow {
   completion_cost: number | null;
   total_cost: number | null;
   first_token_time: string | null;
+  /** One line of text each, computed at ingest (server/runs/preview.ts); null for older runs. */
+  input_preview: string | null;
+  output_preview: string | null;
   /** Token and cost breakdown derived at ingest (server/llm/derive.ts). */
   usage_details: UsageDetails | null;
 }
@@ -50,7 +53,7 @@ export interface UsageDetails {
 const LIGHT = [
   "id", "workspace_id", "project_id", "trace_id", "parent_run_id", "dotted_order", "is_root", "name", "run_type", "status",
   "start_time", "end_time", "latency_ms", "error", "tags", "reference_example_id", "thread_id", "model", "provider",
-  "prompt_tokens", "completion_tokens", "total_tokens", "first_token_time", "usage_details",
+  "prompt_tokens", "completion_tokens", "total_tokens", "first_token_time", "usage_details", "input_preview", "output_preview",
 ];
 const COSTS = ["prompt_cost", "completion_cost", "total_cost"];
 /** Large JSON columns, read only when the caller's `select` asks for them. */

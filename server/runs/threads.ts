@@ -4,6 +4,8 @@ import { badRequest } from "../http/errors";
 import { isoFromDb } from "../ingest/time";
 import { runConditions } from "./conditions";
 import type { RunGroupBody } from "./schema";
+import { fromStorage } from "../db/storable";
+import { PREVIEW_CHARS, spokenText } from "./preview";
 import type { FeedbackKeyStats } from "./stats";
 
 export interface Thread {
@@ -23,7 +25,6 @@ export interface Thread {
 }
 
 const GROUPS = new Set(["conversation", "thread", "thread_id"]);
-const preview = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
 
 /**
  * POST /runs/group: a project's conversations. A thread is every trace with a run whose metadata
@@ -50,12 +51,12 @@ export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupB
     db.query<{ thread_id: string; total_tokens: number; total_cost: number | null }>(sql`
       SELECT tr.thread_id, coalesce(sum(x.total_tokens), 0)::float8 AS total_tokens, sum(x.total_cost)::float8 AS total_cost
       FROM (${traces}) tr JOIN runs x ON x.workspace_id = ${workspaceId} AND x.trace_id = tr.trace_id GROUP BY tr.thread_id`),
-    db.query<{ thread_id: string; latency_p50: number | null; latency_p99: number | null; first_inputs: unknown; last_outputs: unknown; last_error: string | null }>(sql`
+    db.query<{ thread_id: string; latency_p50: number | null; latency_p99: number | null; first_inputs: string | null; last_outputs: string | null; last_error: string | null }>(sql`
       SELECT tr.thread_id,
         (percentile_cont(0.5) WITHIN GROUP (ORDER BY x.latency_ms) / 1000)::float8 AS latency_p50,
         (percentile_cont(0.99) WITHIN GROUP (ORDER BY x.latency_ms) / 1000)::float8 AS latency_p99,
-        (array_agg(x.inputs ORDER BY x.start_time ASC))[1] AS first_inputs,
-        (array_agg(x.outputs ORDER BY x.start_time DESC))[1] AS last_outputs,
+        (array_agg(coalesce(x.input_preview, left(x.inputs::text, ${PREVIEW_CHARS})) ORDER BY x.start_time ASC))[1] AS first_inputs,
+        (array_agg(coalesce(x.output_preview, left(x.outputs::text, ${PREVIEW_CHARS})) ORDER BY x.start_time DESC))[1] AS last_outputs,
         (array_agg(x.error ORDER BY x.start_time DESC))[1] AS last_error
       FROM (${traces}) tr JOIN runs x ON x.workspace_id = ${workspaceId} AND x.trace_id = tr.trace_id AND x.is_root
       GROUP BY tr.thread_id`),
@@ -66,7 +67,7 @@ export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupB
   ]);
   const byThread = <T extends { thread_id: string }>(rows: T[]) => new Map(rows.map((r) => [r.thread_id, r]));
   const totalsBy = byThread(totals);
-  const rootsBy = byThread(roots);
+  const rootsBy = byThread(roots.map(fromStorage));
   const feedbackBy = new Map<string, Record<string, FeedbackKeyStats>>();
   for (const row of feedback) {
     const stats = feedbackBy.get(row.thread_id) ?? {};
@@ -86,10 +87,40 @@ export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupB
       latency_p50: root?.latency_p50 ?? null,
       latency_p99: root?.latency_p99 ?? null,
       feedback_stats: feedbackBy.get(p.thread_id) ?? null,
-      first_inputs: preview(root?.first_inputs),
-      last_outputs: preview(root?.last_outputs),
+      first_inputs: root?.first_inputs ?? "",
+      last_outputs: root?.last_outputs ?? "",
       last_error: root?.last_error ?? null,
     };
   });
   return { groups, total: page[0].total };
+}
+
+export interface ThreadTurn {
+  run_id: string;
+  trace_id: string;
+  name: string;
+  start_time: string | null;
+  latency: number | null;
+  /** What the user said in this turn, and what came back (null when the turn failed or is running). */
+  user: string | null;
+  assistant: string | null;
+  error: string | null;
+}
+
+/** A thread as a transcript: its traces' roots in time order, each read as what was asked and answered. */
+export async function threadTurns(db: Sql, workspaceId: string, projectId: string, threadId: string, limit = 200): Promise<ThreadTurn[]> {
+  const rows = await db.query<{ id: string; trace_id: string; name: string; start_time: string; latency_ms: number | null; inputs: unknown; outputs: unknown; error: string | null }>(sql`
+    SELECT r.id, r.trace_id, r.name, r.start_time, r.latency_ms, r.inputs, r.outputs, r.error FROM runs r
+    WHERE r.workspace_id = ${workspaceId} AND r.project_id = ${projectId} AND r.thread_id = ${threadId} AND r.is_root
+    ORDER BY r.start_time, r.id LIMIT ${limit}`);
+  return rows.map(fromStorage).map((r) => ({
+    run_id: r.id,
+    trace_id: r.trace_id,
+    name: r.name,
+    start_time: isoFromDb(r.start_time),
+    latency: r.latency_ms === null ? null : r.latency_ms / 1000,
+    user: spokenText(r.inputs, "input"),
+    assistant: spokenText(r.outputs, "output"),
+    error: r.error,
+  }));
 }

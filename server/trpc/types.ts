@@ -23,6 +23,9 @@ export interface RunSummary {
   session_id: string;
   thread_id?: string | null;
   reference_example_id?: string | null;
+  inputs_preview: string | null;
+  outputs_preview: string | null;
+  model: string | null;
   /** Seconds. */
   latency: number | null;
   first_token_time: string | null;

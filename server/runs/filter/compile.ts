@@ -92,6 +92,14 @@ function jsonField(a: SqlFragment, node: Compare, column: string): SqlFragment {
   return op === "neq" ? sql`NOT coalesce(${cond}, false)` : cond;
 }
 
+/** A token or cost column as a run shows it: its trace's total on a root run, its own elsewhere. */
+export function shownTotal(alias: string, column: string): SqlFragment {
+  const a = raw(alias);
+  const own = sql`${a}.${raw(column)}`;
+  return sql`CASE WHEN ${a}.is_root THEN coalesce((SELECT tt.${raw(column)} FROM trace_totals tt
+    WHERE tt.workspace_id = ${a}.workspace_id AND tt.trace_id = ${a}.trace_id), ${own}) ELSE ${own} END`;
+}
+
 function compareNode(alias: string, node: Compare): SqlFragment {
   const a = raw(alias);
   const spec: FieldSpec = fieldSpec(node.field);
@@ -104,12 +112,8 @@ function compareNode(alias: string, node: Compare): SqlFragment {
       return scalar(sql`${a}.${raw(spec.column)}`, node, "timestamptz", instant, node.field);
     case "int":
     case "numeric": {
-      const own = sql`${a}.${raw(spec.column)}`;
       // A root run shows its trace's totals, so a filter on it must match those same numbers.
-      const shown = spec.rollup
-        ? sql`CASE WHEN ${a}.is_root THEN coalesce((SELECT tt.${raw(spec.column)} FROM trace_totals tt
-            WHERE tt.workspace_id = ${a}.workspace_id AND tt.trace_id = ${a}.trace_id), ${own}) ELSE ${own} END`
-        : own;
+      const shown = spec.rollup ? shownTotal(alias, spec.column) : sql`${a}.${raw(spec.column)}`;
       return scalar(sql`coalesce(${shown}, 0)`, node, "numeric", finite, node.field);
     }
     case "duration": {

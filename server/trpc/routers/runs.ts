@@ -2,7 +2,9 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { queryRuns } from "../../runs/query";
 import { readRun } from "../../runs/read";
-import { runQueryBody, runSelection, uuid } from "../../runs/schema";
+import { runGroupBody, runQueryBody, runSelection, uuid } from "../../runs/schema";
+import { groupThreads, threadTurns } from "../../runs/threads";
+import { SORT_KEYS, sortedRuns } from "../../runs/sorted";
 import { runStats } from "../../runs/stats";
 import { router, workspaceProcedure } from "../init";
 import type { RunFull, RunSummary } from "../types";
@@ -11,7 +13,7 @@ import type { RunFull, RunSummary } from "../types";
 const TABLE_FIELDS = [
   "name", "run_type", "status", "start_time", "end_time", "error", "tags", "trace_id", "dotted_order", "parent_run_id", "session_id",
   "latency", "first_token_time", "prompt_tokens", "completion_tokens", "total_tokens", "prompt_cost", "completion_cost", "total_cost",
-  "feedback_stats", "thread_id",
+  "feedback_stats", "thread_id", "inputs_preview", "outputs_preview", "model",
 ];
 
 /** The runs table's selection: one project, narrowed by the filter language and the toggles. */
@@ -39,15 +41,36 @@ const wireSelection = (s: Selection) => runSelection.parse({
 export const runsRouter = router({
   /** One page of runs, newest first; `cursor` is the opaque keyset cursor of the previous page. */
   list: workspaceProcedure
-    .input(selection.extend({ cursor: z.string().nullish(), limit: z.number().int().min(1).max(100).default(50) }))
+    .input(selection.extend({
+      cursor: z.string().nullish(),
+      limit: z.number().int().min(1).max(100).default(50),
+      /** Newest first unless asked otherwise; by a measure, pages are offsets (the cursor is one). */
+      sort: z.object({ by: z.enum(["start_time", ...SORT_KEYS]), dir: z.enum(["asc", "desc"]) }).optional(),
+    }))
     .query(async ({ ctx, input }) => {
-      const body = runQueryBody.parse({ ...wireSelection(input), cursor: input.cursor ?? undefined, limit: input.limit, select: TABLE_FIELDS });
+      const sort = input.sort ?? { by: "start_time", dir: "desc" };
+      if (sort.by !== "start_time") {
+        const offset = Number(input.cursor ?? 0) || 0;
+        const page = await sortedRuns(ctx.sql, ctx.workspaceId, wireSelection(input), { by: sort.by, dir: sort.dir }, offset, input.limit, TABLE_FIELDS);
+        return { runs: page.runs as unknown as RunSummary[], next: page.next === null ? null : String(page.next) };
+      }
+      const body = runQueryBody.parse({ ...wireSelection(input), cursor: input.cursor ?? undefined, limit: input.limit, select: TABLE_FIELDS, order: sort.dir });
       const page = await queryRuns(ctx.sql, ctx.workspaceId, body);
       return { runs: page.runs as unknown as RunSummary[], next: page.cursors.next };
     }),
 
   /** Statistics of the same selection (count, latency percentiles, tokens, cost, feedback). */
   stats: workspaceProcedure.input(selection).query(({ ctx, input }) => runStats(ctx.sql, ctx.workspaceId, wireSelection(input))),
+
+  /** The project's conversations (runs grouped by thread id), most recently active first. */
+  threads: workspaceProcedure
+    .input(z.object({ projectId: uuid, offset: z.number().int().min(0).default(0) }))
+    .query(({ ctx, input }) => groupThreads(ctx.sql, ctx.workspaceId, runGroupBody.parse({ session_id: input.projectId, limit: 50, offset: input.offset }))),
+
+  /** One thread as a transcript of its turns. */
+  threadTurns: workspaceProcedure
+    .input(z.object({ projectId: uuid, threadId: z.string().min(1).max(1_000) }))
+    .query(({ ctx, input }) => threadTurns(ctx.sql, ctx.workspaceId, input.projectId, input.threadId)),
 
   /** One run with its inputs, outputs, metadata and events. */
   get: workspaceProcedure.input(z.object({ runId: uuid })).query(async ({ ctx, input }) => {

@@ -11,7 +11,9 @@ import { RunDetail } from "../../_components/run-detail";
 import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
 import { FilterBar } from "./filter-bar";
 import { IngestErrors } from "./ingest-errors";
+import { ColumnChooser, nextSort, parseSort, useRunColumns } from "./run-columns";
 import { RunsTable } from "./runs-table";
+import { ThreadsView } from "./threads-view";
 import styles from "./runs.module.css";
 import { useUrlState } from "../../_components/url-state";
 
@@ -52,12 +54,15 @@ function RunsPage() {
   const runType = params.get("type") ?? "";
   const rootOnly = params.get("root") !== "0";
   const selectedId = params.get("run");
+  const sort = parseSort(params.get("sort"));
+  const threadsView = params.get("view") === "threads";
 
   const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
+  const [columns, toggleColumn] = useRunColumns();
   const selection = { workspaceId, projectId, filter: filter || undefined, runType: runType || undefined, rootOnly };
   const runs = useInfiniteQuery(trpc.runs.list.infiniteQueryOptions(
-    { ...selection, limit: 100 },
-    { getNextPageParam: (last) => last.next ?? undefined, placeholderData: (prev) => prev },
+    { ...selection, sort, limit: 100 },
+    { getNextPageParam: (last) => last.next ?? undefined, placeholderData: (prev) => prev, enabled: !threadsView },
   ));
   const rows = runs.data?.pages.flatMap((p) => p.runs) ?? [];
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = runs;
@@ -97,36 +102,51 @@ function RunsPage() {
             <h1 className="truncate" data-testid="project-name">{name}</h1>
           </div>
           <div className={styles.toolbar}>
-            <Link className="btn" href={`/o/${workspaceId}/projects/${projectId}/dashboard`} data-testid="project-dashboard">Dashboard</Link>
-            <div className="segmented" role="group" aria-label="Which runs">
-              <button type="button" aria-pressed={rootOnly} onClick={() => setParams({ root: null })}>Root runs</button>
-              <button type="button" aria-pressed={!rootOnly} onClick={() => setParams({ root: "0" })}>All runs</button>
+            <div className="segmented" role="group" aria-label="View">
+              <button type="button" aria-pressed={!threadsView} onClick={() => setParams({ view: null, thread: null })}>Runs</button>
+              <button type="button" aria-pressed={threadsView} onClick={() => setParams({ view: "threads", run: null, trace: null })} data-testid="threads-tab">Threads</button>
             </div>
-            <select className="select" value={runType} onChange={(e) => setParams({ type: e.target.value || null })} aria-label="Run type">
-              <option value="">All types</option>
-              {RUN_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
-            </select>
-            <button type="button" className="btn" onClick={() => void runs.refetch()} disabled={runs.isFetching}>
-              {runs.isFetching && !isFetchingNextPage ? <span className="spinner" style={{ width: 12, height: 12 }} /> : "↻"} Refresh
-            </button>
+            <Link className="btn" href={`/o/${workspaceId}/projects/${projectId}/dashboard`} data-testid="project-dashboard">Dashboard</Link>
+            {threadsView ? null : (
+              <>
+              <div className="segmented" role="group" aria-label="Which runs">
+                <button type="button" aria-pressed={rootOnly} onClick={() => setParams({ root: null })}>Root runs</button>
+                <button type="button" aria-pressed={!rootOnly} onClick={() => setParams({ root: "0" })}>All runs</button>
+              </div>
+              <select className="select" value={runType} onChange={(e) => setParams({ type: e.target.value || null })} aria-label="Run type">
+                <option value="">All types</option>
+                {RUN_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+              </select>
+              <ColumnChooser shown={columns} onToggle={toggleColumn} />
+              <button type="button" className="btn" onClick={() => void runs.refetch()} disabled={runs.isFetching}>
+                {runs.isFetching && !isFetchingNextPage ? <span className="spinner" style={{ width: 12, height: 12 }} /> : "↻"} Refresh
+              </button>
+              </>
+            )}
           </div>
         </div>
-        <Stats compact={!!selectedId} ready={runs.isSuccess && !runs.isPlaceholderData} failed={runs.isError} selection={selection} />
-        <IngestErrors workspaceId={workspaceId} projectId={projectId} />
-        <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
-        <div className={`card ${styles.tableCard}`}>
-          {runs.isPending ? <LoadingState label="Loading runs…" />
-            : runs.isError ? <ErrorState error={runs.error} title="Could not load runs" retry={() => void runs.refetch()} />
-            : rows.length === 0 ? (
-              filtered
-                ? <EmptyState title="No runs match" action={<button type="button" className="btn btn-sm" onClick={() => setParams({ filter: null, type: null })}>Clear filters</button>}>Try a wider filter.</EmptyState>
-                : <EmptyState title="No runs yet">Runs sent to this project show up here as they arrive.</EmptyState>
-            ) : (
-              <RunsTable runs={rows} hasMore={!!hasNextPage} loadingMore={isFetchingNextPage} onLoadMore={loadMore} selectedId={selectedId} onSelect={select} />
-            )}
-        </div>
+        {threadsView ? (
+          <ThreadsView workspaceId={workspaceId} projectId={projectId} threadId={params.get("thread")} onOpen={(thread) => setParams({ thread })} />
+        ) : (
+          <>
+          <Stats compact={!!selectedId} ready={runs.isSuccess && !runs.isPlaceholderData} failed={runs.isError} selection={selection} />
+          <IngestErrors workspaceId={workspaceId} projectId={projectId} />
+          <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
+          <div className={`card ${styles.tableCard}`}>
+            {runs.isPending ? <LoadingState label="Loading runs…" />
+              : runs.isError ? <ErrorState error={runs.error} title="Could not load runs" retry={() => void runs.refetch()} />
+              : rows.length === 0 ? (
+                filtered
+                  ? <EmptyState title="No runs match" action={<button type="button" className="btn btn-sm" onClick={() => setParams({ filter: null, type: null })}>Clear filters</button>}>Try a wider filter.</EmptyState>
+                  : <EmptyState title="No runs yet">Runs sent to this project show up here as they arrive.</EmptyState>
+              ) : (
+                <RunsTable runs={rows} columns={columns} sort={sort} onSort={(by) => setParams({ sort: nextSort(sort, by) })} hasMore={!!hasNextPage} loadingMore={isFetchingNextPage} onLoadMore={loadMore} selectedId={selectedId} onSelect={select} />
+              )}
+          </div>
+          </>
+        )}
       </div>
-      {selectedId ? (
+      {selectedId && !threadsView ? (
         <aside className={styles.drawer} aria-label="Run detail">
           <div className={styles.drawerHeader}>
             <span className="muted">Run</span>

@@ -3,43 +3,12 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
 import type { RunSummary } from "@/server/trpc/types";
-import { formatCost, formatExactTime, formatLatency, formatTime, formatTokens, secondsBetween } from "../../_components/format";
-import { runTypeColor } from "../../_components/ui";
+import { gridOf, type RunColumn, type RunSort } from "./run-columns";
 import styles from "./runs.module.css";
 
 const ROW_HEIGHT = 36;
 
-const COLUMNS = [
-  { key: "name", label: "Name" },
-  { key: "type", label: "Type" },
-  { key: "status", label: "Status" },
-  { key: "start", label: "Start time" },
-  { key: "latency", label: "Latency", num: true },
-  { key: "first", label: "First token", num: true },
-  { key: "tokens", label: "Tokens", num: true },
-  { key: "cost", label: "Cost", num: true },
-  { key: "tags", label: "Tags" },
-  { key: "feedback", label: "Feedback" },
-];
-
-function Feedback({ stats }: { stats: RunSummary["feedback_stats"] }) {
-  const entries = Object.entries(stats ?? {});
-  if (entries.length === 0) return null;
-  return (
-    <>
-      {entries.slice(0, 3).map(([key, s]) => {
-        const scored = s.avg !== null && s.avg !== undefined;
-        const value = scored ? (Math.round(s.avg! * 100) / 100).toString() : Object.keys(s.values ?? {})[0] ?? `${s.n}`;
-        const tone = !scored ? "" : s.avg! >= 0.5 ? "badge-ok" : "badge-error";
-        return <span key={key} className={`badge ${tone}`} title={`${key}: ${s.n} feedback`}>{key} <b>{value}</b></span>;
-      })}
-      {entries.length > 3 ? <span className="faint">+{entries.length - 3}</span> : null}
-    </>
-  );
-}
-
-function Row({ run, selected, onSelect }: { run: RunSummary; selected: boolean; onSelect: (run: RunSummary) => void }) {
-  const failed = !!run.error || run.status === "error";
+function Row({ run, columns, selected, onSelect }: { run: RunSummary; columns: RunColumn[]; selected: boolean; onSelect: (run: RunSummary) => void }) {
   return (
     <div
       role="row" aria-selected={selected} tabIndex={-1}
@@ -47,31 +16,17 @@ function Row({ run, selected, onSelect }: { run: RunSummary; selected: boolean; 
       onClick={() => onSelect(run)}
       data-testid="run-row"
     >
-      <div role="cell" className={`${styles.cell} ${styles.nameCell}`}>
-        <span className={`dot ${failed ? "dot-error" : run.status === "success" ? "dot-ok" : "dot-pending"}`} />
-        <span className="truncate" title={run.name}>{run.name}</span>
-      </div>
-      <div role="cell" className={styles.cell}><span style={{ color: runTypeColor(run.run_type), fontWeight: 500 }}>{run.run_type}</span></div>
-      <div role="cell" className={styles.cell}>
-        {failed ? <span className="err-text">Error</span> : run.status === "success" ? <span className="muted">Success</span> : <span style={{ color: "var(--warn)" }}>Running</span>}
-      </div>
-      <div role="cell" className={`${styles.cell} muted`} title={formatExactTime(run.start_time)}>{formatTime(run.start_time)}</div>
-      <div role="cell" className={`${styles.cell} num`}>{formatLatency(run.latency)}</div>
-      <div role="cell" className={`${styles.cell} num muted`}>{formatLatency(secondsBetween(run.start_time, run.first_token_time))}</div>
-      <div role="cell" className={`${styles.cell} num`} title={`${run.prompt_tokens} prompt + ${run.completion_tokens} completion`}>{formatTokens(run.total_tokens)}</div>
-      <div role="cell" className={`${styles.cell} num`}>{formatCost(run.total_cost)}</div>
-      <div role="cell" className={`${styles.cell} ${styles.pills}`}>
-        {run.tags.slice(0, 3).map((t) => <span key={t} className="badge" title={t}>{t}</span>)}
-        {run.tags.length > 3 ? <span className="faint">+{run.tags.length - 3}</span> : null}
-      </div>
-      <div role="cell" className={`${styles.cell} ${styles.pills}`}><Feedback stats={run.feedback_stats} /></div>
+      {columns.map((c) => <div role="cell" key={c.key} className={`${styles.cell} ${c.num ? "num" : ""}`} data-column={c.key}>{c.cell(run)}</div>)}
     </div>
   );
 }
 
-/** The runs table: rows virtualized, the next page fetched as the end comes into view. */
-export function RunsTable({ runs, hasMore, loadingMore, onLoadMore, selectedId, onSelect }: {
+/** The runs table: the chosen columns, rows virtualized, the next page fetched as the end comes into view. */
+export function RunsTable({ runs, columns, sort, onSort, hasMore, loadingMore, onLoadMore, selectedId, onSelect }: {
   runs: RunSummary[];
+  columns: RunColumn[];
+  sort: RunSort | undefined;
+  onSort: (by: RunSort["by"]) => void;
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
@@ -96,16 +51,30 @@ export function RunsTable({ runs, hasMore, loadingMore, onLoadMore, selectedId, 
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: "auto" });
   }, [selectedIndex, virtualizer]);
 
+  const grid = gridOf(columns);
   return (
-    <div ref={scrollRef} className={styles.scroll} role="table" aria-label="Runs" aria-rowcount={runs.length} data-testid="runs-table">
+    <div ref={scrollRef} className={styles.scroll} role="table" aria-label="Runs" aria-rowcount={runs.length} data-testid="runs-table"
+      style={{ ["--run-grid" as string]: grid.tracks, ["--run-min-width" as string]: `${grid.minWidth}px` }}>
       <div role="row" className={`${styles.row} ${styles.header}`}>
-        {COLUMNS.map((c) => <div role="columnheader" key={c.key} className={`${styles.cell} ${c.num ? "num" : ""}`}>{c.label}</div>)}
+        {columns.map((c) => {
+          const sorted = c.sort && sort?.by === c.sort ? sort.dir : null;
+          return (
+            <div role="columnheader" key={c.key} className={`${styles.cell} ${c.num ? "num" : ""}`}
+              aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}>
+              {c.sort ? (
+                <button type="button" className={styles.sortButton} onClick={() => onSort(c.sort!)} data-testid={`sort-${c.key}`}>
+                  {c.label}<span aria-hidden className={sorted ? "" : "faint"}>{sorted === "asc" ? "↑" : sorted === "desc" ? "↓" : "↕"}</span>
+                </button>
+              ) : c.label}
+            </div>
+          );
+        })}
       </div>
       <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
         {items.map((item) => (
           <div key={item.key} style={{ position: "absolute", top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}>
             {item.index < runs.length
-              ? <Row run={runs[item.index]} selected={runs[item.index].id === selectedId} onSelect={onSelect} />
+              ? <Row run={runs[item.index]} columns={columns} selected={runs[item.index].id === selectedId} onSelect={onSelect} />
               : <div className={`${styles.row} ${styles.loadingRow}`}><span className="spinner" /> Loading more runs…</div>}
           </div>
         ))}
