@@ -2,7 +2,7 @@
 // runs as OTLP spans, protobuf and JSON; multipart of a run set without LLM runs) against a baseline
 // measured in the same run: the same rows written by one bare multi-row INSERT into a fresh database
 // of the same kind. Also the share of LLM processing (messages, tokens, cost) in ingest time, and the
-// server's peak memory (VmHWM over the `next start` process tree).
+// server's peak memory (VmHWM over the server process tree).
 // Usage: npx tsx bench/ingest.ts [rounds]   (BENCH_DATABASE_URL=postgres://… to bench on PostgreSQL)
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -34,7 +34,7 @@ type Mode = (typeof MODES)[number];
 
 const requestRuns = (llm = true) => Array.from({ length: TRACES_PER_REQUEST }, () => makeTrace("bench", 4, 5, { llm })).flat();
 
-/** The pid and its descendants (`next start` runs the server in a child process). */
+/** The pid and its descendants (the server, and anything it starts). */
 function processTree(pid: number): number[] {
   let children: number[] = [];
   try {
@@ -137,7 +137,7 @@ async function main() {
     console.log(`LLM processing in isolation: ${llmMsPer100.toFixed(2)} ms per 100 runs = ${((llmMsPer100 / serverMsPer100) * 100).toFixed(1)}% of multipart ingest time per 100 runs`);
     const memory = peakMemory(server.pid);
     const peak = Math.max(...memory.map((m) => m.mb));
-    console.log(`Peak server memory (VmHWM, max over the next start process tree): ${peak.toFixed(0)} MB (target < 500 MB) ${peak < 500 ? "OK" : "MISSED"}; ${memory.map((m) => `pid ${m.pid} ${m.mb.toFixed(0)} MB (${m.command})`).join("; ")}`);
+    console.log(`Peak server memory (VmHWM, max over the server process tree): ${peak.toFixed(0)} MB (target < 500 MB) ${peak < 500 ? "OK" : "MISSED"}; ${memory.map((m) => `pid ${m.pid} ${m.mb.toFixed(0)} MB (${m.command})`).join("; ")}`);
     console.log(`Ratio to baseline: multipart ${(multipart / base).toFixed(2)}×, batch ${(median(results.batch) / base).toFixed(2)}× (target on PostgreSQL: ≥ 0.50×)`);
   } finally {
     await baselineDb.close();

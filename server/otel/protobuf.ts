@@ -6,7 +6,7 @@ import { OtlpDecodeError, type ExportRequest, type PartialSuccess } from "./otlp
 
 /**
  * The vendored opentelemetry-proto files (see proto/README.md). They are read from the project
- * directory, not bundled: the server always runs from the project root (`next start`, tests).
+ * directory, not bundled: the server always runs from the project root (`scripts/serve.mjs`, tests).
  */
 const PROTO_DIR = path.join(process.cwd(), "server", "otel", "proto");
 const SERVICE_FILE = "opentelemetry/proto/collector/trace/v1/trace_service.proto";
