@@ -56,6 +56,7 @@ async function sendTrace(key: string) {
         { role: "assistant", content: null, tool_calls: [{ id: "call_weather", type: "function", function: { name: "get_weather", arguments: "{\"city\":\"Paris\"}" } }] },
         { role: "tool", tool_call_id: "call_weather", content: "{\"temperature_c\":18,\"sky\":\"clear\"}" },
       ],
+      tools: [{ type: "function", function: { name: "get_weather", description: "The current weather in a city.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } }],
     },
     extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
   });
@@ -253,6 +254,11 @@ test("the OpenAI run reads as a conversation; markup is text, nothing runs", { s
   const result = conversation.locator("article[data-role=tool][data-active]");
   await result.waitFor();
   assert.ok(((await result.textContent()) ?? "").includes("temperature_c"));
+  assert.equal(await result.getByTestId("tool-result-name").innerText(), "get_weather", "the result names the tool that answered");
+  const tools = conversation.getByTestId("tools-offered");
+  assert.match(await tools.innerText(), /Tools\s*1[\s\S]*get_weather/i);
+  await tools.locator(":scope > summary").click();
+  await tools.getByText("The current weather in a city.").waitFor();
   const usage = page.getByTestId("usage");
   assert.ok(((await usage.textContent()) ?? "").includes("150"), "total tokens");
   assert.match((await usage.locator(".stat").nth(1).textContent()) ?? "", /Time to first token\d+ms/);
@@ -269,6 +275,10 @@ test("the Anthropic run: reasoning folded, inline image, tool use", { skip }, as
   assert.equal(await conversation.getByText("The user wants a description").isVisible(), false);
   const image = conversation.locator('img[src^="data:image/png;base64,"]');
   assert.equal(await image.count(), 1);
+  await conversation.getByTestId("zoom-image").click();
+  await page.getByTestId("image-lightbox").locator("img").waitFor();
+  await page.keyboard.press("Escape");
+  await page.getByTestId("image-lightbox").waitFor({ state: "detached" });
   assert.ok(((await conversation.textContent()) ?? "").includes(IMG));
   assert.equal(await conversation.getByTestId("tool-call").filter({ hasText: "get_time" }).count(), 1);
   await shot("trace-anthropic-conversation");
@@ -295,6 +305,10 @@ test("a failed tool run shows its error and stack; events list the streamed toke
   assert.equal(await error.locator("pre").textContent(), STACK.split("\n").slice(1).join("\n"));
   assert.ok(((await error.textContent()) ?? "").startsWith("TimeoutError: weather API did not answer in 5s"));
   await page.getByTestId("inputs-outputs").waitFor();
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await error.getByTestId("copy-error").click();
+  await error.getByText("Copied").waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), STACK, "Copy takes the whole error with its stack");
   await shot("run-error");
   await openRun("openai-chat");
   await page.getByRole("tab", { name: /Events \(2\)/ }).click();

@@ -35,7 +35,7 @@ function MainTab({ run, conversation }: {
       {raw ? <InputsOutputs run={run} />
         : conversation.isPending ? <Spinner label="Reading messages…" />
         : conversation.error ? <ErrorState error={conversation.error} retry={() => conversation.refetch()} />
-        : <ConversationView conversation={conversation.data!.conversation} raw={{ inputs: run.inputs, outputs: run.outputs }} />}
+        : <ConversationView conversation={conversation.data!.conversation} raw={{ inputs: run.inputs, outputs: run.outputs, extra: run.extra }} />}
     </div>
   );
 }

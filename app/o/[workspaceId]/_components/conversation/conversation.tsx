@@ -5,6 +5,7 @@ import type { Conversation, ConversationFormat, Diagnostic, Message } from "@/se
 import { JsonView } from "./json-view";
 import { ToolLinksContext } from "./links";
 import { MessageView } from "./message";
+import { ToolsOffered, toolsOffered } from "./tools";
 import styles from "./conversation.module.css";
 
 const FORMAT_LABEL: Record<ConversationFormat, string> = {
@@ -21,14 +22,18 @@ const FORMAT_LABEL: Record<ConversationFormat, string> = {
 function toolIds(messages: Message[]) {
   const calls = new Set<string>();
   const results = new Set<string>();
+  const names = new Map<string, string>();
   for (const message of messages) {
     if (message.role === "tool" && message.toolCallId) results.add(message.toolCallId);
     for (const block of message.blocks) {
-      if ((block.type === "tool_call" || block.type === "server_tool_call") && block.id) calls.add(block.id);
+      if ((block.type === "tool_call" || block.type === "server_tool_call") && block.id) {
+        calls.add(block.id);
+        names.set(block.id, block.name);
+      }
       if (block.type === "server_tool_result" && block.toolCallId) results.add(block.toolCallId);
     }
   }
-  return { calls, results };
+  return { calls, results, names };
 }
 
 export function Diagnostics({ items }: { items: Diagnostic[] }) {
@@ -59,13 +64,14 @@ function Part({ title, messages }: { title: string; messages: Message[] }) {
  * A run's messages as a conversation. When the format is not recognised, the raw inputs and
  * outputs (when given) are shown as JSON instead.
  */
-export function ConversationView({ conversation, raw }: { conversation: Conversation; raw?: { inputs?: unknown; outputs?: unknown } }) {
+export function ConversationView({ conversation, raw }: { conversation: Conversation; raw?: { inputs?: unknown; outputs?: unknown; extra?: unknown } }) {
   const prefix = useId().replace(/:/g, "");
   const [active, setActive] = useState<string | null>(null);
-  const { calls, results } = useMemo(() => toolIds([...conversation.input, ...conversation.output]), [conversation]);
+  const { calls, results, names } = useMemo(() => toolIds([...conversation.input, ...conversation.output]), [conversation]);
+  const tools = useMemo(() => toolsOffered(raw?.inputs, raw?.extra), [raw?.inputs, raw?.extra]);
   const empty = conversation.input.length === 0 && conversation.output.length === 0;
   return (
-    <ToolLinksContext.Provider value={{ prefix, calls, results, active, setActive }}>
+    <ToolLinksContext.Provider value={{ prefix, calls, results, names, active, setActive }}>
       <div className={styles.conversation} data-testid="conversation" data-format={conversation.format}>
         <div className={styles.formatLine}>
           <span className={styles.format}>{FORMAT_LABEL[conversation.format]}</span>
@@ -79,6 +85,7 @@ export function ConversationView({ conversation, raw }: { conversation: Conversa
         ) : empty ? (
           <p className={styles.dim}>No messages in this run.</p>
         ) : null}
+        <ToolsOffered tools={tools} />
         <Part title="Input" messages={conversation.input} />
         <Part title="Output" messages={conversation.output} />
       </div>

@@ -11,6 +11,8 @@ export interface ToolLinks {
   prefix: string;
   calls: Set<string>;
   results: Set<string>;
+  /** Each tool call's tool name, so a result can say which tool answered. */
+  names: Map<string, string>;
   active: string | null;
   setActive: (id: string | null) => void;
 }
@@ -19,6 +21,7 @@ export const ToolLinksContext = createContext<ToolLinks>({
   prefix: "c",
   calls: new Set(),
   results: new Set(),
+  names: new Map(),
   active: null,
   setActive: () => undefined,
 });

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { MediaSource } from "@/server/llm/conversation-types";
 import { BASE64, mediaSrc, type MediaKind } from "./media-src";
 import styles from "./conversation.module.css";
@@ -27,6 +27,29 @@ function DownloadBase64({ base64, name }: { base64: string; name: string }) {
   return href ? <a href={href} download={name}>Download</a> : null;
 }
 
+/** An image that opens at full size over the page on click; Escape or a click closes it. */
+function ZoomableImage({ src, alt }: { src: string; alt: string }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (open) dialog.current?.showModal();
+  }, [open]);
+  return (
+    <>
+      <button type="button" className={styles.zoomButton} onClick={() => setOpen(true)} aria-label={`Enlarge ${alt}`} data-testid="zoom-image">
+        {/* eslint-disable-next-line @next/next/no-img-element -- trace media of any origin, not optimisable */}
+        <img src={src} alt={alt} loading="lazy" referrerPolicy="no-referrer" />
+      </button>
+      {open ? (
+        <dialog ref={dialog} className={styles.lightbox} onClick={() => dialog.current?.close()} onClose={() => setOpen(false)} data-testid="image-lightbox">
+          {/* eslint-disable-next-line @next/next/no-img-element -- as above */}
+          <img src={src} alt={alt} referrerPolicy="no-referrer" />
+        </dialog>
+      ) : null}
+    </>
+  );
+}
+
 export function Media({ kind, source, name }: { kind: MediaKind; source: MediaSource; name?: string }) {
   const src = mediaSrc(kind, source);
   const label = name ?? (source.url && !source.url.startsWith("data:") ? source.url.split(/[?#]/)[0].split("/").pop() || source.url : undefined);
@@ -34,12 +57,7 @@ export function Media({ kind, source, name }: { kind: MediaKind; source: MediaSo
     .filter(Boolean).join(" · ");
   return (
     <figure className={styles.media} data-kind={kind}>
-      {src && kind === "image" && (
-        <a href={src.startsWith("data:") ? undefined : src} target="_blank" rel="noopener noreferrer">
-          {/* eslint-disable-next-line @next/next/no-img-element -- trace media of any origin, not optimisable */}
-          <img src={src} alt={name ?? "image from the run"} loading="lazy" referrerPolicy="no-referrer" />
-        </a>
-      )}
+      {src && kind === "image" && <ZoomableImage src={src} alt={name ?? "image from the run"} />}
       {src && kind === "audio" && <audio controls preload="none" src={src} />}
       {src && kind === "video" && <video controls preload="metadata" src={src} />}
       <figcaption>

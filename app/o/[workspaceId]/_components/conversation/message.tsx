@@ -46,7 +46,7 @@ export function MessageView({ message }: { message: Message }) {
     >
       <header className={styles.head}>
         <span className={styles.role}>{message.role}</span>
-        {message.name && <span className={styles.name}>{message.name}</span>}
+        {(message.name ?? (resultOf && links.names.get(resultOf))) && <span className={styles.name} data-testid="tool-result-name">{message.name ?? links.names.get(resultOf!)}</span>}
         {resultOf && <code className={styles.dim}>{resultOf}</code>}
         {resultOf && links.calls.has(resultOf) && <JumpLink to="call" id={resultOf}>↑ call</JumpLink>}
       </header>

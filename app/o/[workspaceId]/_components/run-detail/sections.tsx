@@ -12,9 +12,15 @@ export function RunError({ error }: { error: string }) {
   const [first, ...rest] = error.split("\n");
   const long = rest.length > 12;
   const [open, setOpen] = useState(!long);
+  const [copied, setCopied] = useState(false);
   return (
     <div className={styles.error} role="alert" data-testid="run-error">
-      <div className={styles.errorTitle}>{first}</div>
+      <div className={styles.errorHead}>
+        <div className={styles.errorTitle}>{first}</div>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void navigator.clipboard?.writeText(error).then(() => setCopied(true))} data-testid="copy-error">
+          {copied ? "Copied" : "Copy"}
+        </button>
+      </div>
       {rest.length > 0 && (
         <>
           <pre className={styles.stack} data-open={open ? "" : undefined}>{rest.join("\n")}</pre>
