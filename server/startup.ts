@@ -7,6 +7,24 @@ import { env } from "./env";
 const RETRY_MS = 2_000;
 
 /**
+ * The server's start: a configuration that cannot be used safely (no secrets with DATABASE_URL, a
+ * published default) stops the process; then start-up runs in the background, so that while the
+ * database is unreachable the server is up and answers 503 with Retry-After.
+ */
+export function boot(): void {
+  try {
+    env();
+  } catch (error) {
+    console.error(`Tracelight cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  startUp().catch((error) => {
+    console.error("Tracelight could not start:", error);
+    process.exit(1);
+  });
+}
+
+/**
  * Starts up, waiting for the database when it is not reachable yet (requests are answered 503
  * meanwhile): one line when waiting starts, one when it ends. Any other failure is thrown.
  */

@@ -351,6 +351,7 @@ test("feedback keys follow the workspace's configs; a reviewer edits and deletes
   const panel = page.getByTestId("feedback-panel");
   const form = panel.getByRole("form", { name: "Add feedback" });
   await form.locator('input[name="key"]').fill("quality");
+  await form.getByLabel("Score slider").waitFor(); // the workspace's configs have loaded
   await form.locator('input[name="score"]').fill("1.5");
   assert.equal(await panel.getByTestId("score-problem").textContent(), "The score must be at most 1.");
   assert.equal(await form.getByRole("button", { name: "Add feedback" }).isDisabled(), true);
@@ -445,6 +446,23 @@ test("a project's dashboard opens from its runs page", { skip }, async () => {
   await page.getByTestId("project-dashboard").click();
   await page.getByTestId("chart-runs").locator(".recharts-bar-rectangle").first().waitFor({ timeout: 20_000 });
   await shot("project-dashboard");
+  // Range and grouping live in the URL: a reload (or a shared link) shows the same charts.
+  await page.getByRole("group", { name: "Time range" }).getByRole("button", { name: "7d" }).click();
+  await page.getByLabel("Group by").selectOption("model");
+  await page.waitForURL(/range=7d/);
+  await page.reload();
+  assert.equal(await page.getByLabel("Group by").inputValue(), "model");
+  assert.equal(await page.getByRole("group", { name: "Time range" }).getByRole("button", { name: "7d" }).getAttribute("aria-pressed"), "true");
+  // A bar opens the runs behind it: that bucket, that model.
+  const bar = page.getByTestId("chart-runs").locator(".recharts-bar-rectangle path, .recharts-bar-rectangle").first();
+  await bar.waitFor({ timeout: 20_000 });
+  await page.getByTestId("chart-runs").locator(".recharts-bar-rectangle").first().click();
+  await page.waitForURL(/\/projects\/[0-9a-f-]{36}\?filter=/);
+  const filter = new URL(page.url()).searchParams.get("filter") ?? "";
+  assert.match(filter, /^and\(gte\(start_time, "[^"]+"\), lt\(start_time, "[^"]+"\), eq\(model, ("[^"]+"|null)\)\)$/);
+  await page.locator('[data-testid="run-row"]').first().waitFor();
+  const models = await page.locator('[data-testid="run-row"]').count();
+  assert.ok(models >= 1, "the runs of that bar are listed");
 });
 
 test("settings: members and a workspace model price", { skip }, async () => {

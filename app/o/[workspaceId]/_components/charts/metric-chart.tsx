@@ -48,8 +48,10 @@ export const seriesName = (s: Series, showMetric: boolean) =>
 export type ChartKind = "line" | "area" | "bar";
 
 /** One chart card: the chosen series of a chart answer, over its buckets, with a hover tooltip. */
-export function MetricChart({ title, chart, metrics, kind = "line", stacked = false, height = 180, testId, action, emptyText = "No data in this range" }: {
+export function MetricChart({ title, chart, metrics, kind = "line", stacked = false, height = 180, testId, action, emptyText = "No data in this range", onSelect }: {
   title: string;
+  /** A click on a bucket (a bar: and its group) opens the runs behind it. */
+  onSelect?: (bucketStart: string, group: string | null) => void;
   /** A control drawn in the card's header (e.g. "Remove" while editing a set). */
   action?: React.ReactNode;
   emptyText?: string;
@@ -78,9 +80,17 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
     : Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)));
   const ticks = niceTicks(peak, integer);
   const totalOf = (s: Series) => s.values.reduce<number>((a, v) => a + (v ?? 0), 0);
+  const groupOf = (key: string) => series.find((s) => seriesKey(s) === key)?.group ?? null;
   const common = {
     data: rows,
     margin: { top: 6, right: 8, bottom: 0, left: 0 },
+    // Lines and areas: the bucket under the pointer (with one group drawn, that group).
+    onClick: onSelect && kind !== "bar"
+      ? (state: { activeLabel?: string | number }) => {
+          if (state?.activeLabel !== undefined) onSelect(String(state.activeLabel), series.length === 1 ? series[0]!.group : null);
+        }
+      : undefined,
+    style: onSelect ? { cursor: "pointer" } : undefined,
   };
   const axes = (
     <>
@@ -104,9 +114,12 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
   const drawn = series.map((s, i) => {
     const color = PALETTE[i % PALETTE.length];
     const props = { key: seriesKey(s), dataKey: seriesKey(s), name: seriesName(s, showMetric), isAnimationActive: false };
-    if (kind === "bar") return <Bar {...props} fill={color} stackId={stacked ? "a" : undefined} maxBarSize={18} />;
-    if (kind === "area") return <Area {...props} type="monotone" stroke={color} fill={color} fillOpacity={0.15} strokeWidth={1.5} stackId={stacked ? "a" : undefined} connectNulls />;
-    return <Line {...props} type="monotone" stroke={color} strokeWidth={1.5} dot={sparse ? { r: 3, fill: color } : false} connectNulls />;
+    // Bars: the bar clicked is one bucket of one group.
+    const select = onSelect ? (bar: { payload?: { t?: string } }) => bar?.payload?.t && onSelect(bar.payload.t, groupOf(seriesKey(s))) : undefined;
+    if (kind === "bar") return <Bar {...props} fill={color} stackId={stacked ? "a" : undefined} maxBarSize={18} onClick={select} />;
+    // Empty buckets stay gaps: a line never suggests values that were not measured.
+    if (kind === "area") return <Area {...props} type="monotone" stroke={color} fill={color} fillOpacity={0.15} strokeWidth={1.5} stackId={stacked ? "a" : undefined} connectNulls={false} />;
+    return <Line {...props} type="monotone" stroke={color} strokeWidth={1.5} dot={sparse ? { r: 3, fill: color } : false} connectNulls={false} />;
   });
   const headline = series.length === 1 && (primary === "run_count" || primary === "error_count" || primary.endsWith("_tokens") || primary.endsWith("_cost"))
     ? formatMetric(primary, totalOf(series[0]))

@@ -1,13 +1,22 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import { useUrlState } from "../url-state";
 
 export const RANGES = { "1h": 3600_000, "24h": 86_400_000, "7d": 7 * 86_400_000, "30d": 30 * 86_400_000 } as const;
 export type RangeKey = keyof typeof RANGES;
 
-/** The chosen range as fixed instants (the end rounded to the minute, so cached answers are reused). */
+const isRange = (value: string | null): value is RangeKey => value !== null && Object.hasOwn(RANGES, value);
+
+/**
+ * The chosen range (kept in the URL as `range`) as fixed instants, the end rounded to the minute so
+ * cached answers are reused.
+ */
 export function useRange(initial: RangeKey = "24h") {
-  const [range, setRange] = useState<RangeKey>(initial);
+  const [params, setParams] = useUrlState();
+  const asked = params.get("range");
+  const range: RangeKey = isRange(asked) ? asked : initial;
+  const setRange = (next: RangeKey) => setParams({ range: next === initial ? null : next });
   const [tick, setTick] = useState(0);
   const window = useMemo(() => {
     const end = Math.ceil(Date.now() / 60_000) * 60_000;
