@@ -583,3 +583,35 @@ test("threads: runs grouped by thread id, opening as a transcript of the turns",
   assert.match(page.url(), /view=threads&thread=trip-42|thread=trip-42/);
   await shot("threads");
 });
+
+test("runs table: tick runs, then add them to a dataset or export them as JSON and CSV", { skip }, async () => {
+  const projects = await api("GET", `/api/v1/sessions?name=${PROJECT}`);
+  await page.goto(`${server.url}/o/${workspaceId}/projects/${projects.body[0].id}?root=0`);
+  for (const name of ["openai-chat", "anthropic-messages"]) {
+    await page.locator('[data-testid="run-row"]', { hasText: name }).first().getByRole("checkbox").check();
+  }
+  const bar = page.getByTestId("bulk-actions");
+  assert.match(await bar.innerText(), /2 selected/);
+  const saved = async (label: string) => {
+    const [file] = await Promise.all([page.waitForEvent("download"), bar.getByRole("button", { name: label }).click()]);
+    const { readFile } = await import("node:fs/promises");
+    return readFile((await file.path())!, "utf8");
+  };
+  const exported = JSON.parse(await saved("Export JSON")) as { name: string; inputs: unknown }[];
+  assert.deepEqual(exported.map((r) => r.name).sort(), ["anthropic-messages", "openai-chat"]);
+  assert.ok(exported.every((r) => r.inputs && typeof r.inputs === "object"), "whole runs, inputs included");
+  const csv = await saved("Export CSV");
+  assert.equal(csv.split("\r\n")[0], "id,trace_id,name,run_type,status,start_time,end_time,latency,total_tokens,total_cost,error,inputs,outputs,tags");
+  assert.equal(csv.trim().split("\r\n").length, 3);
+
+  await bar.getByRole("button", { name: "Add to dataset" }).click();
+  const form = bar.getByRole("form", { name: "Add to dataset" });
+  await form.locator("select").selectOption({ label: "New dataset…" });
+  await form.locator('input[required]').fill("bulk-picked");
+  await form.getByRole("button", { name: "Add 2 runs" }).click();
+  await form.getByText("Added to").waitFor();
+  const datasets = await api("GET", "/api/v1/datasets?name=bulk-picked");
+  const examples = await api("GET", `/api/v1/examples?dataset=${datasets.body[0].id}`);
+  assert.equal(examples.body.length, 2);
+  await shot("runs-bulk-actions");
+});

@@ -72,6 +72,12 @@ export const runsRouter = router({
     .input(z.object({ projectId: uuid, threadId: z.string().min(1).max(1_000) }))
     .query(({ ctx, input }) => threadTurns(ctx.sql, ctx.workspaceId, input.projectId, input.threadId)),
 
+  /** Whole runs (inputs, outputs, metadata) for an export of the ones selected in the table. */
+  export: workspaceProcedure.input(z.object({ runIds: z.array(uuid).min(1).max(100) })).query(async ({ ctx, input }) => {
+    const page = await queryRuns(ctx.sql, ctx.workspaceId, runQueryBody.parse({ id: input.runIds, limit: 100 }));
+    return page.runs as unknown as RunFull[];
+  }),
+
   /** One run with its inputs, outputs, metadata and events. */
   get: workspaceProcedure.input(z.object({ runId: uuid })).query(async ({ ctx, input }) => {
     const run = await readRun(ctx.sql, ctx.workspaceId, input.runId);

@@ -79,7 +79,7 @@ export function RunDetail({ workspaceId, runId }: { workspaceId: string; runId: 
           {run.tags.slice(0, 6).map((t) => <span key={t} className="badge">{t}</span>)}
           {run.tags.length > 6 && <span className="faint">+{run.tags.length - 6}</span>}
         </div>
-        <AddToDataset workspaceId={workspaceId} runId={run.id} />
+        <AddToDataset workspaceId={workspaceId} runIds={[run.id]} />
         </div>
         <div className={styles.subline}>
           <span title={formatExactTime(run.start_time)}>{formatTime(run.start_time)}</span>

@@ -8,8 +8,8 @@ import styles from "./run-detail.module.css";
 
 const NEW = "__new__";
 
-/** Copies the run's inputs and outputs into a dataset as a new example (an existing dataset or a new one). */
-export function AddToDataset({ workspaceId, runId }: { workspaceId: string; runId: string }) {
+/** Copies runs' inputs and outputs into a dataset as new examples (an existing dataset or a new one). */
+export function AddToDataset({ workspaceId, runIds, align = "right" }: { workspaceId: string; runIds: string[]; align?: "left" | "right" }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -28,7 +28,7 @@ export function AddToDataset({ workspaceId, runId }: { workspaceId: string; runI
     const dataset = chosen === NEW
       ? await createDataset.mutateAsync({ workspaceId, dataset: { name: newName.trim() } })
       : datasets.data!.find((d) => d.id === chosen)!;
-    await addRuns.mutateAsync({ workspaceId, datasetId: dataset.id, body: { run_ids: [runId], split: split.trim() || null } });
+    await addRuns.mutateAsync({ workspaceId, datasetId: dataset.id, body: { run_ids: runIds, split: split.trim() || null } });
     queryClient.invalidateQueries({ queryKey: trpc.datasets.pathKey() });
     setDone({ id: dataset.id, name: dataset.name });
   };
@@ -36,7 +36,7 @@ export function AddToDataset({ workspaceId, runId }: { workspaceId: string; runI
     <div className="menu-wrap">
       <button type="button" className="btn btn-sm" aria-expanded={open} onClick={() => { setOpen(!open); setDone(null); }}>Add to dataset</button>
       {open && (
-        <form className={`menu ${styles.popover}`} onSubmit={(e) => void submit(e).catch(() => undefined)} aria-label="Add to dataset">
+        <form className={`menu ${styles.popover} ${align === "left" ? styles.popoverLeft : ""}`} onSubmit={(e) => void submit(e).catch(() => undefined)} aria-label="Add to dataset">
           {done ? (
             <div className="col" role="status">
               <span>Added to <Link href={`/o/${workspaceId}/datasets/${done.id}`}>{done.name}</Link>.</span>
@@ -62,7 +62,7 @@ export function AddToDataset({ workspaceId, runId }: { workspaceId: string; runI
                 <input className="input" value={split} onChange={(e) => setSplit(e.target.value)} placeholder="train" />
               </label>
               {error && <span className="err-text" role="alert">{error.message}</span>}
-              <button type="submit" className="btn btn-primary" disabled={busy || (chosen === NEW && !newName.trim())}>{busy ? "Adding…" : "Add run"}</button>
+              <button type="submit" className="btn btn-primary" disabled={busy || (chosen === NEW && !newName.trim())}>{busy ? "Adding…" : runIds.length === 1 ? "Add run" : `Add ${runIds.length} runs`}</button>
             </>
           )}
         </form>

@@ -3,12 +3,13 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { Suspense, useCallback, useEffect } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import type { RunSummary } from "@/server/trpc/types";
 import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } from "../../_components/format";
 import { RunDetail } from "../../_components/run-detail";
 import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
+import { BulkActions } from "./bulk-actions";
 import { FilterBar } from "./filter-bar";
 import { IngestErrors } from "./ingest-errors";
 import { ColumnChooser, nextSort, parseSort, useRunColumns } from "./run-columns";
@@ -59,6 +60,15 @@ function RunsPage() {
 
   const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
   const [columns, toggleColumn] = useRunColumns();
+  const [checkedIds, setCheckedIds] = useState<ReadonlySet<string>>(new Set());
+  const checked = useMemo(() => ({
+    ids: checkedIds,
+    set: (ids: string[], on: boolean) => setCheckedIds((prev) => {
+      const next = new Set(prev);
+      for (const id of ids) if (on) next.add(id); else next.delete(id);
+      return next;
+    }),
+  }), [checkedIds]);
   const selection = { workspaceId, projectId, filter: filter || undefined, runType: runType || undefined, rootOnly };
   const runs = useInfiniteQuery(trpc.runs.list.infiniteQueryOptions(
     { ...selection, sort, limit: 100 },
@@ -131,6 +141,7 @@ function RunsPage() {
           <>
           <Stats compact={!!selectedId} ready={runs.isSuccess && !runs.isPlaceholderData} failed={runs.isError} selection={selection} />
           <IngestErrors workspaceId={workspaceId} projectId={projectId} />
+          <BulkActions workspaceId={workspaceId} runIds={[...checkedIds]} onClear={() => setCheckedIds(new Set())} />
           <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
           <div className={`card ${styles.tableCard}`}>
             {runs.isPending ? <LoadingState label="Loading runs…" />
@@ -140,7 +151,7 @@ function RunsPage() {
                   ? <EmptyState title="No runs match" action={<button type="button" className="btn btn-sm" onClick={() => setParams({ filter: null, type: null })}>Clear filters</button>}>Try a wider filter.</EmptyState>
                   : <EmptyState title="No runs yet">Runs sent to this project show up here as they arrive.</EmptyState>
               ) : (
-                <RunsTable runs={rows} columns={columns} sort={sort} onSort={(by) => setParams({ sort: nextSort(sort, by) })} hasMore={!!hasNextPage} loadingMore={isFetchingNextPage} onLoadMore={loadMore} selectedId={selectedId} onSelect={select} />
+                <RunsTable runs={rows} columns={columns} sort={sort} onSort={(by) => setParams({ sort: nextSort(sort, by) })} hasMore={!!hasNextPage} loadingMore={isFetchingNextPage} onLoadMore={loadMore} selectedId={selectedId} onSelect={select} checked={checked} />
               )}
           </div>
           </>
