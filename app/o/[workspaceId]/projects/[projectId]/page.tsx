@@ -12,9 +12,10 @@ import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
 import { BulkActions } from "./bulk-actions";
 import { FilterBar } from "./filter-bar";
 import { IngestErrors } from "./ingest-errors";
-import { ColumnChooser, nextSort, parseSort, useRunColumns } from "./run-columns";
+import { besidePanel, ColumnChooser, nextSort, parseSort, useRunColumns } from "./run-columns";
 import { RunsTable } from "./runs-table";
 import { ThreadsView } from "./threads-view";
+import { TraceOutline } from "./trace-outline";
 import styles from "./runs.module.css";
 import { useUrlState } from "../../_components/url-state";
 
@@ -151,7 +152,7 @@ function RunsPage() {
                   ? <EmptyState title="No runs match" action={<button type="button" className="btn btn-sm" onClick={() => setParams({ filter: null, type: null })}>Clear filters</button>}>Try a wider filter.</EmptyState>
                   : <EmptyState title="No runs yet">Runs sent to this project show up here as they arrive.</EmptyState>
               ) : (
-                <RunsTable runs={rows} columns={columns} sort={sort} onSort={(by) => setParams({ sort: nextSort(sort, by) })} hasMore={!!hasNextPage} loadingMore={isFetchingNextPage} onLoadMore={loadMore} selectedId={selectedId} onSelect={select} checked={checked} />
+                <RunsTable runs={rows} columns={selectedId ? besidePanel(columns) : columns} sort={sort} onSort={(by) => setParams({ sort: nextSort(sort, by) })} hasMore={!!hasNextPage} loadingMore={isFetchingNextPage} onLoadMore={loadMore} selectedId={selectedId} onSelect={select} checked={checked} />
               )}
           </div>
           </>
@@ -168,6 +169,7 @@ function RunsPage() {
             ) : null}
             <button type="button" className="btn btn-sm btn-ghost" aria-label="Close" onClick={() => setParams({ run: null, trace: null })}>✕</button>
           </div>
+          {selectedTrace ? <TraceOutline workspaceId={workspaceId} traceId={selectedTrace} selectedId={selectedId} onSelect={(run) => setParams({ run })} /> : null}
           <div className={styles.drawerBody}><RunDetail workspaceId={workspaceId} runId={selectedId} /></div>
         </aside>
       ) : null}

@@ -98,6 +98,9 @@ export function nextSort(current: RunSort | undefined, by: RunSort["by"]): strin
   return current.dir === "desc" ? `${by}:asc` : null;
 }
 
+/** Beside the run panel there is room for the name and the numbers: those of the chosen columns. */
+export const besidePanel = (columns: RunColumn[]) => columns.filter((c) => c.key === "name" || c.num);
+
 const STORAGE_KEY = "tl-run-columns";
 
 /** The columns the user chose (kept in this browser), in the table's order. */
