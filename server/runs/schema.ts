@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_SEARCH_CHARS } from "./filter/parse";
 
 export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
 
@@ -19,7 +20,7 @@ export const runSelection = z.looseObject({
   error: z.boolean().nullish(),
   start_time: time,
   end_time: time,
-  query: z.string().max(1_000, "a search of at most 1,000 characters").nullish().transform((v) => v ?? undefined),
+  query: z.string().max(MAX_SEARCH_CHARS, `a search of at most ${MAX_SEARCH_CHARS.toLocaleString("en")} characters`).nullish().transform((v) => v ?? undefined),
   filter: text,
   trace_filter: text,
   tree_filter: text,
