@@ -91,3 +91,15 @@ export async function resolveShare(db: Sql, token: string, kind?: ShareKind): Pr
   if (!row || (kind && row.resource_type !== kind)) throw notFound("This shared link does not exist or was revoked.");
   return { kind: row.resource_type, workspaceId: row.workspace_id, resourceId: row.resource_id };
 }
+
+/** Shares several runs at once (the runs table's bulk action): one link per run, in the order given. */
+export async function shareRuns(db: Sql, workspaceId: string, runIds: string[]): Promise<ShareLink[]> {
+  const links: ShareLink[] = [];
+  for (const id of runIds) links.push(await share(db, workspaceId, "run", id));
+  return links;
+}
+
+/** Revokes the links of several runs' traces at once. */
+export async function unshareRuns(db: Sql, workspaceId: string, runIds: string[]): Promise<void> {
+  for (const id of runIds) await unshare(db, workspaceId, "run", id);
+}

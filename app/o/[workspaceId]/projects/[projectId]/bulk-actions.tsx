@@ -4,10 +4,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { AddToDataset } from "../../_components/run-detail/add-to-dataset";
+import { BulkShare } from "./bulk-share";
 import { download, runsCsv } from "./export";
 import styles from "./runs.module.css";
 
-/** What can be done with the rows ticked in the runs table: add them to a dataset, export them. */
+/** What can be done with the rows ticked in the runs table: add them to a dataset, export or share them. */
 export function BulkActions({ workspaceId, runIds, onClear }: { workspaceId: string; runIds: string[]; onClear: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -30,6 +31,7 @@ export function BulkActions({ workspaceId, runIds, onClear }: { workspaceId: str
       <AddToDataset workspaceId={workspaceId} runIds={runIds} align="left" />
       <button type="button" className="btn btn-sm" onClick={() => void exportAs("json")} title={runIds.length > 100 ? "The first 100" : undefined}>Export JSON</button>
       <button type="button" className="btn btn-sm" onClick={() => void exportAs("csv")} title={runIds.length > 100 ? "The first 100" : undefined}>Export CSV</button>
+      <BulkShare workspaceId={workspaceId} runIds={runIds} />
       {problem ? <span className="err-text">{problem}</span> : null}
       <span className="grow" />
       <button type="button" className="btn btn-sm btn-ghost" onClick={onClear}>Clear</button>

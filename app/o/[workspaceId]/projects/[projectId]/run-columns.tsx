@@ -57,7 +57,7 @@ export const RUN_COLUMNS: RunColumn[] = [
     key: "status", label: "Status", min: 74, shown: false,
     cell: (run) => failed(run) ? <span className="err-text">Error</span> : run.status === "success" ? <span className="muted">Success</span> : <span style={{ color: "var(--warn)" }}>Running</span>,
   },
-  { key: "model", label: "Model", min: 90, grow: 0.8, shown: false, cell: (run) => run.model ? <span className="truncate mono" title={run.model}>{run.model}</span> : <span className="faint">–</span> },
+  { key: "model", label: "Model", min: 130, grow: 0.8, shown: false, cell: (run) => run.model ? <span className="truncate mono" title={run.model}>{run.model}</span> : <span className="faint">–</span> },
   { key: "start", label: "Start time", min: 150, sort: "start_time", shown: true, cell: (run) => <span className="muted" title={formatExactTime(run.start_time) ?? undefined}>{formatTime(run.start_time)}</span> },
   { key: "latency", label: "Latency", min: 86, sort: "latency", num: true, shown: true, cell: (run) => formatLatency(run.latency) },
   { key: "first", label: "First token", min: 92, sort: "first_token", num: true, shown: false, cell: (run) => <span className="muted">{formatLatency(secondsBetween(run.start_time, run.first_token_time))}</span> },
