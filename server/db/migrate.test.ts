@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { openDatabase } from "./client";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { listMigrations, migrate } from "./migrate";
 import { sql } from "./sql";
 import { withTestDatabases } from "./test-databases";
@@ -48,5 +51,22 @@ test("an embedded database in memory migrates from nothing", async () => {
     assert.ok((await migrate(db)).length > 0);
   } finally {
     await db.close();
+  }
+});
+
+test("a database refuses to start when an applied migration's file changed", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "tracelight-migrations-"));
+  const db = await openDatabase({ dataDir: "memory" });
+  try {
+    await cp("prisma/migrations", dir, { recursive: true });
+    await migrate(db, dir);
+    const last = (await listMigrations(dir)).at(-1)!;
+    await writeFile(path.join(dir, last.name, "migration.sql"), `${last.text}\n-- edited after it was applied\n`);
+    await assert.rejects(migrate(db, dir), new RegExp(`Migration ${last.name} changed after it was applied`));
+    await writeFile(path.join(dir, last.name, "migration.sql"), last.text);
+    assert.deepEqual(await migrate(db, dir), [], "restored: starts again");
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
   }
 });

@@ -30,17 +30,33 @@ export async function listMigrations(dir = MIGRATIONS_DIR): Promise<{ name: stri
   );
 }
 
-/** Applies every migration not yet recorded, in name order, each in its own transaction. */
-export async function migrate(db: Database): Promise<string[]> {
+/** The migrations whose file no longer matches what was applied: a changed migration is never re-run silently. */
+export function changedMigrations(files: { name: string; checksum: string }[], applied: Map<string, string>): string[] {
+  return files.filter((m) => applied.has(m.name) && applied.get(m.name) !== m.checksum).map((m) => m.name);
+}
+
+/**
+ * Applies every migration not yet recorded, in name order, each in its own transaction. Refuses
+ * (throws, so the server does not start) when an applied migration's file has changed since.
+ */
+export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
   const applied: string[] = [];
   await db.execScript(`${BOOKKEEPING} SELECT pg_advisory_lock(${LOCK_ID});`);
   try {
-    const done = new Set(
-      (await db.sql.query<{ migration_name: string }>(
-        sql`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-      )).map((r) => r.migration_name),
+    const done = new Map(
+      (await db.sql.query<{ migration_name: string; checksum: string }>(
+        sql`SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+      )).map((r) => [r.migration_name, r.checksum]),
     );
-    for (const m of await listMigrations()) {
+    const files = await listMigrations(dir);
+    const changed = changedMigrations(files, done);
+    if (changed.length) {
+      throw new Error(
+        `Migration ${changed.join(", ")} changed after it was applied to this database (its checksum differs). ` +
+          "Restore the file as it was and add the change as a new migration.",
+      );
+    }
+    for (const m of files) {
       if (done.has(m.name)) continue;
       await db.execScript(`BEGIN;\n${m.text}\n;\nINSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
         VALUES ('${randomUUID()}', '${m.checksum}', now(), '${m.name.replace(/'/g, "")}', 1);\nCOMMIT;`).catch(async (error) => {
