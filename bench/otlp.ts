@@ -3,7 +3,7 @@
 // model, usage, time to first chunk). Encoded as protobuf (the vendored protos) or as OTLP/JSON.
 import path from "node:path";
 import protobuf from "protobufjs";
-import { parseInstant } from "../server/ingest/time";
+import { parseInstant } from "../server/core/time";
 
 type AnyValue = { stringValue: string } | { intValue: string } | { doubleValue: number };
 interface KeyValue { key: string; value: AnyValue }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { dottedStamp, formatMicros } from "../server/ingest/time";
+import { dottedStamp, formatMicros } from "../server/core/time";
 
 const SYSTEM_PROMPT = "You are a helpful travel assistant. Answer briefly, cite the forecast you used, and say when you are unsure. ".repeat(9);
 const ANSWER = "It is raining in Paris this afternoon, with clearer skies expected by the evening. ".repeat(6);

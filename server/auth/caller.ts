@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { forbidden, unauthorized } from "../http/errors";
-import { apiKeyIdentity, type Identity } from "../http/identity";
+import { forbidden, unauthorized } from "../core/errors";
+import { apiKeyIdentity, type Identity } from "./identity";
 import { identityOfUser, sessionUser } from "./session";
 import { addMember, getUser, membershipsOf, type User } from "./users";
 import { createWorkspace, getWorkspace } from "./workspaces";

@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { badRequest, forbidden, notFound } from "../http/errors";
-import type { Identity } from "../http/identity";
+import { badRequest, forbidden, notFound } from "../core/errors";
+import type { Identity } from "./identity";
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type Role } from "./api-keys";
 import { isUuid } from "./users";
 

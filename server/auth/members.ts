@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { conflict, forbidden, notFound } from "../http/errors";
+import { conflict, forbidden, notFound } from "../core/errors";
 import type { Role } from "./api-keys";
 import { addMember, isUuid, normalizeEmail, type User } from "./users";
 

@@ -2,7 +2,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getSql } from "../db/client";
 import { env } from "../env";
-import { clientIp } from "../http/client-ip";
+import { clientIp } from "../core/client-ip";
 import { recordSignIn, signInBlocked } from "./sign-in-limit";
 import { verifyPassword } from "./users";
 

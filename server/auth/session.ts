@@ -1,8 +1,8 @@
 import { decode } from "next-auth/jwt";
 import type { Sql } from "../db/client";
 import { env } from "../env";
-import { forbidden, unauthorized } from "../http/errors";
-import type { Identity } from "../http/identity";
+import { forbidden, unauthorized } from "../core/errors";
+import type { Identity } from "./identity";
 import { getUser, membership, membershipsOf, type User } from "./users";
 
 /** next-auth's session cookie: `__Secure-` on https deployments; large tokens are split in `.0`, `.1`… */

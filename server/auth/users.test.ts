@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { withTestDatabases } from "../db/test-databases";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import { bootstrapFirstWorkspace, createWorkspace } from "./workspaces";
 import { addMember, membership, membershipsOf, signUp, verifyPassword } from "./users";
 

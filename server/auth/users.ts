@@ -2,9 +2,10 @@ import { randomBytes, randomUUID, scrypt, timingSafeEqual } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { env } from "../env";
-import { conflict } from "../http/errors";
+import { conflict } from "../core/errors";
 import type { Role } from "./api-keys";
 import { claimStartupWorkspace, createWorkspace } from "./workspaces";
+import { UUID } from "../core/uuid";
 
 export interface User {
   id: string;
@@ -125,7 +126,6 @@ export async function addMember(db: Sql, workspaceId: string, userId: string, ro
     ON CONFLICT (user_id, workspace_id) DO UPDATE SET role = EXCLUDED.role`);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
 function toUser(row: Record<string, unknown>): User {

@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import { beaconReport, metadataSubmit } from "./schema";
 import { MAX_REPORT_BYTES, readReport, reportsForLicense, submitBeacon, submitMetadata } from "./service";
 

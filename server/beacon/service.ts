@@ -3,8 +3,8 @@ import type { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { parseJson, readDecodedBody } from "../http/body";
-import { badRequest, describeZodError } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { badRequest, describeZodError } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import type { BeaconReport, MetadataSubmit } from "./schema";
 
 /** Reports are small: a window's counts and tags. Larger bodies are refused before parsing. */

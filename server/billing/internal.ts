@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { env, regionBaseUrl } from "../env";
-import { AppError, notFound, unauthorized } from "../http/errors";
+import { AppError, notFound, unauthorized } from "../core/errors";
 import type { UsageDelta } from "./schema";
 
 export const INTERNAL_USAGE_PATH = "/internal/billing/usage";

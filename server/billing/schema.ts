@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { uuid } from "../core/uuid";
 
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** One usage delta as it travels from an outbox to the US deployment. `id` makes a redelivery a no-op. */

@@ -4,7 +4,7 @@ import { applyUsageDeltas, billingUsage } from "./ledger";
 import { checkInternalSecret, fetchUsageFromUs, requireUsDeployment } from "./internal";
 import { unreportedUsage } from "./outbox";
 import { parseJson } from "../http/body";
-import { badRequest, describeZodError } from "../http/errors";
+import { badRequest, describeZodError } from "../core/errors";
 import { usageBatch } from "./schema";
 
 export { recordUsage } from "./outbox";

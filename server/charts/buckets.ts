@@ -1,4 +1,4 @@
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 
 const NICE = [60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 7 * 86_400];
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };

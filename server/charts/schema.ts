@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { runSelection, uuid } from "../runs/schema";
+import { uuid } from "../core/uuid";
+import { runSelection } from "../runs/schema";
 
 export const METRICS = [
   "run_count", "error_count", "error_rate", "latency_p50", "latency_p99", "first_token_p50", "first_token_p99",

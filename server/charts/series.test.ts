@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import { FilterSyntaxError } from "../runs/filter/index";
 import { seedFeedback, seedProject, seedRun } from "../runs/test-seed";
 import { bucketSeconds, bucketStarts } from "./buckets";

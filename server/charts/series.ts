@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
-import { badRequest, notFound } from "../http/errors";
-import { formatMicros, parseInstant } from "../ingest/time";
+import { badRequest, notFound } from "../core/errors";
+import { formatMicros, parseInstant } from "../core/time";
 import { runConditions } from "../runs/conditions";
 import { bucketSeconds, bucketStarts } from "./buckets";
 import type { ChartRequest, GroupBy, Metric } from "./schema";

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
-import { badRequest, conflict, notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { badRequest, conflict, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import { compileFilter } from "../runs/filter/index";
 import type { ChartSection, ChartSetCreate, ChartSetRender, ChartSetUpdate } from "./schema";
 import { chartSeries, type Chart } from "./series";
+import { UUID } from "../core/uuid";
 
 interface ChartSetRow {
   id: string;
@@ -28,7 +29,6 @@ export interface ChartSet {
   modified_at: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const missing = (id: string) => notFound(`Chart set ${id} not found.`);
 const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
 

@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 import type { Part } from "../http/multipart";
 import { createExamples } from "./examples";
 import { dataType } from "./schema";

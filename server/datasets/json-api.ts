@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 import { createExamples, readExample, readExamples, updateExamples, type WriteResult } from "./examples";
 import type { ExampleCreate, ExampleUpdate } from "./schema";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { putBlob } from "../blobs/store";
 import type { Sql } from "../db/client";
-import { badRequest, describeZodError } from "../http/errors";
+import { badRequest, describeZodError } from "../core/errors";
 import type { Part } from "../http/multipart";
 import { createExamples, updateExamples, type ExampleChange, type NewExample, type StoredAttachment, type WriteResult } from "./examples";
 import { split } from "./schema";

@@ -1,6 +1,6 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { notFound } from "../http/errors";
+import { notFound } from "../core/errors";
 import { createExamples, readExamples } from "./examples";
 
 /**

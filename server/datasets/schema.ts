@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jsonObjectParam, many } from "../http/query-params";
-import { uuid } from "../runs/schema";
+import { uuid } from "../core/uuid";
 
 const offset = z.coerce.number().int().min(0).default(0);
 const limit = z.coerce.number().int().min(1).max(1000).default(100);

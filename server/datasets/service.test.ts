@@ -7,7 +7,7 @@ import path from "node:path";
 import { createWorkspace } from "../auth/workspaces";
 import type { Sql } from "../db/client";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import type { Part } from "../http/multipart";
 import { storeProject, storeRun } from "../feedback/test-runs";
 import { addRunToDataset } from "../rules/dataset";

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
-import { conflict, notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { conflict, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import type { DatasetCreate, DatasetListQuery, DatasetUpdate } from "./schema";
+import { UUID } from "../core/uuid";
 
 export interface DatasetRow {
   id: string;
@@ -18,7 +19,6 @@ export interface DatasetRow {
   modified_at: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (id: string) => UUID.test(id);
 /** "dataset not found" in the text tells the JS client the route exists (see updateDatasetSplits). */
 export const datasetMissing = (id: string) => notFound(`Dataset not found: no dataset ${id} in this workspace.`);

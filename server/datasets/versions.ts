@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { badRequest, notFound } from "../http/errors";
-import { formatMicros, isoFromDb, parseInstant } from "../ingest/time";
+import { badRequest, notFound } from "../core/errors";
+import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import { findDataset } from "./service";
 
 /**

@@ -57,3 +57,11 @@ export function compile(query: SqlFragment): { text: string; values: unknown[] }
   for (let i = 1; i < query.strings.length; i++) text += `$${i}` + query.strings[i];
   return { text, values: [...query.values] };
 }
+
+/**
+ * `(workspace_id = …) IS TRUE` filters exactly like `workspace_id = …` but is not an index condition:
+ * lookups by the request's ids then always go through the id (or trace, parent) index. Without it,
+ * a table whose statistics lag behind its growth (a new or fast-growing one) gets plans that read
+ * every run of the workspace on each request.
+ */
+export const inWorkspace = (workspaceId: string, alias = "") => sql`(${raw(alias ? `${alias}.` : "")}workspace_id = ${workspaceId}::uuid) IS TRUE`;

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resetEnv } from "../env";
-import { dataErrorDetail } from "../http/errors";
+import { dataErrorDetail } from "../core/errors";
 import { openDatabase } from "./client";
 import { isDatabaseUnavailable } from "./outage";
 import { sql } from "./sql";

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { badRequest, conflict, notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
-import { uuid } from "../runs/schema";
+import { badRequest, conflict, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
+import { uuid } from "../core/uuid";
 
 /** POST /datasets/comparative as the SDKs send it (createComparativeExperiment / create_comparative_experiment). */
 export const comparativeCreate = z.object({

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createWorkspace } from "../auth/workspaces";
 import type { Sql } from "../db/client";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import {
   createFeedbackConfig, deleteFeedbackConfig, feedbackConfigCreate, feedbackConfigUpdate, listFeedbackConfigs, updateFeedbackConfig,
 } from "./configs";

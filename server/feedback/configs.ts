@@ -3,9 +3,9 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
-import { badRequest, notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
-import { uuid } from "./schema";
+import { badRequest, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
+import { uuid } from "../core/uuid";
 
 const category = z.object({ value: z.union([z.number(), z.string()]), label: z.string().nullish() });
 const config = z.looseObject({

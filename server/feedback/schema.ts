@@ -1,7 +1,5 @@
 import { z } from "zod";
-
-export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
-export const isUuid = (value: string) => uuid.safeParse(value).success;
+import { uuid } from "../core/uuid";
 
 /** Python sends booleans as scores; we store them as 1/0. Infinity and NaN are refused by zod. */
 export const score = z.union([z.number(), z.boolean()]).transform((v) => (typeof v === "boolean" ? Number(v) : v)).nullish();

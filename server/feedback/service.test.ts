@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { createWorkspace } from "../auth/workspaces";
 import type { Sql } from "../db/client";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import { feedbackCreate, feedbackListQuery, feedbackUpdate } from "./schema";
 import { createFeedback, deleteFeedback, listFeedback, readFeedback, storeFeedbackParts, updateFeedback } from "./service";
 import { feedbackStats } from "./stats";

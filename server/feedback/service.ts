@@ -1,7 +1,8 @@
 import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
-import { badRequest, describeZodError, notFound } from "../http/errors";
-import { feedbackCreate, isUuid, type FeedbackCreate, type FeedbackListQuery, type FeedbackUpdate } from "./schema";
+import { badRequest, describeZodError, notFound } from "../core/errors";
+import { isUuid } from "../core/uuid";
+import { feedbackCreate, type FeedbackCreate, type FeedbackListQuery, type FeedbackUpdate } from "./schema";
 import { insertFeedback } from "./store";
 import { feedbackToWire, type FeedbackRow, type WireFeedback } from "./wire";
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
-import { conflict } from "../http/errors";
-import { formatMicros, parseInstant } from "../ingest/time";
+import { conflict } from "../core/errors";
+import { formatMicros, parseInstant } from "../core/time";
 import type { FeedbackCreate } from "./schema";
 import type { FeedbackRow } from "./wire";
 import { storableJson } from "../db/storable";

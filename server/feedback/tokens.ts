@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { badRequest, notFound } from "../http/errors";
-import { formatMicros, isoFromDb, parseInstant } from "../ingest/time";
+import { badRequest, notFound } from "../core/errors";
+import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import { publicBaseUrl } from "../http/public-url";
-import { hashToken, newLinkToken, sealToken, unsealToken } from "../sharing/token";
-import { score, uuid } from "./schema";
+import { hashToken, newLinkToken, sealToken, unsealToken } from "../core/tokens";
+import { uuid } from "../core/uuid";
+import { score } from "./schema";
 import { insertFeedback } from "./store";
 import { feedbackToWire } from "./wire";
 

@@ -1,6 +1,6 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { isUuid } from "./schema";
+import { isUuid } from "../core/uuid";
 import { feedbackToWire, type FeedbackRow, type WireFeedback } from "./wire";
 
 /**

@@ -1,4 +1,4 @@
-import { isoFromDb } from "../ingest/time";
+import { isoFromDb } from "../core/time";
 import { fromStorage } from "../db/storable";
 
 /** A feedback row as stored. */

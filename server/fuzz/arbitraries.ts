@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { z } from "zod";
-import { AppError, dataErrorDetail } from "../http/errors";
+import { AppError, dataErrorDetail } from "../core/errors";
 import { OtlpDecodeError } from "../otel/otlp";
 
 /** How many cases each property tries: a bounded number in `npm test`, more with `npm run fuzz`. */

@@ -1,5 +1,5 @@
 import { EgressRefused, postJsonForResponse } from "../egress/http";
-import { AppError, badRequest } from "../http/errors";
+import { AppError, badRequest } from "../core/errors";
 
 export interface GenerationConfig {
   baseUrl: string;

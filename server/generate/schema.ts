@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuid } from "../runs/schema";
+import { uuid } from "../core/uuid";
 
 const description = z.string().trim().min(1, "must not be empty").max(8000, "must be at most 8000 characters");
 const variable = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an identifier (letters, digits, underscore)");

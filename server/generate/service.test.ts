@@ -5,7 +5,7 @@ import { createWorkspace } from "../auth/workspaces";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import { startFakeOpenAI } from "./fake-openai";
 import { templateVariables } from "./manifest";
 import { generateBody, generationConfigUpdate } from "./schema";

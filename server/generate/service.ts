@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { AppError, badRequest, notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { AppError, badRequest, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import { completeJson, type ChatMessage, type GenerationConfig } from "./client";
 import { chatPromptManifest } from "./manifest";
 import { evaluatorOutput, examplesOutput, promptOutput, type GenerateBody, type GenerationConfigUpdate } from "./schema";

@@ -1,7 +1,7 @@
 import { inflateSync, gunzipSync, brotliDecompressSync } from "node:zlib";
 import { Decompress as ZstdDecompress } from "fzstd";
 import { env } from "../env";
-import { badRequest, payloadTooLarge, unsupportedMediaType } from "./errors";
+import { badRequest, payloadTooLarge, unsupportedMediaType } from "../core/errors";
 
 const MiB = 1024 * 1024;
 const fmt = (bytes: number) => (bytes >= MiB ? `${(bytes / MiB).toFixed(bytes % MiB ? 1 : 0)} MiB` : `${bytes} bytes`);

@@ -1,4 +1,4 @@
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 
 const SEGMENT = /^(\d{8}T\d{6}\d{6}Z)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 

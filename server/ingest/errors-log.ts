@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Sql } from "../db/client";
 import { escapeText, fromStorage } from "../db/storable";
 import { sql } from "../db/sql";
-import { isoFromDb } from "./time";
+import { isoFromDb } from "../core/time";
 import type { WireRun } from "./schema";
 
 /** A run refused by an ingest request, as recorded for the workspace to see. */

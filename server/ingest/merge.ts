@@ -1,4 +1,4 @@
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 import type { WireRun } from "./schema";
 
 type Fields = Record<string, unknown>;

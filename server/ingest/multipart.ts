@@ -1,6 +1,6 @@
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 import type { Part } from "../http/multipart";
-import type { IncomingAttachment } from "./attachments";
+import type { IncomingAttachment } from "../blobs/attachments";
 
 const FIELDS = new Set(["inputs", "outputs", "events", "extra", "error", "serialized"]);
 

@@ -1,9 +1,9 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 import { parseDottedOrder } from "./dotted-order";
-import { dottedStamp } from "./time";
-import { inWorkspace } from "./write";
+import { dottedStamp } from "../core/time";
+import { inWorkspace } from "../db/sql";
 
 export interface Placement {
   traceId: string;

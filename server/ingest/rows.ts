@@ -1,10 +1,10 @@
 import { deriveLlm, type LlmDerived, type PriceEntry } from "../llm/derive";
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 import { previewOf } from "../runs/preview";
 import type { PendingRun } from "./merge";
 import type { Placement } from "./placement";
 import type { WireRun } from "./schema";
-import { dottedStamp, formatMicros, parseInstant } from "./time";
+import { dottedStamp, formatMicros, parseInstant } from "../core/time";
 import type { RunRow } from "./write";
 
 export interface TimedRun extends PendingRun {

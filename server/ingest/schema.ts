@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { describeZodError } from "../http/errors";
+import { describeZodError } from "../core/errors";
+import { uuid } from "../core/uuid";
 
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const time = z.union([z.string(), z.number()]).nullish();
 

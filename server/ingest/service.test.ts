@@ -5,12 +5,12 @@ import { createWorkspace } from "../auth/workspaces";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import { readRun } from "../runs/read";
 import { runSelection } from "../runs/schema";
 import { runStats } from "../runs/stats";
 import { ingestRuns } from "./service";
-import { dottedStamp, parseInstant } from "./time";
+import { dottedStamp, parseInstant } from "../core/time";
 
 const stamp = (iso: string) => dottedStamp(parseInstant(iso)!);
 

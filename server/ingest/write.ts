@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { raw as rawText, sql, type SqlFragment } from "../db/sql";
+import { inWorkspace, raw as rawText, sql, type SqlFragment } from "../db/sql";
 import { storableJson } from "../db/storable";
 
 /** Every column an ingest request may set, with its SQL type for jsonb_to_recordset. */
@@ -83,14 +83,6 @@ export interface StoredForDerive {
   start_time: string;
   end_time: string | null;
 }
-
-/**
- * `(workspace_id = …) IS TRUE` filters exactly like `workspace_id = …` but is not an index condition:
- * lookups by the request's ids then always go through the id (or trace, parent) index. Without it,
- * a table whose statistics lag behind its growth (a new or fast-growing one) gets plans that read
- * every run of the workspace on each request.
- */
-export const inWorkspace = (workspaceId: string, alias = "") => sql`(${rawText(alias ? `${alias}.` : "")}workspace_id = ${workspaceId}::uuid) IS TRUE`;
 
 export async function loadForDerive(db: Sql, workspaceId: string, ids: string[]): Promise<StoredForDerive[]> {
   if (ids.length === 0) return [];

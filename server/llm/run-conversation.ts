@@ -3,8 +3,7 @@ import { sql } from "../db/sql";
 import { toConversation } from "./conversation";
 import type { Conversation } from "./conversation-types";
 import { fromStorage } from "../db/storable";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "../core/uuid";
 
 /** A run's messages in the canonical model (GET /runs/{id}/conversation); null when the run is not in the workspace. */
 export async function readConversation(db: Sql, workspaceId: string, runId: string): Promise<Conversation | null> {

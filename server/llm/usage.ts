@@ -1,4 +1,4 @@
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 
 /**
  * Token usage from every shape providers and SDKs report, normalised to ONE rule:

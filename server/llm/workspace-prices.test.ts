@@ -5,7 +5,7 @@ import { createWorkspace } from "../auth/workspaces";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import { ingestRuns } from "../ingest/service";
 import { modelPriceCreate, modelPriceListQuery, modelPriceUpdate, patternProblem } from "./price-schema";
 import { createModelPrice, deleteModelPrice, listModelPrices, updateModelPrice, workspacePriceEntries } from "./workspace-prices";

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
-import { notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import table from "./prices.json";
 import type { PriceEntry } from "./cost";
 import { TOKEN_TYPES, type ModelPriceCreate, type ModelPriceListQuery, type ModelPriceUpdate } from "./price-schema";
+import { UUID } from "../core/uuid";
 
 interface PriceRow {
   id: string;
@@ -32,7 +33,6 @@ export interface ModelPriceWire {
   updated_at: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const missing = (id: string) => notFound(`Model price ${id} not found in this workspace.`);
 
 function pricesOf(source: Record<string, unknown>): Record<string, number | null> {

@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { env } from "../env";
-import { unsupportedMediaType } from "../http/errors";
+import { unsupportedMediaType } from "../core/errors";
 import { recordRefusals } from "../ingest/errors-log";
 import { ingestRuns, type RejectedRun } from "../ingest/service";
 import { decodeExportRequest, encodeErrorStatus, encodeExportResponse, encodingOf, type OtlpEncoding } from "./decode";

@@ -1,3 +1,4 @@
+import { UUID } from "../core/uuid";
 /**
  * OTel ids → run UUIDs, derived exactly as the langsmith SDK does
  * (`langsmith-sdk: js/src/experimental/otel/utils.ts`), so a run the SDK created under an OTel span
@@ -25,8 +26,6 @@ export function uuidFromOtelSpanId(spanId: string): string {
   const h = spanId.toLowerCase().padStart(16, "0");
   return `00000000-0000-0000-${h.slice(0, 4)}-${h.slice(4, 16)}`;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A UUID given in an attribute (dashed or 32 hex characters), lowercased; null otherwise. */
 export function asUuid(value: unknown): string | null {

@@ -1,4 +1,4 @@
-import { dottedStamp, formatMicros } from "../ingest/time";
+import { dottedStamp, formatMicros } from "../core/time";
 import { asUuid, uuidFromOtelSpanId, validHexId } from "./ids";
 import { readSpan, type SpanReading } from "./map";
 import type { Draft, RunType, UsageMetadata } from "./map/types";

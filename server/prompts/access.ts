@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { forbidden, notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { forbidden, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import { ensureHandle } from "./settings";
 
 export interface RepoRow {

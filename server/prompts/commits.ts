@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { badRequest, conflict, notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { badRequest, conflict, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import { findRepo, type Caller, type RepoRow } from "./access";
 import type { CommitCreate, CommitListQuery } from "./schema";
 import { ensureHandle } from "./settings";

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import type { Caller } from "./access";
 import { commitHash, createCommit, listCommits, listTags, pullCommit, tagCommit } from "./commits";
 import { createRepo, deleteRepo, getRepo, likeRepo, listRepos, updateRepo } from "./repos";

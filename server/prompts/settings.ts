@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { conflict, notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { conflict, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 
 interface WorkspaceRow {
   id: string;

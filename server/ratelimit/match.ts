@@ -1,4 +1,5 @@
 import { LIMIT_TABLE, type IdentityKind, type LimitRow, type PathShape, type RequestShape } from "./table";
+import { UUID } from "../core/uuid";
 
 export interface RateLimitRequest {
   method: string;
@@ -13,8 +14,6 @@ export interface AppliedRow {
   row: LimitRow;
   identityValue: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The path as routing sees it: no query, no trailing or doubled slashes, and no `/api/v1` or `/v1`

@@ -3,7 +3,7 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { postJson } from "../egress/http";
 import { insertFeedback } from "../feedback/store";
-import { isoFromDb } from "../ingest/time";
+import { isoFromDb } from "../core/time";
 import { addRunToDataset } from "./dataset";
 import type { RuleRow } from "./service";
 import { fromStorage } from "../db/storable";

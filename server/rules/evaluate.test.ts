@@ -6,7 +6,7 @@ import { createWorkspace } from "../auth/workspaces";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import { listFeedback } from "../feedback/service";
 import { feedbackListQuery } from "../feedback/schema";
 import { storeProject, storeRun } from "../feedback/test-runs";

@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { getSql } from "../db/client";
 import { sql } from "../db/sql";
-import { inWorkspace } from "../ingest/write";
+import { inWorkspace } from "../db/sql";
 import { applyActions, loadRuleRuns } from "./actions";
 import { unconsideredMatches } from "./match";
 import { loadRule, type RuleRow } from "./service";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { score, uuid } from "../feedback/schema";
+import { uuid } from "../core/uuid";
+import { score } from "../feedback/schema";
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be a valid HTTP header name");
 const headerValue = z.string().max(4096).regex(/^[^\r\n]*$/, "must not contain line breaks");

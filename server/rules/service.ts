@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
-import { badRequest, notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { badRequest, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import { checkEgressUrl } from "../egress/http";
-import { isUuid } from "../feedback/schema";
+import { isUuid } from "../core/uuid";
 import { checkRuleFilter } from "./match";
 import type { AddFeedback, RuleCreate, RuleUpdate, Webhook } from "./schema";
 

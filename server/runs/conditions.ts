@@ -1,6 +1,6 @@
 import { raw, sql, type SqlFragment } from "../db/sql";
-import { badRequest } from "../http/errors";
-import { parseInstant, formatMicros } from "../ingest/time";
+import { badRequest } from "../core/errors";
+import { parseInstant, formatMicros } from "../core/time";
 import { compileFilter, searchText } from "./filter/index";
 import { likeContains } from "./filter/values";
 import type { RunSelection } from "./schema";

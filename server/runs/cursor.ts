@@ -1,4 +1,4 @@
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 
 /** Where a page ended: the last run's start time and id, in the page's order. */
 export interface Cursor {

@@ -1,5 +1,6 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
+import { UUID } from "../core/uuid";
 
 /** What ingest derived for a run's model call, beyond the wire run: the run detail's token and cost breakdown. */
 export interface LlmDetails {
@@ -10,8 +11,6 @@ export interface LlmDetails {
   /** cache_read, cache_creation, reasoning, input_audio, output_audio, price_model, cost (by token type), cost_reported. */
   usage_details: Record<string, unknown> | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function readLlmDetails(db: Sql, workspaceId: string, runId: string): Promise<LlmDetails | null> {
   if (!UUID.test(runId)) return null;

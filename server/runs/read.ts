@@ -1,12 +1,13 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { feedbackStats } from "../feedback/stats";
-import { attachmentLinks } from "../ingest/attachments";
-import { traceTotals, type TraceTotals } from "../ingest/trace-totals";
+import { attachmentLinks } from "../blobs/attachments";
+import { traceTotals, type TraceTotals } from "./trace-totals";
 import { conversationDiagnostics } from "../llm/conversation";
 import { RUN_COLUMNS, type RunRow } from "./columns";
 import { serializeRun } from "./serialize";
 import { fromStorage } from "../db/storable";
+import { UUID } from "../core/uuid";
 
 /** A root run answers its whole trace's tokens and costs (sums over the trace's LLM runs). */
 function withTraceTotals(row: RunRow, totals: Map<string, TraceTotals>): RunRow {
@@ -26,8 +27,6 @@ export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[]
   ]);
   return rows.map((row) => serializeRun(withTraceTotals(row, totals), { feedbackStats: stats.get(row.id) ?? null, attachments: links.get(row.id) ?? null, select }));
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One run of the workspace, serialized whole; null when it does not exist there. */
 export async function readRun(db: Sql, workspaceId: string, id: string): Promise<Record<string, unknown> | null> {

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { MAX_SEARCH_CHARS } from "./filter/parse";
-
-export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
+import { uuid } from "../core/uuid";
 
 /** One id or a list of ids (JS sends `reference_example` as a string, Python as a list). */
 const uuids = z.union([uuid, z.array(uuid)]).nullish().transform((v) => (v === null || v === undefined ? undefined : Array.isArray(v) ? v : [v]));

@@ -1,4 +1,4 @@
-import { isoFromDb } from "../ingest/time";
+import { isoFromDb } from "../core/time";
 import type { RunRow, UsageDetails } from "./columns";
 
 export interface AttachmentLink {

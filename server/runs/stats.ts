@@ -1,6 +1,6 @@
 import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
-import { isoFromDb } from "../ingest/time";
+import { isoFromDb } from "../core/time";
 import { runConditions } from "./conditions";
 import type { RunSelection } from "./schema";
 

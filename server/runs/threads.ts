@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { badRequest } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { badRequest } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import { runConditions } from "./conditions";
 import type { RunGroupBody } from "./schema";
 import { fromStorage } from "../db/storable";

@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import { fromStorage } from "../db/storable";
 
 /** The most runs of one trace the trace view loads at once. */

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { flag, jsonObjectParam, many } from "../http/query-params";
-import { uuid } from "../runs/schema";
-
+import { uuid } from "../core/uuid";
 
 /** GET /sessions query parameters as the SDKs send them (repeated `id`, booleans as text). */
 export const sessionListQuery = z.looseObject({

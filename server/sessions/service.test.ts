@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../http/errors";
+import { AppError } from "../core/errors";
 import { seedFeedback, seedRun } from "../runs/test-seed";
 import { sessionCreate, sessionDeleteQuery, sessionListQuery, sessionUpdate } from "./schema";
 import { createSession, deleteSessions, listSessions, readSession, updateSession } from "./service";

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
-import { badRequest, conflict, notFound } from "../http/errors";
-import { formatMicros, isoFromDb, parseInstant } from "../ingest/time";
+import { badRequest, conflict, notFound } from "../core/errors";
+import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import type { SessionCreate, SessionListQuery, SessionUpdate } from "./schema";
 import { projectStats } from "./stats";
+import { UUID } from "../core/uuid";
 
 interface ProjectRow {
   id: string;
@@ -17,7 +18,6 @@ interface ProjectRow {
   end_time: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const missing = (id: string) => notFound(`Project (session) ${id} not found.`);
 const taken = (name: string) => conflict(`A project named ${JSON.stringify(name)} already exists in this workspace.`);
 

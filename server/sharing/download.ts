@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { badRequest } from "../http/errors";
+import { badRequest } from "../core/errors";
 import { allExamples } from "./public-datasets";
 import { sharedRunTree, sharedRuns } from "./public-runs";
 import type { SharedResource } from "./service";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { badRequest, describeZodError, notFound } from "../http/errors";
-import { uuid } from "../feedback/schema";
+import { badRequest, describeZodError, notFound } from "../core/errors";
+import { uuid } from "../core/uuid";
 import { sharedRuns } from "./public-runs";
 import { resolveShare } from "./service";
 

@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { notFound } from "../http/errors";
-import { isoFromDb } from "../ingest/time";
+import { notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import { feedbackStats } from "../feedback/stats";
 import { RUN_COLUMNS, type RunRow } from "../runs/columns";
 import { fromStorage } from "../db/storable";

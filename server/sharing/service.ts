@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { notFound } from "../http/errors";
-import { isUuid } from "../feedback/schema";
-import { hashToken, newShareToken, sealToken, unsealToken } from "./token";
+import { notFound } from "../core/errors";
+import { isUuid } from "../core/uuid";
+import { hashToken, newShareToken, sealToken, unsealToken } from "../core/tokens";
 
 export type ShareKind = "run" | "dataset";
 

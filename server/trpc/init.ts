@@ -4,8 +4,9 @@ import { z } from "zod";
 import type { Role } from "../auth/api-keys";
 import { membership } from "../auth/users";
 import type { Sql } from "../db/client";
-import { AppError, dataErrorDetail, describeZodError, unavailable } from "../http/errors";
-import { uuid } from "../runs/schema";
+import { AppError, dataErrorDetail, describeZodError } from "../core/errors";
+import { unavailable } from "../http/errors";
+import { uuid } from "../core/uuid";
 
 export interface TrpcContext {
   sql: Sql;

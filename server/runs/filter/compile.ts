@@ -56,7 +56,7 @@ function boolValue(value: Literal, position: number): boolean {
 }
 
 function errorField(a: SqlFragment, node: Compare): SqlFragment {
-  const { op, value, valuePosition } = node;
+  const { op, value } = node;
   if (typeof value === "boolean" && (op === "eq" || op === "neq")) {
     return (op === "eq") === value ? sql`${a}.error IS NOT NULL` : sql`${a}.error IS NULL`;
   }

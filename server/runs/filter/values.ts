@@ -1,10 +1,10 @@
-import { parseInstant, formatMicros } from "../../ingest/time";
+import { parseInstant, formatMicros } from "../../core/time";
 import type { Literal } from "./ast";
 import { FilterSyntaxError } from "./errors";
+import { UUID } from "../../core/uuid";
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const DURATION = /^\s*(-?\d+(?:\.\d+)?)\s*(us|ms|s|m|h|d)?\s*$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A duration in milliseconds: "250ms", "5s", "1.5m", "2h"; a bare number means seconds. */
 export function durationMs(value: Literal, position: number): number {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { chartRequest, chartSetCreate, chartSetRender, chartSetUpdate } from "../../charts/schema";
 import { chartSeries, projectChartSeries } from "../../charts/series";
 import { createChartSet, deleteChartSet, listChartSets, readChartSet, renderChartSet, updateChartSet } from "../../charts/sets";
-import { uuid } from "../../runs/schema";
+import { uuid } from "../../core/uuid";
 import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
 
 const setId = z.object({ id: uuid });

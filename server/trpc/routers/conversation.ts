@@ -3,7 +3,7 @@ import { z } from "zod";
 import { toConversation } from "../../llm/conversation";
 import { readLlmDetails } from "../../runs/llm-details";
 import { readRun } from "../../runs/read";
-import { uuid } from "../../runs/schema";
+import { uuid } from "../../core/uuid";
 import { router, workspaceProcedure } from "../init";
 
 export const conversationRouter = router({

@@ -3,7 +3,7 @@ import { listExamples } from "../../datasets/examples";
 import { addRunsToDataset } from "../../datasets/runs";
 import { addRuns, datasetCreate, datasetListQuery, exampleListQuery } from "../../datasets/schema";
 import { createDataset, listDatasets, readDataset } from "../../datasets/service";
-import { uuid } from "../../runs/schema";
+import { uuid } from "../../core/uuid";
 import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
 
 /** The wire shapes the datasets pages read (server/datasets/service.ts and examples.ts). */

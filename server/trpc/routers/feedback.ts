@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listFeedbackConfigs } from "../../feedback/configs";
-import { uuid } from "../../feedback/schema";
-import { createReview, deleteReview, reviewsOnRun, updateReview } from "../../feedback/review";
+import { uuid } from "../../core/uuid";
+import { createReview, deleteReview, reviewsOnRun, updateReview } from "../../review/feedback";
 import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
 
 const review = z.object({

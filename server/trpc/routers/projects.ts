@@ -2,7 +2,7 @@ import { z } from "zod";
 import { projectChartSeries } from "../../charts/series";
 import { chartRequest } from "../../charts/schema";
 import { ingestErrorsQuery, listRefusals } from "../../ingest/errors-log";
-import { uuid } from "../../runs/schema";
+import { uuid } from "../../core/uuid";
 import { sessionListQuery } from "../../sessions/schema";
 import { listSessions, readSession } from "../../sessions/service";
 import { router, workspaceProcedure } from "../init";

@@ -2,10 +2,10 @@ import { z } from "zod";
 import { createKey, listKeys, revokeKey } from "../../auth/keys-service";
 import { createInvite, deleteInvite, listInvites, listMembers, removeMember, setMemberRole } from "../../auth/members";
 import { apiKeyCreate, inviteCreate, memberPatch } from "../../auth/schema";
-import type { Identity } from "../../http/identity";
+import type { Identity } from "../../auth/identity";
 import { modelPriceCreate } from "../../llm/price-schema";
 import { createModelPrice, deleteModelPrice, listModelPrices } from "../../llm/workspace-prices";
-import { uuid } from "../../runs/schema";
+import { uuid } from "../../core/uuid";
 import { router, workspaceAdminProcedure, workspaceProcedure, type Role } from "../init";
 
 /** The signed-in member as the key service sees a caller. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuid } from "../../runs/schema";
+import { uuid } from "../../core/uuid";
 import { readShare, share, shareRuns, unshare, unshareRuns } from "../../sharing/service";
 import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuid } from "../../runs/schema";
+import { uuid } from "../../core/uuid";
 import { traceRuns } from "../../runs/trace";
 import { router, workspaceProcedure } from "../init";
 

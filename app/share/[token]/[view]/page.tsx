@@ -6,7 +6,7 @@ import { JsonView } from "@/app/o/[workspaceId]/_components/conversation/json-vi
 import { RunTypeBadge, StatusBadge } from "@/app/o/[workspaceId]/_components/ui";
 import { exampleListQuery } from "@/server/datasets/schema";
 import { getSql } from "@/server/db/client";
-import { AppError } from "@/server/http/errors";
+import { AppError } from "@/server/core/errors";
 import { sharedDataset, sharedExamples } from "@/server/sharing/public-datasets";
 import { sharedRunTree, type PublicRunTree } from "@/server/sharing/public-runs";
 import { resolveShare } from "@/server/sharing/service";

@@ -4,7 +4,7 @@ import { deleteExamples, readExample } from "@/server/datasets/examples";
 import { updateExampleJson } from "@/server/datasets/json-api";
 import { exampleReadQuery, exampleUpdate } from "@/server/datasets/schema";
 import { isUuid } from "@/server/datasets/service";
-import { notFound } from "@/server/http/errors";
+import { notFound } from "@/server/core/errors";
 
 export const GET = route({
   access: "read",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { uuid } from "@/server/feedback/schema";
+import { uuid } from "@/server/core/uuid";
 import { createFeedbackToken, listFeedbackTokens, tokenCreate } from "@/server/feedback/tokens";
 
 /** JS sends one token request; Python's create_presigned_feedback_tokens sends a list. */

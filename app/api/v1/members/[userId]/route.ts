@@ -1,6 +1,6 @@
 import { removeMember, setMemberRole } from "@/server/auth/members";
 import { memberPatch } from "@/server/auth/schema";
-import { forbidden } from "@/server/http/errors";
+import { forbidden } from "@/server/core/errors";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 

@@ -1,7 +1,7 @@
 import { resolveCaller } from "@/server/auth/caller";
 import { acceptInvite } from "@/server/auth/members";
 import { inviteAccept } from "@/server/auth/schema";
-import { forbidden } from "@/server/http/errors";
+import { forbidden } from "@/server/core/errors";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 

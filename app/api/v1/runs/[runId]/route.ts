@@ -1,6 +1,6 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route, reply } from "@/server/http/route";
-import { badRequest, notFound } from "@/server/http/errors";
+import { badRequest, notFound } from "@/server/core/errors";
 import { ingestRuns } from "@/server/ingest/service";
 import { wireRun } from "@/server/ingest/schema";
 import { readRun } from "@/server/runs/read";

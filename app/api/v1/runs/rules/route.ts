@@ -1,6 +1,6 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { uuid } from "@/server/feedback/schema";
+import { uuid } from "@/server/core/uuid";
 import { pageQuery, ruleCreate } from "@/server/rules/schema";
 import { createRule, listRules } from "@/server/rules/service";
 

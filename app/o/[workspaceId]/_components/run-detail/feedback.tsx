@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { formatExactTime, relativeTime, shortId } from "../format";
 import { ErrorState, Spinner } from "../ui";
-import type { ReviewedFeedback } from "@/server/feedback/review";
+import type { ReviewedFeedback } from "@/server/review/feedback";
 import { scoreProblem, ScoreInput, type ScoreConfig } from "./feedback-score";
 import styles from "./run-detail.module.css";
 

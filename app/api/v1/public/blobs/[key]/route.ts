@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { blobHeaders } from "@/server/blobs/headers";
 import { getBlob, verifyBlobSignature } from "@/server/blobs/store";
-import { notFound } from "@/server/http/errors";
+import { notFound } from "@/server/core/errors";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 

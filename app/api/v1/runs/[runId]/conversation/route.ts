@@ -1,6 +1,6 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { notFound } from "@/server/http/errors";
+import { notFound } from "@/server/core/errors";
 import { readConversation } from "@/server/llm/run-conversation";
 
 /** The run's messages in the canonical conversation model, with the diagnostics found reading them. */

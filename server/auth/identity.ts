@@ -1,7 +1,7 @@
-import { findApiKey, regionOfKey, touchApiKey, type ApiKeyRecord, type Role } from "../auth/api-keys";
+import { findApiKey, regionOfKey, touchApiKey, type ApiKeyRecord, type Role } from "./api-keys";
 import type { Sql } from "../db/client";
 import { env, regionBaseUrl } from "../env";
-import { forbidden, unauthorized } from "./errors";
+import { forbidden, unauthorized } from "../core/errors";
 
 export interface Identity {
   kind: "api_key" | "user";

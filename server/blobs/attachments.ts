@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { putBlob, signedBlobUrl } from "../blobs/store";
+import { putBlob, signedBlobUrl } from "./store";
 
 export interface IncomingAttachment {
   runId: string;

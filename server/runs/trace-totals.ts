@@ -1,6 +1,6 @@
 import type { Sql } from "../db/client";
 import { sql, type SqlFragment } from "../db/sql";
-import { inWorkspace } from "./write";
+import { inWorkspace } from "../db/sql";
 
 /**
  * Recomputes the roll-ups of every trace the given runs belong to: run, LLM-run and error counts,

@@ -1,11 +1,11 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { badRequest, forbidden, notFound } from "../http/errors";
+import { badRequest, forbidden, notFound } from "../core/errors";
 import { readRun } from "../runs/read";
-import { listFeedbackConfigs } from "./configs";
-import { feedbackOnRunAndTrace } from "./trace";
-import { createFeedback, deleteFeedback, readFeedback, updateFeedback } from "./service";
-import type { WireFeedback } from "./wire";
+import { listFeedbackConfigs } from "../feedback/configs";
+import { feedbackOnRunAndTrace } from "../feedback/trace";
+import { createFeedback, deleteFeedback, readFeedback, updateFeedback } from "../feedback/service";
+import type { WireFeedback } from "../feedback/wire";
 
 /** What a reviewer enters in the run view. */
 export interface ReviewInput {

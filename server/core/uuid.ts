@@ -1,0 +1,9 @@
+import { z } from "zod";
+
+/** A UUID in its canonical text form, any case: the one check of ids from callers. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: string) => UUID.test(value);
+
+/** The same check as a zod schema, for request bodies and tRPC inputs. */
+export const uuid = z.string().regex(UUID, "must be a UUID");
