@@ -1,23 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
-import { join, sql, type SqlFragment } from "../db/sql";
-import { badRequest, conflict, notFound } from "../core/errors";
+import type { ChartSet as ChartSetRow, Prisma } from "../db/generated/client";
+import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { compileFilter } from "../runs/filter/index";
 import type { ChartSection, ChartSetCreate, ChartSetRender, ChartSetUpdate } from "./schema";
 import { chartSeries, type Chart } from "./series";
-import { UUID } from "../core/uuid";
-
-interface ChartSetRow {
-  id: string;
-  workspace_id: string;
-  project_id: string | null;
-  name: string;
-  description: string | null;
-  sections: ChartSection[];
-  created_at: string;
-  modified_at: string;
-}
+import { isUuid } from "../core/uuid";
+import { readSession } from "../sessions/service";
 
 export interface ChartSet {
   id: string;
@@ -30,22 +20,22 @@ export interface ChartSet {
 }
 
 const missing = (id: string) => notFound(`Chart set ${id} not found.`);
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
+const taken = (name: string | undefined) => conflict(`A chart set named ${JSON.stringify(name)} already exists in this workspace.`);
 
 function toWire(row: ChartSetRow): ChartSet {
   return {
     id: row.id,
     name: row.name,
     description: row.description,
-    project_id: row.project_id,
-    sections: row.sections,
-    created_at: isoFromDb(row.created_at),
-    modified_at: isoFromDb(row.modified_at),
+    project_id: row.projectId,
+    sections: row.sections as unknown as ChartSection[],
+    created_at: isoFromDb(row.createdAt),
+    modified_at: isoFromDb(row.modifiedAt),
   };
 }
 
 /** Gives sections and charts stable ids and checks every saved filter now, not when it is drawn. */
-function normalise(sections: ChartSection[]): ChartSection[] {
+function normalise(sections: ChartSection[]): Prisma.InputJsonArray {
   return sections.map((s) => ({
     ...s,
     id: s.id ?? randomUUID(),
@@ -53,65 +43,54 @@ function normalise(sections: ChartSection[]): ChartSection[] {
       for (const filter of [c.filter, c.trace_filter, c.tree_filter]) if (filter) compileFilter(filter, "r");
       return { ...c, id: c.id ?? randomUUID() };
     }),
-  }));
-}
-
-async function projectExists(db: Sql, workspaceId: string, projectId: string): Promise<void> {
-  const rows = await db.query(sql`SELECT 1 FROM projects WHERE workspace_id = ${workspaceId} AND id = ${projectId}`);
-  if (rows.length === 0) throw notFound(`Project (session) ${projectId} not found.`);
+  })) as Prisma.InputJsonArray;
 }
 
 export async function createChartSet(db: Sql, workspaceId: string, input: ChartSetCreate): Promise<ChartSet> {
-  if (input.project_id) await projectExists(db, workspaceId, input.project_id);
+  if (input.project_id) await readSession(db, workspaceId, input.project_id);
   try {
-    const [row] = await db.query<ChartSetRow>(sql`
-      INSERT INTO chart_sets (id, workspace_id, project_id, name, description, sections)
-      VALUES (${randomUUID()}, ${workspaceId}, ${input.project_id ?? null}, ${input.name}, ${input.description ?? null},
-        ${JSON.stringify(normalise(input.sections))}::jsonb)
-      RETURNING *`);
-    return toWire(row);
+    return toWire(await db.prisma.chartSet.create({
+      data: { id: randomUUID(), workspaceId, projectId: input.project_id ?? null, name: input.name, description: input.description ?? null, sections: normalise(input.sections) },
+    }));
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`A chart set named ${JSON.stringify(input.name)} already exists in this workspace.`);
-    throw error;
+    throw isUniqueViolation(error) ? taken(input.name) : error;
   }
 }
 
 export async function listChartSets(db: Sql, workspaceId: string, projectId?: string): Promise<ChartSet[]> {
-  if (projectId !== undefined && !UUID.test(projectId)) throw badRequest("project_id must be a UUID.");
-  const rows = await db.query<ChartSetRow>(sql`
-    SELECT * FROM chart_sets WHERE workspace_id = ${workspaceId}${projectId ? sql` AND project_id = ${projectId}` : sql``}
-    ORDER BY name`);
+  if (projectId !== undefined && !isUuid(projectId)) throw badRequest("project_id must be a UUID.");
+  const rows = await db.prisma.chartSet.findMany({ where: { workspaceId, ...(projectId ? { projectId } : {}) }, orderBy: { name: "asc" } });
   return rows.map(toWire);
 }
 
 export async function readChartSet(db: Sql, workspaceId: string, id: string): Promise<ChartSet> {
-  if (!UUID.test(id)) throw missing(id);
-  const [row] = await db.query<ChartSetRow>(sql`SELECT * FROM chart_sets WHERE workspace_id = ${workspaceId} AND id = ${id}`);
+  const row = isUuid(id) ? await db.prisma.chartSet.findFirst({ where: { workspaceId, id } }) : null;
   if (!row) throw missing(id);
   return toWire(row);
 }
 
 export async function updateChartSet(db: Sql, workspaceId: string, id: string, change: ChartSetUpdate): Promise<ChartSet> {
-  if (!UUID.test(id)) throw missing(id);
-  const sets: SqlFragment[] = [sql`modified_at = now()`];
-  if (change.name !== undefined) sets.push(sql`name = ${change.name}`);
-  if (change.description !== undefined) sets.push(sql`description = ${change.description}`);
-  if (change.sections !== undefined) sets.push(sql`sections = ${JSON.stringify(normalise(change.sections))}::jsonb`);
+  if (!isUuid(id)) throw missing(id);
   try {
-    const [row] = await db.query<ChartSetRow>(sql`
-      UPDATE chart_sets SET ${join(sets)} WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING *`);
-    if (!row) throw missing(id);
-    return toWire(row);
+    const { count } = await db.prisma.chartSet.updateMany({
+      where: { workspaceId, id },
+      data: {
+        modifiedAt: new Date(),
+        ...(change.name !== undefined ? { name: change.name } : {}),
+        ...(change.description !== undefined ? { description: change.description } : {}),
+        ...(change.sections !== undefined ? { sections: normalise(change.sections) } : {}),
+      },
+    });
+    if (count === 0) throw missing(id);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`A chart set named ${JSON.stringify(change.name)} already exists in this workspace.`);
-    throw error;
+    throw isUniqueViolation(error) ? taken(change.name) : error;
   }
+  return readChartSet(db, workspaceId, id);
 }
 
 export async function deleteChartSet(db: Sql, workspaceId: string, id: string): Promise<void> {
-  if (!UUID.test(id)) throw missing(id);
-  const rows = await db.query(sql`DELETE FROM chart_sets WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING id`);
-  if (rows.length === 0) throw missing(id);
+  const { count } = isUuid(id) ? await db.prisma.chartSet.deleteMany({ where: { workspaceId, id } }) : { count: 0 };
+  if (count === 0) throw missing(id);
 }
 
 /** Every chart of a set over one time range; a project set's charts are scoped to its project. */

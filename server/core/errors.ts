@@ -55,10 +55,24 @@ const DATA_ERRORS: Record<string, string> = {
   "57014": "the query took too long and was cancelled; narrow it (a shorter time range, one project, a tighter filter)",
 };
 
+/**
+ * The SQLSTATE of a failed statement: from the pg and PGlite drivers (`code`), or from Prisma
+ * Client, which carries its driver adapter's error in `meta`.
+ */
+export function sqlState(error: unknown): string | null {
+  const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
+  const viaPrisma = e?.meta?.driverAdapterError?.cause?.originalCode;
+  if (typeof viaPrisma === "string") return viaPrisma;
+  return typeof e?.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : null;
+}
+
+/** A unique constraint refused the write (23505): the caller names something that exists already. */
+export const isUniqueViolation = (error: unknown) => sqlState(error) === "23505";
+
 /** The caller-facing description of a PostgreSQL data error, or null for any other failure. */
 export function dataErrorDetail(error: unknown): string | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== "string") return null;
+  const code = sqlState(error);
+  if (!code) return null;
   const reason = DATA_ERRORS[code] ?? (code.startsWith("22") ? "a value cannot be stored" : null);
   return reason ? `Invalid input: ${reason} (${(error as Error).message}).` : null;
 }

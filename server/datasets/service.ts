@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
-import { conflict, notFound } from "../core/errors";
+import { conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import type { DatasetCreate, DatasetListQuery, DatasetUpdate } from "./schema";
 import { UUID } from "../core/uuid";
@@ -23,7 +23,6 @@ export const isUuid = (id: string) => UUID.test(id);
 /** "dataset not found" in the text tells the JS client the route exists (see updateDatasetSplits). */
 export const datasetMissing = (id: string) => notFound(`Dataset not found: no dataset ${id} in this workspace.`);
 const taken = (name: string) => conflict(`A dataset named ${JSON.stringify(name)} already exists in this workspace.`);
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
 
 /** The dataset row, or 404 (another workspace's dataset is missing too). */
 export async function findDataset(db: Sql, workspaceId: string, id: string): Promise<DatasetRow> {

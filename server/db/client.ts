@@ -1,14 +1,36 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool, PoolClient } from "pg";
 import { env } from "../env";
-import { PrismaClient } from "./generated/client";
+import { PrismaClient, type Prisma } from "./generated/client";
 import { compile, type SqlFragment } from "./sql";
 
-/** The SQL executor every service uses: one interface over PostgreSQL and embedded PGlite. */
+/** Prisma Client, or the client of one `$transaction`: what the ordinary reads and writes use. */
+export type Db = PrismaClient | Prisma.TransactionClient;
+
+/**
+ * The storage handle every service receives: Prisma Client for the ordinary reads and writes of
+ * its tables (`db.prisma.chartSet.findMany(…)`, transactions through `db.prisma.$transaction`),
+ * and `query` for set-based SQL (ingest upserts, the filter compiler, statistics, charts), on
+ * PostgreSQL and embedded PGlite alike.
+ */
 export interface Sql {
+  /** Prisma Client on the same database. Not available inside `tx` (another connection). */
+  readonly prisma: Db;
   query<T = Record<string, unknown>>(query: SqlFragment): Promise<T[]>;
-  /** Runs `fn` in one transaction; nested calls reuse the outer transaction. */
+  /** Runs `fn` in one transaction of `query`s; nested calls reuse the outer transaction. */
   tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Gives an executor its Prisma Client. Inside `Sql.tx` Prisma would run on another connection,
+ * outside the transaction, so there it is refused loudly.
+ */
+function withPrisma(self: Omit<Sql, "prisma">, prisma: PrismaClient | undefined): Sql {
+  return Object.defineProperty(self, "prisma", prisma ? { value: prisma } : {
+    get() {
+      throw new Error("Prisma Client is not part of an Sql.tx transaction: write the use case with prisma.$transaction instead.");
+    },
+  }) as Sql;
 }
 
 export interface Database {
@@ -24,8 +46,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-function pgSql(run: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>, pool?: Pool): Sql {
-  const self: Sql = {
+function pgSql(run: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>, pool?: Pool, prisma?: PrismaClient): Sql {
+  const self: Sql = withPrisma({
     async query<T>(query: SqlFragment) {
       const { text, values } = compile(query);
       return (await run(text, values)).rows as T[];
@@ -45,7 +67,7 @@ function pgSql(run: (text: string, values: unknown[]) => Promise<{ rows: unknown
         client.release();
       }
     },
-  };
+  }, prisma);
   return self;
 }
 
@@ -66,8 +88,8 @@ async function openPostgres(url: string): Promise<Database> {
   const ingestPool = open(4, 5 * 60_000);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
-    sql: pgSql((t, v) => pool.query(t, v), pool),
-    ingestSql: pgSql((t, v) => ingestPool.query(t, v), ingestPool),
+    sql: pgSql((t, v) => pool.query(t, v), pool, prisma),
+    ingestSql: pgSql((t, v) => ingestPool.query(t, v), ingestPool, prisma),
     prisma,
     // Migrations may take longer than any request is allowed to.
     execScript: async (text) => {
@@ -87,8 +109,8 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-function pgliteSql(db: Pick<PGlite, "query">, owner?: PGlite): Sql {
-  const self: Sql = {
+function pgliteSql(db: Pick<PGlite, "query">, owner?: PGlite, prisma?: PrismaClient): Sql {
+  const self: Sql = withPrisma({
     async query<T>(query: SqlFragment) {
       const { text, values } = compile(query);
       return (await db.query<T>(text, values)).rows;
@@ -97,7 +119,7 @@ function pgliteSql(db: Pick<PGlite, "query">, owner?: PGlite): Sql {
       if (!owner) return fn(self);
       return owner.transaction((tx) => fn(pgliteSql(tx)));
     },
-  };
+  }, prisma);
   return self;
 }
 
@@ -110,7 +132,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   const pglite = dataDir === "memory" ? new PGlite({ parsers }) : new PGlite(dataDir, { parsers });
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  const sql = pgliteSql(pglite, pglite);
+  const sql = pgliteSql(pglite, pglite, prisma);
   return {
     sql,
     ingestSql: sql,

@@ -131,9 +131,9 @@ async function ingestTogether(db: Sql, workspaceId: string, input: IngestInput):
   const runs = foldOperations(input.post ?? [], input.patch ?? [], randomUUID).map(withTimes);
   if (runs.length === 0 && !input.attachments?.length && !input.feedback?.length) return { created: 0, updated: 0, rejected: [] };
 
+  // The workspace's own prices, read once per request (and cached briefly), win over the shipped table.
+  const prices = runs.length ? await workspacePriceEntries(db, workspaceId) : [];
   const result = await db.tx(async (tx) => {
-    // The workspace's own prices, read once per request (and cached briefly), win over the shipped table.
-    const prices = runs.length ? await workspacePriceEntries(tx, workspaceId) : [];
     const projects = await resolveProjects(tx, workspaceId, [
       ...runs.filter((r) => r.fields.session_id || r.fields.session_name)
         .map((r) => ({ sessionId: r.fields.session_id, sessionName: r.fields.session_name })),

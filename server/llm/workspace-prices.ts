@@ -1,24 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
-import { join, sql, type SqlFragment } from "../db/sql";
+import type { ModelPrice as PriceRow, Prisma } from "../db/generated/client";
 import { notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import table from "./prices.json";
 import type { PriceEntry } from "./cost";
 import { TOKEN_TYPES, type ModelPriceCreate, type ModelPriceListQuery, type ModelPriceUpdate } from "./price-schema";
-import { UUID } from "../core/uuid";
-
-interface PriceRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  match_pattern: string;
-  provider: string | null;
-  start_date: string | null;
-  prices: Record<string, number | null>;
-  created_at: string;
-  updated_at: string;
-}
+import { isUuid } from "../core/uuid";
 
 export interface ModelPriceWire {
   id: string;
@@ -41,17 +29,19 @@ function pricesOf(source: Record<string, unknown>): Record<string, number | null
   return out;
 }
 
+const pricesOfRow = (row: PriceRow) => pricesOf(row.prices as Record<string, unknown>);
+
 function toWire(row: PriceRow): ModelPriceWire {
   return {
     id: row.id,
     source: "workspace",
     name: row.name,
-    match_pattern: row.match_pattern,
+    match_pattern: row.matchPattern,
     provider: row.provider,
-    start_date: isoFromDb(row.start_date),
-    prices: pricesOf(row.prices),
-    created_at: isoFromDb(row.created_at),
-    updated_at: isoFromDb(row.updated_at),
+    start_date: isoFromDb(row.startDate),
+    prices: pricesOfRow(row),
+    created_at: isoFromDb(row.createdAt),
+    updated_at: isoFromDb(row.updatedAt),
   };
 }
 
@@ -68,43 +58,50 @@ const SHIPPED: ModelPriceWire[] = (table as { models: PriceEntry[] }).models.map
 }));
 
 /** The order custom prices are tried in: the latest start date first (undated last), then the newest. */
-const ORDER = sql`ORDER BY start_date DESC NULLS LAST, created_at DESC, id`;
+const ORDER: Prisma.ModelPriceOrderByWithRelationInput[] = [{ startDate: { sort: "desc", nulls: "last" } }, { createdAt: "desc" }, { id: "asc" }];
+
+const workspacePrices = (db: Sql, workspaceId: string) => db.prisma.modelPrice.findMany({ where: { workspaceId }, orderBy: ORDER });
 
 /** GET /model-prices: the workspace's prices in the order they are tried, then the shipped table. */
 export async function listModelPrices(db: Sql, workspaceId: string, q: ModelPriceListQuery): Promise<ModelPriceWire[]> {
-  const own = q.source === "shipped" ? [] : (await db.query<PriceRow>(sql`SELECT * FROM model_prices WHERE workspace_id = ${workspaceId} ${ORDER}`)).map(toWire);
+  const own = q.source === "shipped" ? [] : (await workspacePrices(db, workspaceId)).map(toWire);
   return q.source === "workspace" ? own : [...own, ...SHIPPED];
 }
 
+const startDate = (value: string | null | undefined) => (value ? new Date(value) : null);
+
 export async function createModelPrice(db: Sql, workspaceId: string, input: ModelPriceCreate): Promise<ModelPriceWire> {
-  const [row] = await db.query<PriceRow>(sql`
-    INSERT INTO model_prices (id, workspace_id, name, match_pattern, provider, start_date, prices)
-    VALUES (${randomUUID()}, ${workspaceId}, ${input.name}, ${input.match_pattern}, ${input.provider ?? null},
-            ${input.start_date ?? null}::timestamptz, ${JSON.stringify(pricesOf(input.prices))}::jsonb)
-    RETURNING *`);
+  const row = await db.prisma.modelPrice.create({
+    data: {
+      id: randomUUID(), workspaceId, name: input.name, matchPattern: input.match_pattern, provider: input.provider ?? null,
+      startDate: startDate(input.start_date), prices: pricesOf(input.prices),
+    },
+  });
   forgetPrices(workspaceId);
   return toWire(row);
 }
 
 export async function updateModelPrice(db: Sql, workspaceId: string, id: string, input: ModelPriceUpdate): Promise<ModelPriceWire> {
-  if (!UUID.test(id)) throw missing(id);
-  const set: SqlFragment[] = [sql`updated_at = now()`];
-  if (input.name !== undefined) set.push(sql`name = ${input.name}`);
-  if (input.match_pattern !== undefined) set.push(sql`match_pattern = ${input.match_pattern}`);
-  if (input.provider !== undefined) set.push(sql`provider = ${input.provider}`);
-  if (input.start_date !== undefined) set.push(sql`start_date = ${input.start_date}::timestamptz`);
-  if (input.prices !== undefined) set.push(sql`prices = ${JSON.stringify(pricesOf(input.prices))}::jsonb`);
-  const rows = await db.query<PriceRow>(sql`
-    UPDATE model_prices SET ${join(set)} WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING *`);
-  if (rows.length === 0) throw missing(id);
+  if (!isUuid(id)) throw missing(id);
+  const { count } = await db.prisma.modelPrice.updateMany({
+    where: { workspaceId, id },
+    data: {
+      updatedAt: new Date(),
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.match_pattern !== undefined ? { matchPattern: input.match_pattern } : {}),
+      ...(input.provider !== undefined ? { provider: input.provider } : {}),
+      ...(input.start_date !== undefined ? { startDate: startDate(input.start_date) } : {}),
+      ...(input.prices !== undefined ? { prices: pricesOf(input.prices) } : {}),
+    },
+  });
+  if (count === 0) throw missing(id);
   forgetPrices(workspaceId);
-  return toWire(rows[0]);
+  return toWire((await db.prisma.modelPrice.findUnique({ where: { id } }))!);
 }
 
 export async function deleteModelPrice(db: Sql, workspaceId: string, id: string): Promise<void> {
-  if (!UUID.test(id)) throw missing(id);
-  const rows = await db.query(sql`DELETE FROM model_prices WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING id`);
-  if (rows.length === 0) throw missing(id);
+  const { count } = isUuid(id) ? await db.prisma.modelPrice.deleteMany({ where: { workspaceId, id } }) : { count: 0 };
+  if (count === 0) throw missing(id);
   forgetPrices(workspaceId);
 }
 
@@ -119,10 +116,10 @@ function forgetPrices(workspaceId: string): void {
 }
 
 function toEntry(row: PriceRow): PriceEntry {
-  const p = row.prices;
+  const p = pricesOfRow(row);
   return {
     model: row.name,
-    match: row.match_pattern,
+    match: row.matchPattern,
     provider: row.provider,
     input: p.input ?? null,
     output: p.output ?? null,
@@ -131,7 +128,7 @@ function toEntry(row: PriceRow): PriceEntry {
     reasoning: p.reasoning ?? null,
     input_audio: p.input_audio ?? null,
     output_audio: p.output_audio ?? null,
-    start_date: isoFromDb(row.start_date),
+    start_date: isoFromDb(row.startDate),
   };
 }
 
@@ -143,8 +140,7 @@ function toEntry(row: PriceRow): PriceEntry {
 export async function workspacePriceEntries(db: Sql, workspaceId: string, now = Date.now()): Promise<PriceEntry[]> {
   const hit = cache.get(workspaceId);
   if (hit && now - hit.at < PRICE_CACHE_MS) return hit.entries;
-  const rows = await db.query<PriceRow>(sql`SELECT * FROM model_prices WHERE workspace_id = ${workspaceId} ${ORDER}`);
-  const entries = rows.map(toEntry);
+  const entries = (await workspacePrices(db, workspaceId)).map(toEntry);
   if (cache.size > 10_000) cache.clear();
   cache.set(workspaceId, { at: now, entries });
   return entries;

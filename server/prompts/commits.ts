@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { badRequest, conflict, notFound } from "../core/errors";
+import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { findRepo, type Caller, type RepoRow } from "./access";
 import type { CommitCreate, CommitListQuery } from "./schema";
@@ -21,7 +21,6 @@ interface CommitRow {
   created_at: string;
 }
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
 const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
 
 /** JSON with object keys sorted at every level, so equal manifests compare (and hash) equal. */

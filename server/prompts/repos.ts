@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { join, raw, sql, type SqlFragment } from "../db/sql";
-import { badRequest, conflict } from "../core/errors";
+import { badRequest, conflict, isUniqueViolation } from "../core/errors";
 import { findRepo, ownerWorkspace, repoSelect, repoWire, type Caller, type RepoRow } from "./access";
 import type { RepoCreate, RepoListQuery, RepoUpdate } from "./schema";
 import { ensureHandle } from "./settings";
 import { UUID } from "../core/uuid";
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
 const like = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const SORT_COLUMN: Record<RepoListQuery["sort_field"], string> = {

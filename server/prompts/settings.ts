@@ -1,6 +1,6 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { conflict, notFound } from "../core/errors";
+import { conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 
 interface WorkspaceRow {
@@ -10,7 +10,6 @@ interface WorkspaceRow {
   created_at: string;
 }
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
 
 /** "Default workspace" → "default-workspace"; always 3..40 characters of [a-z0-9-]. */
 export function slugify(name: string): string {

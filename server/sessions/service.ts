@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
-import { badRequest, conflict, notFound } from "../core/errors";
+import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import type { SessionCreate, SessionListQuery, SessionUpdate } from "./schema";
 import { projectStats } from "./stats";
@@ -49,7 +49,6 @@ async function withStats(db: Sql, workspaceId: string, rows: ProjectRow[], inclu
   return rows.map((row) => ({ ...toWire(row), ...stats.get(row.id) }));
 }
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
 
 /** GET /sessions: an array, newest first, narrowed by name, ids, dataset or metadata. */
 export async function listSessions(db: Sql, workspaceId: string, q: SessionListQuery): Promise<Record<string, unknown>[]> {
