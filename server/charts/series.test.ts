@@ -39,7 +39,10 @@ withTestDatabases("charts", (open) => {
     await seedRun(db, ws, project, { runType: "llm", model: "gpt-4o", start: at(0.7), latencyMs: 3000, error: "x", promptTokens: 1, completionTokens: 1, tags: ["a", "b"], metadata: { env: "dev" } });
     await seedRun(db, ws, project, { runType: "llm", model: "claude", start: at(2.1), latencyMs: 2000, firstTokenMs: 500, promptTokens: 100, completionTokens: 0, promptCost: 1, metadata: { env: "prod" } });
     await seedRun(db, ws, other, { runType: "chain", start: at(1.5), latencyMs: 100 });
-    await seedRun(db, randomUUID(), project, { start: at(1.5) });
+    {
+      const other = randomUUID();
+      await seedRun(db, other, await seedProject(db, other), { start: at(1.5) });
+    }
     await seedFeedback(db, ws, { ...r1, projectId: project }, "quality", 0.8);
   });
 

@@ -32,7 +32,7 @@ withTestDatabases("runs query", (open) => {
     runs.agent2 = await seedRun(db, ws, project, { name: "agent2", start: at(5), latencyMs: 500, metadata: { user: "bob", tier: 1 }, tags: ["dev"], inputs: { question: "hello" } });
     runs.pending = await seedRun(db, ws, project, { name: "pending", start: at(6), latencyMs: null, metadata: { user: "ann" } });
     runs.elsewhere = await seedRun(db, ws, other, { name: "elsewhere", start: at(7) });
-    await seedRun(db, otherWs, project, { name: "foreign", start: at(8) });
+    await seedRun(db, otherWs, await seedProject(db, otherWs), { name: "foreign", start: at(8) });
     await seedFeedback(db, ws, { ...runs.agent, projectId: project }, "correctness", 1);
     await seedFeedback(db, ws, { ...runs.agent2, projectId: project }, "correctness", 0);
     await seedFeedback(db, ws, { ...runs.agent2, projectId: project }, "helpfulness", 0.9);

@@ -29,7 +29,11 @@ withTestDatabases("runs stats and threads", (open) => {
     await seedFeedback(db, ws, { ...a, projectId: project }, "correctness", 1);
     await seedFeedback(db, ws, { ...b, projectId: project }, "correctness", 0);
     await seedFeedback(db, ws, { ...b, projectId: project }, "vibe", null, "good");
-    await seedRun(db, randomUUID(), project, { name: "foreign", start: at(4), promptTokens: 1000 });
+    {
+      // Another workspace's run (the database keeps it in that workspace's own project).
+      const other = randomUUID();
+      await seedRun(db, other, await seedProject(db, other), { name: "foreign", start: at(4), promptTokens: 1000 });
+    }
   });
 
   test("stats over a project", async () => {

@@ -126,22 +126,27 @@ export interface Deleted {
   chart_sets: number;
 }
 
-/** DELETE /sessions: projects with their runs (and trace roll-ups), feedback, attachment records and chart sets, in one transaction. */
+/**
+ * DELETE /sessions: projects with everything that belongs to them, in one transaction. The
+ * database's cascades delete runs (and their attachment records), feedback, chart sets, rules and
+ * refused-run records with the project; the trace roll-ups are removed first, while the runs still
+ * say which traces they were. The answer counts what went.
+ */
 export async function deleteSessions(db: Sql, workspaceId: string, ids: string[]): Promise<Deleted> {
   const bad = ids.find((id) => !UUID.test(id));
   if (bad !== undefined) throw badRequest(`Invalid session id ${JSON.stringify(bad)}: must be a UUID.`);
   if (ids.length === 0) throw badRequest("Name the projects to delete with session_ids.");
   return db.tx(async (tx) => {
-    const count = async (query: SqlFragment) => (await tx.query<{ n: number }>(sql`WITH d AS (${query} RETURNING 1) SELECT count(*)::int AS n FROM d`))[0].n;
     const projects = sql`SELECT id FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`;
-    const runIds = sql`SELECT id FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects})`;
-    const feedback = await count(sql`DELETE FROM feedback WHERE workspace_id = ${workspaceId} AND (project_id IN (${projects}) OR run_id IN (${runIds}))`);
-    const attachments = await count(sql`DELETE FROM attachments WHERE workspace_id = ${workspaceId} AND run_id IN (${runIds})`);
-    const chartSets = await count(sql`DELETE FROM chart_sets WHERE workspace_id = ${workspaceId} AND project_id IN (${projects})`);
+    const [counted] = await tx.query<Omit<Deleted, "projects">>(sql`
+      SELECT
+        (SELECT count(*)::int FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects})) AS runs,
+        (SELECT count(*)::int FROM feedback WHERE project_id IN (${projects})) AS feedback,
+        (SELECT count(*)::int FROM attachments WHERE run_id IN (SELECT id FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects}))) AS attachments,
+        (SELECT count(*)::int FROM chart_sets WHERE project_id IN (${projects})) AS chart_sets`);
     await tx.query(sql`DELETE FROM trace_totals WHERE workspace_id = ${workspaceId} AND trace_id IN (SELECT trace_id FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects}))`);
-    const runs = await count(sql`DELETE FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects})`);
-    const removed = await count(sql`DELETE FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
-    if (removed === 0) throw notFound(`No project among ${ids.join(", ")} exists in this workspace.`);
-    return { projects: removed, runs, feedback, attachments, chart_sets: chartSets };
+    const removed = await tx.query(sql`DELETE FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[]) RETURNING id`);
+    if (removed.length === 0) throw notFound(`No project among ${ids.join(", ")} exists in this workspace.`);
+    return { projects: removed.length, ...counted! };
   });
 }
