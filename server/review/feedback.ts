@@ -16,18 +16,11 @@ export interface ReviewInput {
   correction?: unknown;
 }
 
-interface FeedbackConfig {
-  type: "continuous" | "categorical" | "freeform";
-  min?: number | null;
-  max?: number | null;
-  categories?: { value: number | string; label?: string | null }[] | null;
-}
-
 /** The reviewer's feedback checked against the workspace's config for its key; the message says why not. */
 export async function checkAgainstConfig(db: Sql, workspaceId: string, input: Pick<ReviewInput, "key" | "score" | "value">): Promise<void> {
   const [config] = await listFeedbackConfigs(db, workspaceId, { key: [input.key], offset: 0, limit: 1 });
   if (!config) return;
-  const c = config.feedback_config as FeedbackConfig;
+  const c = config.feedback_config;
   if (c.type === "continuous" && input.score !== null) {
     const min = c.min ?? Number.NEGATIVE_INFINITY;
     const max = c.max ?? Number.POSITIVE_INFINITY;

@@ -118,13 +118,10 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
   return ruleToWire(row);
 }
 
+/** DELETE /runs/rules/{id}: the rule, with its run marks and logs (the database's cascades). */
 export async function deleteRule(db: Sql, workspaceId: string, id: string): Promise<void> {
   await loadRule(db, workspaceId, id);
-  await db.tx(async (tx) => {
-    await tx.query(sql`DELETE FROM run_rule_runs WHERE rule_id = ${id}`);
-    await tx.query(sql`DELETE FROM run_rule_logs WHERE rule_id = ${id} AND workspace_id = ${workspaceId}`);
-    await tx.query(sql`DELETE FROM run_rules WHERE id = ${id} AND workspace_id = ${workspaceId}`);
-  });
+  await db.prisma.runRule.deleteMany({ where: { id, workspaceId } });
 }
 
 /** GET /runs/rules/{id}/logs: what each action did, newest first. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { notFound } from "../core/errors";
+import { isUniqueViolation, notFound } from "../core/errors";
 import { isUuid } from "../core/uuid";
 import { hashToken, newShareToken, sealToken, unsealToken } from "../core/tokens";
 
@@ -41,10 +41,8 @@ async function targetOrNotFound(db: Sql, workspaceId: string, kind: ShareKind, i
 }
 
 async function activeToken(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<string | null> {
-  const [row] = await db.query<{ token_sealed: string }>(sql`
-    SELECT token_sealed FROM shares
-    WHERE workspace_id = ${workspaceId} AND resource_type = ${kind} AND resource_id = ${id} AND revoked_at IS NULL`);
-  return row ? unsealToken(row.token_sealed) : null;
+  const row = await db.prisma.share.findFirst({ where: { workspaceId, resourceType: kind, resourceId: id, revokedAt: null }, select: { tokenSealed: true } });
+  return row ? unsealToken(row.tokenSealed) : null;
 }
 
 /**
@@ -56,11 +54,12 @@ export async function share(db: Sql, workspaceId: string, kind: ShareKind, id: s
   const existing = await activeToken(db, workspaceId, kind, target);
   if (existing) return link(kind, id, existing);
   const token = newShareToken();
-  await db.query(sql`
-    INSERT INTO shares (id, workspace_id, resource_type, resource_id, token_hash, token_sealed)
-    VALUES (${randomUUID()}, ${workspaceId}, ${kind}, ${target}, ${hashToken(token)}, ${sealToken(token)})
-    ON CONFLICT DO NOTHING`);
-  // A concurrent request may have shared it first: everyone gets the link that was stored.
+  await db.prisma.share.create({
+    data: { id: randomUUID(), workspaceId, resourceType: kind, resourceId: target, tokenHash: hashToken(token), tokenSealed: sealToken(token) },
+  }).catch((error: unknown) => {
+    if (!isUniqueViolation(error)) throw error;
+  });
+  // A concurrent request may have shared it first (one active link per resource): everyone gets the link that was stored.
   return link(kind, id, (await activeToken(db, workspaceId, kind, target))!);
 }
 
@@ -73,9 +72,7 @@ export async function readShare(db: Sql, workspaceId: string, kind: ShareKind, i
 /** DELETE .../share: the link stops working at once (for the whole trace). Unsharing twice is fine. */
 export async function unshare(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<void> {
   const target = await targetOrNotFound(db, workspaceId, kind, id);
-  await db.query(sql`
-    UPDATE shares SET revoked_at = now()
-    WHERE workspace_id = ${workspaceId} AND resource_type = ${kind} AND resource_id = ${target} AND revoked_at IS NULL`);
+  await db.prisma.share.updateMany({ where: { workspaceId, resourceType: kind, resourceId: target, revokedAt: null }, data: { revokedAt: new Date() } });
 }
 
 export interface SharedResource {
@@ -86,10 +83,9 @@ export interface SharedResource {
 
 /** The resource behind a public token; unknown, revoked or of another kind → 404. */
 export async function resolveShare(db: Sql, token: string, kind?: ShareKind): Promise<SharedResource> {
-  const [row] = await db.query<{ workspace_id: string; resource_type: ShareKind; resource_id: string }>(sql`
-    SELECT workspace_id, resource_type, resource_id FROM shares WHERE token_hash = ${hashToken(token)} AND revoked_at IS NULL`);
-  if (!row || (kind && row.resource_type !== kind)) throw notFound("This shared link does not exist or was revoked.");
-  return { kind: row.resource_type, workspaceId: row.workspace_id, resourceId: row.resource_id };
+  const row = await db.prisma.share.findFirst({ where: { tokenHash: hashToken(token), revokedAt: null } });
+  if (!row || (kind && row.resourceType !== kind)) throw notFound("This shared link does not exist or was revoked.");
+  return { kind: row.resourceType as ShareKind, workspaceId: row.workspaceId, resourceId: row.resourceId };
 }
 
 /** Shares several runs at once (the runs table's bulk action): one link per run, in the order given. */
