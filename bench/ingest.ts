@@ -5,9 +5,9 @@
 // server's peak memory (VmHWM over the server process tree).
 // Usage: npx tsx bench/ingest.ts [rounds]   (BENCH_DATABASE_URL=postgres://… to bench on PostgreSQL)
 import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { openDatabase } from "../server/db/client";
+import { createSession } from "../server/sessions/service";
 import { migrate } from "../server/db/migrate";
 import { createWorkspace } from "../server/auth/workspaces";
 import { insertNew, type RunRow } from "../server/ingest/write";
@@ -67,7 +67,7 @@ async function main() {
   try {
     await migrate(baselineDb);
     const ws = (await createWorkspace(baselineDb.sql, "bench")).id;
-    const project = randomUUID();
+    const project = (await createSession(baselineDb.sql, ws, { name: "baseline" })).id as string;
     // Request bodies are encoded before the clock starts: the bench measures the server.
     const encode = (mode: Mode, runs: Record<string, unknown>[]): { path: string; body: BodyInit; contentType: string; status: number } => {
       if (mode === "multipart" || mode === "multipart-nollm") {
