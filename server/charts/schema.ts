@@ -50,27 +50,27 @@ const chartInSet = chartSpec.extend({
   description: z.string().max(2000).nullish(),
 });
 
-const section = z.object({
+export const chartSection = z.object({
   id: z.string().min(1).max(64).nullish(),
   title: z.string().min(1).max(256),
   description: z.string().max(2000).nullish(),
   charts: z.array(chartInSet).max(50).default([]),
 });
-export type ChartSection = z.infer<typeof section>;
+export type ChartSection = z.infer<typeof chartSection>;
 
 /** A saved chart set (dashboard): sections of charts, for the workspace or one project. */
 export const chartSetCreate = z.object({
   name: z.string().trim().min(1, "must not be empty").max(256),
   description: z.string().max(2000).nullish(),
   project_id: uuid.nullish(),
-  sections: z.array(section).max(50).default([]),
+  sections: z.array(chartSection).max(50).default([]),
 });
 export type ChartSetCreate = z.infer<typeof chartSetCreate>;
 
 export const chartSetUpdate = z.object({
   name: z.string().trim().min(1, "must not be empty").max(256).optional(),
   description: z.string().max(2000).nullish(),
-  sections: z.array(section).max(50).optional(),
+  sections: z.array(chartSection).max(50).optional(),
 });
 export type ChartSetUpdate = z.infer<typeof chartSetUpdate>;
 

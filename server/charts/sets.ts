@@ -4,7 +4,7 @@ import type { ChartSet as ChartSetRow, Prisma } from "../db/generated/client";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { compileFilter } from "../runs/filter/index";
-import type { ChartSection, ChartSetCreate, ChartSetRender, ChartSetUpdate } from "./schema";
+import { chartSection, type ChartSection, type ChartSetCreate, type ChartSetRender, type ChartSetUpdate } from "./schema";
 import { chartSeries, type Chart } from "./series";
 import { isUuid } from "../core/uuid";
 import { readSession } from "../sessions/service";
@@ -28,7 +28,8 @@ function toWire(row: ChartSetRow): ChartSet {
     name: row.name,
     description: row.description,
     project_id: row.projectId,
-    sections: row.sections as unknown as ChartSection[],
+    // Stored only after the same schema accepted them.
+    sections: chartSection.array().parse(row.sections),
     created_at: isoFromDb(row.createdAt),
     modified_at: isoFromDb(row.modifiedAt),
   };

@@ -3,7 +3,7 @@ import { badRequest } from "../core/errors";
 import type { Part } from "../http/multipart";
 import { createExamples } from "./examples";
 import { dataType } from "./schema";
-import { datasetWire, findDataset, insertDataset } from "./service";
+import { datasetWire, findDataset, insertDataset, type WireDataset } from "./service";
 
 /** RFC 4180 rows: quoted fields may hold commas, newlines and doubled quotes; CRLF or LF line ends. */
 export function parseCsv(text: string): string[][] {
@@ -38,7 +38,7 @@ const texts = (parts: Part[], name: string) => parts.filter((p) => p.name === na
  * POST /datasets/upload: a new dataset from a CSV file; input_keys and output_keys (repeatable
  * form fields) name the columns that become each example's inputs and outputs.
  */
-export async function uploadCsv(db: Sql, workspaceId: string, parts: Part[]): Promise<Record<string, unknown>> {
+export async function uploadCsv(db: Sql, workspaceId: string, parts: Part[]): Promise<WireDataset> {
   const file = parts.find((p) => p.name === "file");
   if (!file) throw badRequest("Send the CSV as a multipart part named file.");
   const inputKeys = texts(parts, "input_keys");

@@ -82,7 +82,19 @@ function checkDistinct(ids: string[]): void {
 }
 
 /** An example as the SDKs read it, with signed links to its attachments. */
-export function exampleWire(stored: VersionRow): Json {
+export interface WireExample {
+  id: string;
+  dataset_id: string;
+  inputs: Json;
+  outputs: Json | null;
+  metadata: Json | null;
+  created_at: string;
+  modified_at: string;
+  source_run_id: string | null;
+  attachment_urls: Record<string, { presigned_url: string; s3_url: string; mime_type: string }> | null;
+}
+
+export function exampleWire(stored: VersionRow): WireExample {
   const row = fromStorage(stored);
   const attachments = Object.entries(row.attachments ?? {});
   const links = Object.fromEntries(attachments.map(([name, a]) => {
@@ -95,8 +107,8 @@ export function exampleWire(stored: VersionRow): Json {
     inputs: row.inputs,
     outputs: row.outputs,
     metadata: row.metadata,
-    created_at: isoFromDb(row.created_at),
-    modified_at: isoFromDb(row.valid_from),
+    created_at: isoFromDb(row.created_at)!,
+    modified_at: isoFromDb(row.valid_from)!,
     source_run_id: row.source_run_id,
     attachment_urls: attachments.length ? links : null,
   };
@@ -248,7 +260,7 @@ export async function deleteExamples(db: Sql, workspaceId: string, ids: string[]
 }
 
 /** GET /examples: by dataset and/or ids, as of a version, narrowed by splits, metadata and a filter. */
-export async function listExamples(db: Sql, workspaceId: string, q: ExampleListQuery): Promise<Json[]> {
+export async function listExamples(db: Sql, workspaceId: string, q: ExampleListQuery): Promise<WireExample[]> {
   if (!q.dataset && !q.id) throw badRequest("Name a dataset (dataset=<id>) or examples (id=<id>, repeatable).");
   if (q.dataset) await findDataset(db, workspaceId, q.dataset);
   const asOf = await resolveAsOf(db, workspaceId, q.dataset ?? null, q.as_of);
@@ -265,7 +277,7 @@ export async function listExamples(db: Sql, workspaceId: string, q: ExampleListQ
 }
 
 /** GET /examples/{id}[?as_of=]: the current version, or the one in force at as_of. */
-export async function readExample(db: Sql, workspaceId: string, id: string, asOfValue?: string): Promise<Json> {
+export async function readExample(db: Sql, workspaceId: string, id: string, asOfValue?: string): Promise<WireExample> {
   if (!isUuid(id)) throw exampleMissing(id);
   let asOf: string | null = null;
   if (asOfValue !== undefined) {
@@ -281,7 +293,7 @@ export async function readExample(db: Sql, workspaceId: string, id: string, asOf
 }
 
 /** The current versions of examples, as the SDKs read them, in the order of `ids`. */
-export async function readExamples(db: Sql, workspaceId: string, ids: string[]): Promise<Json[]> {
+export async function readExamples(db: Sql, workspaceId: string, ids: string[]): Promise<WireExample[]> {
   const rows = await db.query<VersionRow>(sql`
     SELECT * FROM example_versions WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL`);
   const byId = new Map(rows.map((r) => [r.example_id, r]));

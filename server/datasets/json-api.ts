@@ -1,6 +1,6 @@
 import type { Sql } from "../db/client";
 import { badRequest } from "../core/errors";
-import { createExamples, readExample, readExamples, updateExamples, type WriteResult } from "./examples";
+import { createExamples, readExample, readExamples, updateExamples, type WriteResult, type WireExample } from "./examples";
 import type { ExampleCreate, ExampleUpdate } from "./schema";
 
 /** The JSON example endpoints (Python's fallback when multipart examples are off, and direct API use). */
@@ -11,13 +11,13 @@ const toNew = (e: ExampleCreate) => ({
 });
 
 /** POST /examples: one example; answers the stored example. */
-export async function createExampleJson(db: Sql, workspaceId: string, input: ExampleCreate): Promise<Record<string, unknown>> {
+export async function createExampleJson(db: Sql, workspaceId: string, input: ExampleCreate): Promise<WireExample> {
   const result = await createExamples(db, workspaceId, input.dataset_id, [toNew(input)]);
   return readExample(db, workspaceId, result.example_ids[0]);
 }
 
 /** POST /examples/bulk: examples of one or more datasets; answers them in order. */
-export async function createExamplesJson(db: Sql, workspaceId: string, items: ExampleCreate[]): Promise<Record<string, unknown>[]> {
+export async function createExamplesJson(db: Sql, workspaceId: string, items: ExampleCreate[]): Promise<WireExample[]> {
   const ids: string[] = [];
   await db.tx(async (t) => {
     for (const datasetId of new Set(items.map((i) => i.dataset_id))) {
@@ -29,7 +29,7 @@ export async function createExamplesJson(db: Sql, workspaceId: string, items: Ex
 }
 
 /** PATCH /examples/{id}: fields left out or null keep their values; answers the example. */
-export async function updateExampleJson(db: Sql, workspaceId: string, id: string, change: ExampleUpdate): Promise<Record<string, unknown>> {
+export async function updateExampleJson(db: Sql, workspaceId: string, id: string, change: ExampleUpdate): Promise<WireExample> {
   await updateExamples(db, workspaceId, change.dataset_id ?? null, [{ id, ...change }]);
   return readExample(db, workspaceId, id);
 }

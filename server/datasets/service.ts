@@ -32,7 +32,25 @@ export async function findDataset(db: Sql, workspaceId: string, id: string): Pro
   return row;
 }
 
-async function wire(db: Sql, workspaceId: string, rows: DatasetRow[]): Promise<Record<string, unknown>[]> {
+/** A dataset as the SDKs read it, with its example and experiment counts. */
+export interface WireDataset {
+  id: string;
+  name: string;
+  description: string | null;
+  tenant_id: string;
+  data_type: string;
+  created_at: string;
+  modified_at: string;
+  inputs_schema_definition: unknown;
+  outputs_schema_definition: unknown;
+  metadata: Record<string, unknown> | null;
+  extra: Record<string, unknown> | null;
+  example_count: number;
+  session_count: number;
+  last_session_start_time: string | null;
+}
+
+async function wire(db: Sql, workspaceId: string, rows: DatasetRow[]): Promise<WireDataset[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const counts = await db.query<{ dataset_id: string; n: number }>(sql`
@@ -49,8 +67,8 @@ async function wire(db: Sql, workspaceId: string, rows: DatasetRow[]): Promise<R
     description: row.description,
     tenant_id: row.workspace_id,
     data_type: row.data_type,
-    created_at: isoFromDb(row.created_at),
-    modified_at: isoFromDb(row.modified_at),
+    created_at: isoFromDb(row.created_at)!,
+    modified_at: isoFromDb(row.modified_at)!,
     inputs_schema_definition: row.inputs_schema_definition ?? null,
     outputs_schema_definition: row.outputs_schema_definition ?? null,
     metadata: (row.extra?.metadata as Record<string, unknown> | undefined) ?? null,
@@ -61,7 +79,7 @@ async function wire(db: Sql, workspaceId: string, rows: DatasetRow[]): Promise<R
   }));
 }
 
-export async function datasetWire(db: Sql, workspaceId: string, row: DatasetRow): Promise<Record<string, unknown>> {
+export async function datasetWire(db: Sql, workspaceId: string, row: DatasetRow): Promise<WireDataset> {
   return (await wire(db, workspaceId, [row]))[0];
 }
 
@@ -85,12 +103,12 @@ export async function insertDataset(db: Sql, workspaceId: string, input: Dataset
 }
 
 /** POST /datasets. */
-export async function createDataset(db: Sql, workspaceId: string, input: DatasetCreate): Promise<Record<string, unknown>> {
+export async function createDataset(db: Sql, workspaceId: string, input: DatasetCreate): Promise<WireDataset> {
   return datasetWire(db, workspaceId, await insertDataset(db, workspaceId, input));
 }
 
 /** GET /datasets: an array, newest first. */
-export async function listDatasets(db: Sql, workspaceId: string, q: DatasetListQuery): Promise<Record<string, unknown>[]> {
+export async function listDatasets(db: Sql, workspaceId: string, q: DatasetListQuery): Promise<WireDataset[]> {
   const where: SqlFragment[] = [sql`workspace_id = ${workspaceId}`];
   if (q.id) where.push(sql`id = ANY(${q.id}::uuid[])`);
   if (q.name !== undefined) where.push(sql`name = ${q.name}`);
@@ -102,12 +120,12 @@ export async function listDatasets(db: Sql, workspaceId: string, q: DatasetListQ
   return wire(db, workspaceId, rows);
 }
 
-export async function readDataset(db: Sql, workspaceId: string, id: string): Promise<Record<string, unknown>> {
+export async function readDataset(db: Sql, workspaceId: string, id: string): Promise<WireDataset> {
   return datasetWire(db, workspaceId, await findDataset(db, workspaceId, id));
 }
 
 /** PATCH /datasets/{id}: fields left out or null stay as they are. */
-export async function updateDataset(db: Sql, workspaceId: string, id: string, change: DatasetUpdate): Promise<Record<string, unknown>> {
+export async function updateDataset(db: Sql, workspaceId: string, id: string, change: DatasetUpdate): Promise<WireDataset> {
   await findDataset(db, workspaceId, id);
   const sets: SqlFragment[] = [];
   if (change.name != null) sets.push(sql`name = ${change.name}`);

@@ -40,7 +40,7 @@ export const repoSelect = (liker: string) => sql`
   FROM prompt_repos r JOIN workspaces w ON w.id = r.workspace_id`;
 
 /** The Prompt (repo) schema the SDKs read. */
-export function repoWire(row: RepoRow): Record<string, unknown> {
+export function repoWire(row: RepoRow) {
   return {
     id: row.id,
     repo_handle: row.repo_handle,
@@ -52,8 +52,8 @@ export function repoWire(row: RepoRow): Record<string, unknown> {
     tags: row.tags ?? [],
     is_public: row.is_public,
     is_archived: row.is_archived,
-    created_at: isoFromDb(row.created_at),
-    updated_at: isoFromDb(row.updated_at),
+    created_at: isoFromDb(row.created_at)!,
+    updated_at: isoFromDb(row.updated_at)!,
     num_likes: row.num_likes,
     num_downloads: row.num_downloads,
     num_views: row.num_views,
@@ -64,9 +64,12 @@ export function repoWire(row: RepoRow): Record<string, unknown> {
     upstream_repo_id: null,
     original_repo_full_name: null,
     upstream_repo_full_name: null,
-    repo_type: "prompt",
+    repo_type: "prompt" as const,
   };
 }
+
+/** A prompt repository as the SDKs read it. */
+export type WireRepo = ReturnType<typeof repoWire>;
 
 /**
  * The workspace an owner names: "-" and the caller's own handle are the caller's workspace;

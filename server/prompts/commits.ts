@@ -38,7 +38,7 @@ export function commitHash(parentHash: string | null, manifest: unknown): string
   return createHash("sha256").update(`${parentHash ?? ""}\n${canonicalJson(manifest)}`).digest("hex");
 }
 
-function commitWire(row: CommitRow, repo: RepoRow): Record<string, unknown> {
+function commitWire(row: CommitRow, repo: RepoRow) {
   return {
     id: row.id,
     commit_hash: row.commit_hash,
@@ -51,13 +51,16 @@ function commitWire(row: CommitRow, repo: RepoRow): Record<string, unknown> {
     manifest: row.manifest,
     examples: row.examples ?? [],
     description: row.description,
-    created_at: isoFromDb(row.created_at),
-    updated_at: isoFromDb(row.created_at),
+    created_at: isoFromDb(row.created_at)!,
+    updated_at: isoFromDb(row.created_at)!,
     num_downloads: row.num_downloads,
     num_views: 0,
-    example_run_ids: [],
+    example_run_ids: [] as string[],
   };
 }
+
+/** A prompt commit as the SDKs read it. */
+export type WireCommit = ReturnType<typeof commitWire>;
 
 async function latestCommit(db: Sql, repoId: string): Promise<CommitRow | null> {
   const [row] = await db.query<CommitRow>(sql`SELECT * FROM prompt_commits WHERE repo_id = ${repoId} ORDER BY version DESC LIMIT 1`);
@@ -88,7 +91,7 @@ async function resolveCommit(db: Sql, repo: RepoRow, ref: string): Promise<Commi
 }
 
 /** GET /commits/{owner}/{repo}/: {commits, total}, newest first. */
-export async function listCommits(db: Sql, caller: Caller, owner: string, repo: string, q: CommitListQuery): Promise<{ commits: Record<string, unknown>[]; total: number }> {
+export async function listCommits(db: Sql, caller: Caller, owner: string, repo: string, q: CommitListQuery): Promise<{ commits: WireCommit[]; total: number }> {
   const row = await findRepo(db, caller, owner, repo, "read");
   const commits = await db.query<CommitRow>(sql`
     SELECT * FROM prompt_commits WHERE repo_id = ${row.id} ORDER BY version DESC LIMIT ${q.limit} OFFSET ${q.offset}`);
@@ -100,7 +103,7 @@ export async function listCommits(db: Sql, caller: Caller, owner: string, repo: 
  * prefix; absent means "on the latest") must name the latest commit, else 409: someone pushed in
  * between. A manifest identical to the latest commit's is a 409 too: there is nothing to commit.
  */
-export async function createCommit(db: Sql, caller: Caller, owner: string, repo: string, input: CommitCreate): Promise<{ commit: Record<string, unknown> }> {
+export async function createCommit(db: Sql, caller: Caller, owner: string, repo: string, input: CommitCreate): Promise<{ commit: WireCommit }> {
   await ensureHandle(db, caller.workspaceId); // outside the transaction: choosing a handle may retry on a unique violation
   return db.tx(async (t) => {
     const row = await findRepo(t, caller, owner, repo, "write");
@@ -138,7 +141,7 @@ export async function createCommit(db: Sql, caller: Caller, owner: string, repo:
  * GET /commits/{owner}/{repo}/{ref}: one commit's manifest, by "latest", tag or hash (prefix).
  * Counts a download on the commit and the repo unless `is_view` says it is only being looked at.
  */
-export async function pullCommit(db: Sql, caller: Caller, owner: string, repo: string, ref: string, isView = false): Promise<Record<string, unknown>> {
+export async function pullCommit(db: Sql, caller: Caller, owner: string, repo: string, ref: string, isView = false): Promise<WireCommit> {
   const row = await findRepo(db, caller, owner, repo, "read");
   const commit = await resolveCommit(db, row, ref);
   if (!isView) {

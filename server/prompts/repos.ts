@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { join, raw, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation } from "../core/errors";
-import { findRepo, ownerWorkspace, repoSelect, repoWire, type Caller, type RepoRow } from "./access";
+import { findRepo, ownerWorkspace, repoSelect, repoWire, type Caller, type RepoRow, type WireRepo } from "./access";
 import type { RepoCreate, RepoListQuery, RepoUpdate } from "./schema";
 import { ensureHandle } from "./settings";
 import { UUID } from "../core/uuid";
@@ -34,7 +34,7 @@ async function listScope(db: Sql, caller: Caller, q: RepoListQuery): Promise<Sql
 }
 
 /** GET /repos/: {repos, total}, filtered by text, visibility, archive state and tags, sorted and paged. */
-export async function listRepos(db: Sql, caller: Caller, q: RepoListQuery): Promise<{ repos: Record<string, unknown>[]; total: number }> {
+export async function listRepos(db: Sql, caller: Caller, q: RepoListQuery): Promise<{ repos: WireRepo[]; total: number }> {
   const scope = await listScope(db, caller, q);
   if (!scope) return { repos: [], total: 0 };
   const where: SqlFragment[] = [scope];
@@ -56,12 +56,12 @@ export async function listRepos(db: Sql, caller: Caller, q: RepoListQuery): Prom
 }
 
 /** GET /repos/{owner}/{repo}: {repo}. */
-export async function getRepo(db: Sql, caller: Caller, owner: string, repo: string): Promise<{ repo: Record<string, unknown> }> {
+export async function getRepo(db: Sql, caller: Caller, owner: string, repo: string): Promise<{ repo: WireRepo }> {
   return { repo: repoWire(await findRepo(db, caller, owner, repo, "read")) };
 }
 
 /** POST /repos/: a new repo in the caller's workspace; 409 when the name is taken there. */
-export async function createRepo(db: Sql, caller: Caller, input: RepoCreate): Promise<{ repo: Record<string, unknown> }> {
+export async function createRepo(db: Sql, caller: Caller, input: RepoCreate): Promise<{ repo: WireRepo }> {
   await ensureHandle(db, caller.workspaceId);
   try {
     await db.query(sql`
@@ -76,7 +76,7 @@ export async function createRepo(db: Sql, caller: Caller, input: RepoCreate): Pr
 }
 
 /** PATCH /repos/{owner}/{repo}: changes the given fields of one of the caller's repos. */
-export async function updateRepo(db: Sql, caller: Caller, owner: string, repo: string, input: RepoUpdate): Promise<{ repo: Record<string, unknown> }> {
+export async function updateRepo(db: Sql, caller: Caller, owner: string, repo: string, input: RepoUpdate): Promise<{ repo: WireRepo }> {
   const row = await findRepo(db, caller, owner, repo, "write");
   const sets: SqlFragment[] = [];
   if (input.description !== undefined && input.description !== null) sets.push(sql`description = ${input.description}`);

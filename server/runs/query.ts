@@ -6,6 +6,7 @@ import { HEAVY_COLUMNS, runColumns, type RunRow } from "./columns";
 import { runConditions } from "./conditions";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { serializeRuns } from "./read";
+import type { SelectedRun } from "./serialize";
 import type { RunQueryBody } from "./schema";
 import { fromStorage } from "../db/storable";
 
@@ -13,7 +14,7 @@ import { fromStorage } from "../db/storable";
 export const MAX_PAGE = 100;
 
 export interface RunPage {
-  runs: Record<string, unknown>[];
+  runs: SelectedRun[];
   cursors: { next: string | null };
 }
 

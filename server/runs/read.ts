@@ -5,7 +5,8 @@ import { attachmentLinks } from "../blobs/attachments";
 import { traceTotals, type TraceTotals } from "./trace-totals";
 import { conversationDiagnostics } from "../llm/conversation";
 import { RUN_COLUMNS, type RunRow } from "./columns";
-import { serializeRun } from "./serialize";
+import { serializeRun, type SelectedRun, type WireRun } from "./serialize";
+import type { Diagnostic } from "../llm/conversation-types";
 import { fromStorage } from "../db/storable";
 import { UUID } from "../core/uuid";
 
@@ -17,7 +18,9 @@ function withTraceTotals(row: RunRow, totals: Map<string, TraceTotals>): RunRow 
 }
 
 /** Rows to wire runs, with their feedback statistics, attachment links and trace roll-ups looked up in three queries. */
-export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[], select?: ReadonlySet<string> | null): Promise<Record<string, unknown>[]> {
+export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[], select: ReadonlySet<string> | null): Promise<SelectedRun[]>;
+export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[]): Promise<WireRun[]>;
+export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[], select?: ReadonlySet<string> | null): Promise<SelectedRun[]> {
   const ids = rows.map((r) => r.id);
   const wantsFeedback = !select || select.has("feedback_stats");
   const [stats, links, totals] = await Promise.all([
@@ -29,11 +32,14 @@ export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[]
 }
 
 /** One run of the workspace, serialized whole; null when it does not exist there. */
-export async function readRun(db: Sql, workspaceId: string, id: string): Promise<Record<string, unknown> | null> {
+/** A whole run, with structural problems of an LLM run's messages. */
+export type RunDetail = WireRun & { diagnostics?: Diagnostic[] };
+
+export async function readRun(db: Sql, workspaceId: string, id: string): Promise<RunDetail | null> {
   if (!UUID.test(id)) return null;
   const rows = (await db.query<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.id = ${id}`)).map(fromStorage);
   if (rows.length === 0) return null;
-  const [run] = await serializeRuns(db, workspaceId, rows);
+  const [run]: RunDetail[] = await serializeRuns(db, workspaceId, rows);
   // Structural problems in an LLM run's messages: in the single-run answer only (too heavy for pages).
   if (rows[0].run_type === "llm") run.diagnostics = conversationDiagnostics(rows[0]);
   return run;

@@ -1,4 +1,5 @@
 import { isoFromDb } from "../core/time";
+import type { FeedbackStats } from "../feedback/stats";
 import type { RunRow, UsageDetails } from "./columns";
 
 export interface AttachmentLink {
@@ -6,9 +7,60 @@ export interface AttachmentLink {
   mime_type: string;
 }
 
+/** A run as the LangSmith API returns it (GET /runs/{id}, POST /runs/query, the UI's tRPC reads). */
+export interface WireRun {
+  id: string;
+  name: string;
+  run_type: string;
+  start_time: string;
+  end_time: string | null;
+  status: string;
+  inputs: unknown;
+  outputs: unknown;
+  error: string | null;
+  extra: Record<string, unknown> & { metadata?: Record<string, unknown> };
+  events: unknown[];
+  tags: string[];
+  serialized: unknown;
+  trace_id: string;
+  dotted_order: string;
+  parent_run_id: string | null;
+  /** The ancestors, root first. */
+  parent_run_ids: string[];
+  session_id: string;
+  reference_example_id: string | null;
+  thread_id: string | null;
+  /** One line of text each, computed at ingest; null for runs stored before. */
+  inputs_preview: string | null;
+  outputs_preview: string | null;
+  model: string | null;
+  app_path: string;
+  /** Seconds. */
+  latency: number | null;
+  first_token_time: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_cost: number | null;
+  completion_cost: number | null;
+  total_cost: number | null;
+  prompt_token_details: Record<string, number> | null;
+  completion_token_details: Record<string, number> | null;
+  prompt_cost_details: Record<string, number> | null;
+  completion_cost_details: Record<string, number> | null;
+  feedback_stats: FeedbackStats | null;
+  s3_urls: Record<string, AttachmentLink>;
+}
+
+/** The fields every selection returns (IDENTITY_FIELDS). */
+export type IdentityField = "id" | "name" | "run_type" | "start_time" | "trace_id" | "dotted_order" | "parent_run_id" | "session_id" | "status";
+
+/** A run serialized with the SDK's `select`: its identity, and whichever selected fields it has. */
+export type SelectedRun = Pick<WireRun, IdentityField> & Partial<WireRun>;
+
 export interface SerializeOptions {
   /** Per-key feedback statistics of this run (server/feedback/stats.ts); omitted means none. */
-  feedbackStats?: Record<string, unknown> | null;
+  feedbackStats?: FeedbackStats | null;
   /** `{"attachment.<name>": {presigned_url, mime_type}}` for this run. */
   attachments?: Record<string, AttachmentLink> | null;
   /** Keys to return (the SDK's `select`) beside IDENTITY_FIELDS, always returned. All keys when absent. */
@@ -27,7 +79,7 @@ const num = (value: unknown): number | null => (value === null || value === unde
  * The columns every selection returns, whatever `select` names: the Python client's Run model
  * requires them, and a run without its place in a trace is not usable.
  */
-export const IDENTITY_FIELDS = ["id", "name", "run_type", "start_time", "trace_id", "dotted_order", "parent_run_id", "session_id", "status"];
+export const IDENTITY_FIELDS: readonly IdentityField[] = ["id", "name", "run_type", "start_time", "trace_id", "dotted_order", "parent_run_id", "session_id", "status"];
 
 /** Only the non-zero entries, or null when none is (the SDK's `*_details` maps). */
 function details(entries: Record<string, number | undefined>): Record<string, number> | null {
@@ -46,10 +98,12 @@ function breakdowns(u: UsageDetails | null) {
   };
 }
 
-/** A run as the LangSmith API returns it (GET /runs/{id}, POST /runs/query). */
-export function serializeRun(row: RunRow, options: SerializeOptions = {}): Record<string, unknown> {
-  const startTime = isoFromDb(row.start_time);
-  const run: Record<string, unknown> = {
+/** A run as the LangSmith API returns it: whole, or only the selected fields beside its identity. */
+export function serializeRun(row: RunRow, options?: SerializeOptions & { select?: null }): WireRun;
+export function serializeRun(row: RunRow, options: SerializeOptions): SelectedRun;
+export function serializeRun(row: RunRow, options: SerializeOptions = {}): SelectedRun {
+  const startTime = isoFromDb(row.start_time)!;
+  const run: WireRun = {
     id: row.id,
     name: row.name,
     run_type: row.run_type,
@@ -59,8 +113,8 @@ export function serializeRun(row: RunRow, options: SerializeOptions = {}): Recor
     inputs: row.inputs ?? {},
     outputs: row.outputs ?? null,
     error: row.error,
-    extra: row.extra ?? {},
-    events: row.events ?? [],
+    extra: (row.extra ?? {}) as WireRun["extra"],
+    events: Array.isArray(row.events) ? row.events : [],
     tags: row.tags ?? [],
     serialized: row.serialized ?? null,
     trace_id: row.trace_id,
@@ -88,8 +142,8 @@ export function serializeRun(row: RunRow, options: SerializeOptions = {}): Recor
   };
   if (!options.select) return run;
   const picked: Record<string, unknown> = {};
-  for (const key of [...IDENTITY_FIELDS, ...options.select]) if (key in run) picked[key] = run[key];
+  for (const key of [...IDENTITY_FIELDS, ...options.select]) if (key in run) picked[key] = run[key as keyof WireRun];
   // Attachments are part of what a run is, so they come back even when not selected by name.
   if (options.attachments && Object.keys(options.attachments).length > 0) picked.s3_urls = options.attachments;
-  return picked;
+  return picked as SelectedRun;
 }

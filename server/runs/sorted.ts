@@ -5,6 +5,7 @@ import { runColumns, type RunRow } from "./columns";
 import { runConditions } from "./conditions";
 import { shownTotal } from "./filter/index";
 import { serializeRuns } from "./read";
+import type { SelectedRun } from "./serialize";
 import type { RunSelection } from "./schema";
 
 export const SORT_KEYS = ["latency", "first_token", "total_tokens", "total_cost"] as const;
@@ -25,7 +26,7 @@ const SORT_BY: Record<SortKey, SqlFragment> = {
 export async function sortedRuns(
   db: Sql, workspaceId: string, selection: RunSelection,
   sort: { by: SortKey; dir: "asc" | "desc" }, offset: number, limit: number, select: string[],
-): Promise<{ runs: Record<string, unknown>[]; next: number | null }> {
+): Promise<{ runs: SelectedRun[]; next: number | null }> {
   const rows = await db.query<RunRow>(sql`
     SELECT ${runColumns("r", new Set())} FROM runs r
     WHERE ${runConditions(workspaceId, selection, "r")}

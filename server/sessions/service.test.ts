@@ -37,7 +37,7 @@ withTestDatabases("sessions", (open) => {
   test("list filters: name_contains, repeated id, metadata, offset/limit", async () => {
     const b = await createSession(db, ws, sessionCreate.parse({ name: "beta-1", extra: { metadata: { team: "b" } } }));
     const c = await createSession(db, ws, sessionCreate.parse({ name: "beta-2" }));
-    const names = (rows: Record<string, unknown>[]) => rows.map((r) => r.name).sort();
+    const names = (rows: { name: string }[]) => rows.map((r) => r.name).sort();
     assert.deepEqual(names(await listSessions(db, ws, sessionListQuery.parse({ name_contains: "BETA" }))), ["beta-1", "beta-2"]);
     assert.deepEqual(names(await listSessions(db, ws, sessionListQuery.parse({ id: [b.id, c.id] }))), ["beta-1", "beta-2"]);
     assert.deepEqual(names(await listSessions(db, ws, sessionListQuery.parse({ id: b.id }))), ["beta-1"]);

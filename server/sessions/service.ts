@@ -4,7 +4,7 @@ import { join, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import type { SessionCreate, SessionListQuery, SessionUpdate } from "./schema";
-import { projectStats } from "./stats";
+import { projectStats, type ProjectStats } from "./stats";
 import { UUID } from "../core/uuid";
 
 interface ProjectRow {
@@ -29,13 +29,28 @@ function time(value: string | number | null | undefined, field: string): string 
 }
 
 /** A project as a TracerSession (tenant_id is the workspace; reference_dataset_id is always present). */
-function toWire(row: ProjectRow): Record<string, unknown> {
+export interface WireProject {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  start_time: string;
+  end_time: string | null;
+  extra: Record<string, unknown>;
+  reference_dataset_id: string | null;
+  default_dataset_id: null;
+}
+
+/** A project with its statistics when they were asked for (a project without runs has none). */
+export type ProjectWithStats = WireProject & Partial<ProjectStats>;
+
+function toWire(row: ProjectRow): WireProject {
   return {
     id: row.id,
     tenant_id: row.workspace_id,
     name: row.name,
     description: row.description,
-    start_time: isoFromDb(row.start_time),
+    start_time: isoFromDb(row.start_time)!,
     end_time: isoFromDb(row.end_time),
     extra: row.extra ?? {},
     reference_dataset_id: row.reference_dataset_id,
@@ -43,15 +58,14 @@ function toWire(row: ProjectRow): Record<string, unknown> {
   };
 }
 
-async function withStats(db: Sql, workspaceId: string, rows: ProjectRow[], include: boolean | undefined): Promise<Record<string, unknown>[]> {
+async function withStats(db: Sql, workspaceId: string, rows: ProjectRow[], include: boolean | undefined): Promise<ProjectWithStats[]> {
   if (!include) return rows.map(toWire);
   const stats = await projectStats(db, workspaceId, rows.map((r) => r.id));
   return rows.map((row) => ({ ...toWire(row), ...stats.get(row.id) }));
 }
 
-
 /** GET /sessions: an array, newest first, narrowed by name, ids, dataset or metadata. */
-export async function listSessions(db: Sql, workspaceId: string, q: SessionListQuery): Promise<Record<string, unknown>[]> {
+export async function listSessions(db: Sql, workspaceId: string, q: SessionListQuery): Promise<ProjectWithStats[]> {
   const where: SqlFragment[] = [sql`workspace_id = ${workspaceId}`];
   if (q.name !== undefined) where.push(sql`name = ${q.name}`);
   if (q.name_contains) where.push(sql`name ILIKE ${`%${q.name_contains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
@@ -65,7 +79,7 @@ export async function listSessions(db: Sql, workspaceId: string, q: SessionListQ
   return withStats(db, workspaceId, rows, q.include_stats);
 }
 
-export async function readSession(db: Sql, workspaceId: string, id: string, includeStats?: boolean): Promise<Record<string, unknown>> {
+export async function readSession(db: Sql, workspaceId: string, id: string, includeStats?: boolean): Promise<ProjectWithStats> {
   if (!UUID.test(id)) throw missing(id);
   const rows = await db.query<ProjectRow>(sql`SELECT * FROM projects WHERE workspace_id = ${workspaceId} AND id = ${id}`);
   if (rows.length === 0) throw missing(id);
@@ -73,7 +87,7 @@ export async function readSession(db: Sql, workspaceId: string, id: string, incl
 }
 
 /** POST /sessions: 409 when the name is taken, unless `upsert` asks to update that project instead. */
-export async function createSession(db: Sql, workspaceId: string, input: SessionCreate, upsert = false): Promise<Record<string, unknown>> {
+export async function createSession(db: Sql, workspaceId: string, input: SessionCreate, upsert = false): Promise<WireProject> {
   const id = input.id ?? randomUUID();
   const extra = input.extra ? JSON.stringify(input.extra) : null;
   const start = time(input.start_time, "start_time");
@@ -99,7 +113,7 @@ export async function createSession(db: Sql, workspaceId: string, input: Session
 }
 
 /** PATCH /sessions/{id}: fields sent as null are left as they are (the JS client sends them all). */
-export async function updateSession(db: Sql, workspaceId: string, id: string, change: SessionUpdate): Promise<Record<string, unknown>> {
+export async function updateSession(db: Sql, workspaceId: string, id: string, change: SessionUpdate): Promise<ProjectWithStats> {
   if (!UUID.test(id)) throw missing(id);
   const sets: SqlFragment[] = [];
   if (change.name != null) sets.push(sql`name = ${change.name}`);

@@ -1,24 +1,24 @@
 import type { Sql } from "../db/client";
-import { listExamples } from "../datasets/examples";
+import { listExamples, type WireExample } from "../datasets/examples";
 import type { ExampleListQuery } from "../datasets/schema";
-import { readDataset } from "../datasets/service";
+import { readDataset, type WireDataset } from "../datasets/service";
 import { resolveShare } from "./service";
 
 /** GET /public/{token}/datasets: the shared dataset, read-only, no key. */
-export async function sharedDataset(db: Sql, token: string): Promise<Record<string, unknown>> {
+export async function sharedDataset(db: Sql, token: string): Promise<WireDataset> {
   const shared = await resolveShare(db, token, "dataset");
   return readDataset(db, shared.workspaceId, shared.resourceId);
 }
 
 /** GET /public/{token}/examples: the shared dataset's examples; ids, splits, as_of and paging apply. */
-export async function sharedExamples(db: Sql, token: string, q: ExampleListQuery): Promise<Record<string, unknown>[]> {
+export async function sharedExamples(db: Sql, token: string, q: ExampleListQuery): Promise<WireExample[]> {
   const shared = await resolveShare(db, token, "dataset");
   return listExamples(db, shared.workspaceId, { ...q, dataset: shared.resourceId });
 }
 
 /** Every current example of a dataset, for a download: pages through the listing. */
-export async function allExamples(db: Sql, workspaceId: string, datasetId: string): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
+export async function allExamples(db: Sql, workspaceId: string, datasetId: string): Promise<WireExample[]> {
+  const out: WireExample[] = [];
   for (let offset = 0; ; offset += 1000) {
     const page = await listExamples(db, workspaceId, { dataset: datasetId, id: undefined, splits: undefined, metadata: undefined, offset, limit: 1000 });
     out.push(...page);

@@ -6,7 +6,6 @@ import { uuid } from "../../core/uuid";
 import { sessionListQuery } from "../../sessions/schema";
 import { listSessions, readSession } from "../../sessions/service";
 import { router, workspaceProcedure } from "../init";
-import type { ProjectSummary } from "../types";
 
 const DAY_MS = 86_400_000;
 
@@ -16,13 +15,10 @@ export const projectsRouter = router({
     .input(z.object({ nameContains: z.string().max(200).optional(), limit: z.number().int().min(1).max(1000).default(200), offset: z.number().int().min(0).default(0) }))
     .query(async ({ ctx, input }) => {
       const query = sessionListQuery.parse({ include_stats: "true", name_contains: input.nameContains, limit: input.limit, offset: input.offset });
-      const rows = await listSessions(ctx.sql, ctx.workspaceId, query);
-      return rows as unknown as ProjectSummary[];
+      return listSessions(ctx.sql, ctx.workspaceId, query);
     }),
 
-  get: workspaceProcedure.input(z.object({ projectId: uuid })).query(async ({ ctx, input }) => {
-    return (await readSession(ctx.sql, ctx.workspaceId, input.projectId)) as unknown as ProjectSummary;
-  }),
+  get: workspaceProcedure.input(z.object({ projectId: uuid })).query(({ ctx, input }) => readSession(ctx.sql, ctx.workspaceId, input.projectId)),
 
   /** Runs the project's ingest requests could not store lately, and why (newest first). */
   ingestErrors: workspaceProcedure.input(z.object({ projectId: uuid })).query(({ ctx, input }) =>

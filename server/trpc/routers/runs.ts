@@ -8,14 +8,18 @@ import { groupThreads, threadTurns } from "../../runs/threads";
 import { SORT_KEYS, sortedRuns } from "../../runs/sorted";
 import { runStats } from "../../runs/stats";
 import { router, workspaceProcedure } from "../init";
-import type { RunFull, RunSummary } from "../types";
+import type { IdentityField, SelectedRun, WireRun } from "../../runs/serialize";
 
 /** The fields the runs table shows; inputs and outputs stay in the database until a run is opened. */
 const TABLE_FIELDS = [
   "name", "run_type", "status", "start_time", "end_time", "error", "tags", "trace_id", "dotted_order", "parent_run_id", "session_id",
   "latency", "first_token_time", "prompt_tokens", "completion_tokens", "total_tokens", "prompt_cost", "completion_cost", "total_cost",
   "feedback_stats", "thread_id", "inputs_preview", "outputs_preview", "model",
-];
+] as const satisfies readonly (keyof WireRun)[];
+
+/** What the runs table shows of a run: the fields it selects, which every run of the page has. */
+type RunSummary = Pick<WireRun, IdentityField | (typeof TABLE_FIELDS)[number]>;
+const asTableRuns = (runs: SelectedRun[]) => runs as RunSummary[];
 
 /** The runs table's selection: one project, narrowed by the filter language and the toggles. */
 const selection = z.object({
@@ -52,12 +56,12 @@ export const runsRouter = router({
       const sort = input.sort ?? { by: "start_time", dir: "desc" };
       if (sort.by !== "start_time") {
         const offset = Number(input.cursor ?? 0) || 0;
-        const page = await sortedRuns(ctx.sql, ctx.workspaceId, wireSelection(input), { by: sort.by, dir: sort.dir }, offset, input.limit, TABLE_FIELDS);
-        return { runs: page.runs as unknown as RunSummary[], next: page.next === null ? null : String(page.next) };
+        const page = await sortedRuns(ctx.sql, ctx.workspaceId, wireSelection(input), { by: sort.by, dir: sort.dir }, offset, input.limit, [...TABLE_FIELDS]);
+        return { runs: asTableRuns(page.runs), next: page.next === null ? null : String(page.next) };
       }
-      const body = runQueryBody.parse({ ...wireSelection(input), cursor: input.cursor ?? undefined, limit: input.limit, select: TABLE_FIELDS, order: sort.dir });
+      const body = runQueryBody.parse({ ...wireSelection(input), cursor: input.cursor ?? undefined, limit: input.limit, select: [...TABLE_FIELDS], order: sort.dir });
       const page = await queryRuns(ctx.sql, ctx.workspaceId, body);
-      return { runs: page.runs as unknown as RunSummary[], next: page.cursors.next };
+      return { runs: asTableRuns(page.runs), next: page.cursors.next };
     }),
 
   /** Statistics of the same selection (count, latency percentiles, tokens, cost, feedback). */
@@ -76,13 +80,14 @@ export const runsRouter = router({
   /** Whole runs (inputs, outputs, metadata) for an export of the ones selected in the table. */
   export: workspaceProcedure.input(z.object({ runIds: z.array(uuid).min(1).max(100) })).query(async ({ ctx, input }) => {
     const page = await queryRuns(ctx.sql, ctx.workspaceId, runQueryBody.parse({ id: input.runIds, limit: 100 }));
-    return page.runs as unknown as RunFull[];
+    // Without a selection every field comes back.
+    return page.runs as WireRun[];
   }),
 
   /** One run with its inputs, outputs, metadata and events. */
   get: workspaceProcedure.input(z.object({ runId: uuid })).query(async ({ ctx, input }) => {
     const run = await readRun(ctx.sql, ctx.workspaceId, input.runId);
     if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `Run ${input.runId} not found.` });
-    return run as unknown as RunFull;
+    return run;
   }),
 });

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
-import type { RunFull } from "@/server/trpc/types";
+import type { RunFull } from "@/app/trpc-types";
 import { ConversationView } from "./conversation/conversation";
 import { formatExactTime, formatTime } from "./format";
 import { ErrorState, LoadingState, RunTypeBadge, Spinner, StatusBadge } from "./ui";

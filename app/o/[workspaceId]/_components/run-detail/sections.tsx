@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { RunFull } from "@/server/trpc/types";
+import type { RunFull } from "@/app/trpc-types";
 import { JsonView } from "../conversation/json-view";
 import { FieldsView } from "./fields";
 import { formatExactTime, secondsBetween, formatLatency } from "../format";

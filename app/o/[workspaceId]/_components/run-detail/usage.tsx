@@ -1,7 +1,7 @@
 "use client";
 
 import type { LlmDetails } from "@/server/runs/llm-details";
-import type { RunFull } from "@/server/trpc/types";
+import type { RunFull } from "@/app/trpc-types";
 import { formatCost, formatLatency, formatTokens, secondsBetween } from "../format";
 import styles from "./run-detail.module.css";
 

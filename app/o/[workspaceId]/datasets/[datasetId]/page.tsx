@@ -4,7 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { use, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
-import type { ExampleView } from "@/server/trpc/routers/datasets";
+import type { RouterOutputs } from "@/app/trpc-types";
+
+type ExampleView = RouterOutputs["datasets"]["examples"][number];
 import { JsonView } from "../../_components/conversation/json-view";
 import { formatCount, formatExactTime, relativeTime, shortId } from "../../_components/format";
 import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";

@@ -1,6 +1,5 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { RunFull } from "@/server/trpc/types";
 import { csvCell, runsCsv } from "./export";
 
 test("CSV cells: quoted when needed, JSON for objects, formulas never left to run", () => {
@@ -10,7 +9,7 @@ test("CSV cells: quoted when needed, JSON for objects, formulas never left to ru
   assert.equal(csvCell("=HYPERLINK(\"http://x\")"), `"'=HYPERLINK(""http://x"")"`);
   assert.equal(csvCell("-1+2"), "'-1+2");
   assert.equal(csvCell(null), "");
-  const csv = runsCsv([{ id: "r1", name: "agent", inputs: { q: "hi" }, outputs: null, tags: ["a"] } as unknown as RunFull]);
+  const csv = runsCsv([{ id: "r1", name: "agent", inputs: { q: "hi" }, outputs: null, tags: ["a"] }]);
   assert.equal(csv.split("\r\n")[0], "id,trace_id,name,run_type,status,start_time,end_time,latency,total_tokens,total_cost,error,inputs,outputs,tags");
   assert.match(csv.split("\r\n")[1]!, /^r1,,agent,.*"\{""q"":""hi""\}",,"\[""a""\]"$/);
 });

@@ -1,4 +1,4 @@
-import type { RunFull } from "@/server/trpc/types";
+import type { RunFull } from "@/app/trpc-types";
 
 const COLUMNS = ["id", "trace_id", "name", "run_type", "status", "start_time", "end_time", "latency", "total_tokens", "total_cost", "error", "inputs", "outputs", "tags"] as const;
 
@@ -13,9 +13,9 @@ export function csvCell(value: unknown): string {
 }
 
 /** Runs as CSV: one row each, JSON for inputs, outputs and tags. */
-export function runsCsv(runs: RunFull[]): string {
+export function runsCsv(runs: Partial<Pick<RunFull, (typeof COLUMNS)[number]>>[]): string {
   const lines = [COLUMNS.join(",")];
-  for (const run of runs) lines.push(COLUMNS.map((c) => csvCell((run as unknown as Record<string, unknown>)[c])).join(","));
+  for (const run of runs) lines.push(COLUMNS.map((c) => csvCell(run[c])).join(","));
   return `${lines.join("\r\n")}\r\n`;
 }
 

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useParams } from "next/navigation";
 import { Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
-import type { RunSummary } from "@/server/trpc/types";
+import type { RunSummary } from "@/app/trpc-types";
 import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } from "../../_components/format";
 import { RunDetail } from "../../_components/run-detail";
 import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";

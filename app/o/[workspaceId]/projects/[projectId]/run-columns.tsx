@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import type { RunSummary } from "@/server/trpc/types";
+import type { RunSummary } from "@/app/trpc-types";
 import { formatCost, formatExactTime, formatLatency, formatTime, formatTokens, secondsBetween } from "../../_components/format";
 import { runTypeColor } from "../../_components/ui";
 import styles from "./runs.module.css";

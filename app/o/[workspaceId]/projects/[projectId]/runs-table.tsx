@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
-import type { RunSummary } from "@/server/trpc/types";
+import type { RunSummary } from "@/app/trpc-types";
 import { gridOf, type RunColumn, type RunSort } from "./run-columns";
 import styles from "./runs.module.css";
 

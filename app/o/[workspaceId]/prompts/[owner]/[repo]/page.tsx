@@ -4,7 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { use, useMemo, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
-import type { CommitView } from "@/server/trpc/routers/prompts";
+import type { RouterOutputs } from "@/app/trpc-types";
+
+type CommitView = RouterOutputs["prompts"]["commit"];
 import { JsonView } from "../../../_components/conversation/json-view";
 import { formatExactTime, relativeTime } from "../../../_components/format";
 import { EmptyState, ErrorState, LoadingState, Spinner } from "../../../_components/ui";
