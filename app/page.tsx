@@ -8,5 +8,5 @@ export const dynamic = "force-dynamic";
 export default async function Home() {
   const { user, memberships: [first] } = await signedInUser();
   if (first) redirect(`/o/${first.workspaceId}/projects`);
-  return <CreateWorkspace userId={user.id} email={user.email} />;
+  return <CreateWorkspace email={user.email} />;
 }

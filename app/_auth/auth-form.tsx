@@ -1,9 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { getSession, signIn } from "next-auth/react";
+import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { useTRPCClient } from "@/app/trpc-client";
 import styles from "./auth.module.css";
 
 interface Props {
@@ -14,29 +15,21 @@ interface Props {
   invite: string | null;
 }
 
-async function detailOf(response: Response): Promise<string> {
-  const body = await response.json().catch(() => null);
-  return (body as { detail?: string } | null)?.detail ?? `Request failed (${response.status})`;
-}
-
-/** Signs in through next-auth; accepts a pending invitation; answers where to go next. */
-async function signInAndContinue(email: string, password: string, invite: string | null): Promise<string> {
-  const result = await signIn("credentials", { email, password, redirect: false });
-  if (!result || result.error) throw new Error("Wrong e-mail or password.");
-  if (!invite) return "/";
-  const session = await getSession();
-  const response = await fetch("/api/v1/members/accept", {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-user-id": session?.user?.id ?? "" },
-    body: JSON.stringify({ token: invite }),
-  });
-  if (!response.ok) throw new Error(`Signed in, but the invitation could not be accepted: ${await detailOf(response)}`);
-  const { workspace_id } = (await response.json()) as { workspace_id: string };
-  return `/o/${workspace_id}/projects`;
-}
-
 export function AuthForm({ mode, callbackUrl, invite }: Props) {
   const router = useRouter();
+  const trpc = useTRPCClient();
+
+  /** Signs in through next-auth; accepts a pending invitation; answers where to go next. */
+  async function signInAndContinue(email: string, password: string): Promise<string> {
+    const result = await signIn("credentials", { email, password, redirect: false });
+    if (!result || result.error) throw new Error("Wrong e-mail or password.");
+    if (!invite) return "/";
+    const accepted = await trpc.account.acceptInvite.mutate({ token: invite }).catch((e: Error) => {
+      throw new Error(`Signed in, but the invitation could not be accepted: ${e.message}`);
+    });
+    return `/o/${accepted.workspace_id}/projects`;
+  }
+
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const signup = mode === "signup";
@@ -53,15 +46,8 @@ export function AuthForm({ mode, callbackUrl, invite }: Props) {
     setBusy(true);
     setError(null);
     try {
-      if (signup) {
-        const response = await fetch("/api/v1/auth/signup", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email, password, name: String(form.get("name") ?? "") || null }),
-        });
-        if (!response.ok) throw new Error(await detailOf(response));
-      }
-      const next = await signInAndContinue(email, password, invite);
+      if (signup) await trpc.account.signUp.mutate({ email, password, name: String(form.get("name") ?? "") || null });
+      const next = await signInAndContinue(email, password);
       router.replace(invite ? next : callbackUrl ?? next);
       router.refresh();
     } catch (e) {

@@ -2,14 +2,16 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { useTRPCClient } from "@/app/trpc-client";
 import styles from "./auth.module.css";
 
 /**
  * Creates a workspace for the signed-in user, who becomes its admin: offered from the workspace
  * switcher, and on its own to a user who belongs to no workspace (e.g. removed from the last one).
  */
-export function CreateWorkspace({ userId, email, hasWorkspaces = false }: { userId: string; email: string; hasWorkspaces?: boolean }) {
+export function CreateWorkspace({ email, hasWorkspaces = false }: { email: string; hasWorkspaces?: boolean }) {
   const router = useRouter();
+  const trpc = useTRPCClient();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -18,18 +20,13 @@ export function CreateWorkspace({ userId, email, hasWorkspaces = false }: { user
     const name = String(new FormData(event.currentTarget).get("name") ?? "");
     setBusy(true);
     setError(null);
-    const response = await fetch("/api/v1/workspaces", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-user-id": userId },
-      body: JSON.stringify({ name }),
-    });
-    const body = (await response.json().catch(() => null)) as { id?: string; detail?: string } | null;
-    if (!response.ok || !body?.id) {
-      setError(body?.detail ?? `Request failed (${response.status})`);
+    try {
+      const workspace = await trpc.workspaces.create.mutate({ name });
+      router.replace(`/o/${workspace.id}/projects`);
+    } catch (e) {
+      setError((e as Error).message);
       setBusy(false);
-      return;
     }
-    router.replace(`/o/${body.id}/projects`);
   }
 
   return (

@@ -1,16 +1,12 @@
-import { getServerSession } from "next-auth";
+import "server-only";
 import { redirect } from "next/navigation";
-import { authOptions } from "@/server/auth/next-auth";
-import { getUser, membershipsOf } from "@/server/auth/users";
-import { getSql } from "@/server/db/client";
+import { serverTrpc } from "@/app/_trpc/server";
 
 /** The signed-in user and their workspaces, for a server page; everyone else goes to sign-in. */
 export async function signedInUser() {
-  const session = await getServerSession(authOptions);
-  const userId = session?.user?.id;
+  const { userId, api } = await serverTrpc();
   if (!userId) redirect("/signin");
-  const db = await getSql();
-  const user = await getUser(db, userId);
+  const [user, memberships] = await Promise.all([api.account.me().catch(() => null), api.workspaces.mine()]);
   if (!user) redirect("/signin");
-  return { user, memberships: await membershipsOf(db, userId) };
+  return { user, memberships };
 }

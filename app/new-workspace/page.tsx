@@ -6,5 +6,5 @@ export const dynamic = "force-dynamic";
 /** A signed-in user creates another workspace (from the workspace switcher). */
 export default async function NewWorkspace() {
   const { user, memberships } = await signedInUser();
-  return <CreateWorkspace userId={user.id} email={user.email} hasWorkspaces={memberships.length > 0} />;
+  return <CreateWorkspace email={user.email} hasWorkspaces={memberships.length > 0} />;
 }

@@ -6,12 +6,15 @@ import { membership } from "../auth/users";
 import type { Sql } from "../db/client";
 import { AppError, dataErrorDetail, describeZodError } from "../core/errors";
 import { unavailable } from "../http/errors";
+import { rateLimiter } from "../ratelimit";
 import { uuid } from "../core/uuid";
 
 export interface TrpcContext {
   sql: Sql;
   /** The signed-in user (next-auth session), or null. */
   userId: string | null;
+  /** The caller's address (trusted proxies only), for the rate limits of public procedures. */
+  ip?: string;
 }
 
 const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -62,6 +65,16 @@ const mapErrors = t.middleware(async ({ next }) => {
 });
 
 export const publicProcedure = t.procedure.use(mapErrors);
+
+/**
+ * A public procedure under the same rate limits as the REST path it stands for (sign-up is
+ * limited per address like POST /api/v1/auth/signup).
+ */
+export const limitedProcedure = (method: string, path: string) => publicProcedure.use(async ({ ctx, next }) => {
+  const decision = await rateLimiter().check({ method, path, userId: ctx.userId ?? undefined, ip: ctx.ip ?? "unknown" });
+  if (!decision.allowed) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: decision.detail ?? "Rate limit exceeded" });
+  return next();
+});
 
 /** A signed-in user. */
 export const userProcedure = publicProcedure.use(({ ctx, next }) => {

@@ -1,4 +1,5 @@
 import { createCallerFactory, router } from "./init";
+import { accountRouter } from "./routers/account";
 import { chartsRouter } from "./routers/charts";
 import { conversationRouter } from "./routers/conversation";
 import { datasetsRouter } from "./routers/datasets";
@@ -13,6 +14,7 @@ import { workspacesRouter } from "./routers/workspaces";
 
 /** One router per domain; add yours on its own line. */
 export const appRouter = router({
+  account: accountRouter,
   workspaces: workspacesRouter,
   projects: projectsRouter,
   runs: runsRouter,

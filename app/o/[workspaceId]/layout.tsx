@@ -1,9 +1,6 @@
-import { notFound, redirect } from "next/navigation";
-import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { authOptions } from "@/server/auth/next-auth";
-import { membership, membershipsOf } from "@/server/auth/users";
-import { getSql } from "@/server/db/client";
+import { orNotFound, serverTrpc } from "@/app/_trpc/server";
 import { Shell } from "./_components/shell";
 
 export const dynamic = "force-dynamic";
@@ -11,18 +8,11 @@ export const dynamic = "force-dynamic";
 /** Every workspace page: signed-in members only (anyone else's workspace is a 404), inside the shell. */
 export default async function WorkspaceLayout({ children, params }: { children: ReactNode; params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
-  const session = await getServerSession(authOptions);
-  const userId = session?.user?.id;
+  const { userId, api } = await serverTrpc();
   if (!userId) redirect(`/signin?callbackUrl=${encodeURIComponent(`/o/${workspaceId}/projects`)}`);
-  const db = await getSql();
-  const [role, workspaces] = await Promise.all([membership(db, userId, workspaceId), membershipsOf(db, userId)]);
-  if (!role) notFound();
+  const [, workspaces, user] = await Promise.all([orNotFound(api.workspaces.current({ workspaceId })), api.workspaces.mine(), api.account.me()]);
   return (
-    <Shell
-      workspaceId={workspaceId}
-      workspaces={workspaces}
-      user={{ email: session?.user?.email ?? "", name: session?.user?.name ?? null }}
-    >
+    <Shell workspaceId={workspaceId} workspaces={workspaces} user={{ email: user.email, name: user.name }}>
       {children}
     </Shell>
   );

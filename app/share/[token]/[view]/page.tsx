@@ -4,28 +4,14 @@ import { notFound } from "next/navigation";
 import { formatCost, formatLatency, formatTime, formatTokens } from "@/app/o/[workspaceId]/_components/format";
 import { JsonView } from "@/app/o/[workspaceId]/_components/conversation/json-view";
 import { RunTypeBadge, StatusBadge } from "@/app/o/[workspaceId]/_components/ui";
-import { exampleListQuery } from "@/server/datasets/schema";
-import { getSql } from "@/server/db/client";
-import { AppError } from "@/server/core/errors";
-import { sharedDataset, sharedExamples } from "@/server/sharing/public-datasets";
-import { sharedRunTree, type PublicRunTree } from "@/server/sharing/public-runs";
-import { resolveShare } from "@/server/sharing/service";
+import { orNotFound, serverTrpc } from "@/app/_trpc/server";
+import type { PublicRunTree } from "@/server/sharing/public-runs";
 import styles from "./share.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Shared", robots: { index: false } };
 
 type Props = { params: Promise<{ token: string; view: string }>; searchParams: Promise<{ run?: string }> };
-
-/** A missing or revoked link is the 404 page, never an error page. */
-async function orNotFound<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof AppError && error.status === 404) notFound();
-    throw error;
-  }
-}
 
 function flatten(node: PublicRunTree, depth = 0, out: { run: PublicRunTree; depth: number }[] = []) {
   out.push({ run: node, depth });
@@ -37,9 +23,8 @@ const seconds = (run: PublicRunTree) =>
   run.end_time && run.start_time ? (Date.parse(run.end_time) - Date.parse(run.start_time)) / 1000 : null;
 
 async function SharedTrace({ token, selected }: { token: string; selected?: string }) {
-  const db = await getSql();
-  const shared = await orNotFound(resolveShare(db, token, "run"));
-  const root = await orNotFound(sharedRunTree(db, shared.workspaceId, shared.resourceId));
+  // A missing or revoked link is the 404 page, never an error page.
+  const root = await orNotFound((await serverTrpc()).api.sharing.publicTrace({ token }));
   const rows = flatten(root);
   const run = rows.find((r) => r.run.id === selected)?.run ?? root;
   return (
@@ -75,9 +60,7 @@ async function SharedTrace({ token, selected }: { token: string; selected?: stri
 }
 
 async function SharedDataset({ token }: { token: string }) {
-  const db = await getSql();
-  const dataset = await orNotFound(sharedDataset(db, token));
-  const examples = await sharedExamples(db, token, exampleListQuery.parse({ limit: 100 }));
+  const { dataset, examples } = await orNotFound((await serverTrpc()).api.sharing.publicDataset({ token }));
   return (
     <div className={styles.page} data-testid="shared-dataset">
       <h2>{String(dataset.name)}</h2>
