@@ -1,4 +1,4 @@
-// `npm test`: every test, in order of cost. Typecheck, unit and storage tests (on PGlite, and on
+// `npm test`: every test, in order of cost. Typecheck, lint and format check, unit and storage tests (on PGlite, and on
 // PostgreSQL too when TEST_DATABASE_URL is set), the production build, then the end-to-end suites
 // against the built server with the real SDKs (embedded database, then PostgreSQL when
 // E2E_DATABASE_URL or TEST_DATABASE_URL is set). Stops at the first failing step.
@@ -36,6 +36,8 @@ const node = process.execPath;
 const nodeTest = (concurrency, testFiles) => ["--import", "tsx", "--test", "--test-reporter=dot", "--test-reporter-destination=stdout", "--test-reporter=./scripts/summary-reporter.mjs", "--test-reporter-destination=stdout", `--test-concurrency=${concurrency}`, ...testFiles];
 
 step("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"]);
+step("lint", node, ["node_modules/eslint/bin/eslint.js", "."]);
+step("format", node, ["node_modules/prettier/bin/prettier.cjs", "--check", "."]);
 step("unit", node, nodeTest(2, [...files("server", /\.test\.ts$/), ...files("app", /\.test\.ts$/)]));
 step("build", node, ["node_modules/next/dist/bin/next", "build"]);
 const e2e = files("e2e", /\.test\.ts$/);

@@ -1,3 +1,4 @@
+import { parse } from "csv-parse/sync";
 import type { Sql } from "../db/client";
 import { badRequest } from "../core/errors";
 import type { Part } from "../http/multipart";
@@ -5,30 +6,17 @@ import { createExamples } from "./examples";
 import { dataType } from "./schema";
 import { datasetWire, findDataset, insertDataset, type WireDataset } from "./service";
 
-/** RFC 4180 rows: quoted fields may hold commas, newlines and doubled quotes; CRLF or LF line ends. */
+/**
+ * RFC 4180 rows (csv-parse): quoted fields may hold commas, newlines and doubled quotes; CRLF or LF
+ * line ends; a byte-order mark is dropped. Rows of a different length are kept for the caller to
+ * name; a malformed file is a 400 that says where.
+ */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === "") quoted = true;
-    else if (c === ",") row.push(field), (field = "");
-    else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(field), (field = "");
-      rows.push(row), (row = []);
-    } else field += c;
+  try {
+    return parse(text, { bom: true, record_delimiter: ["\r\n", "\n", "\r"], relax_column_count: true, skip_empty_lines: true });
+  } catch (error) {
+    throw badRequest(`The CSV file cannot be read: ${(error as Error).message}`);
   }
-  if (quoted) throw badRequest("The CSV file ends inside a quoted field.");
-  if (field !== "" || row.length > 0) row.push(field), rows.push(row);
-  return rows.filter((r) => !(r.length === 1 && r[0] === ""));
 }
 
 const text = (parts: Part[], name: string) => parts.find((p) => p.name === name)?.body.toString("utf8");

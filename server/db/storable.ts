@@ -9,6 +9,7 @@
  * Strings without any of the three are stored untouched, so almost nothing pays for this.
  */
 const ESC = "\uE000";
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what PostgreSQL cannot store
 const NEEDS_ESCAPE = /[\u0000\uE000\uD800-\uDFFF]/;
 const ESCAPED = /\uE000(0|e|u[0-9a-f]{4})/g;
 /** What JSON.stringify writes for the three: \u0000, U+E000 raw, \udxxx for a lone surrogate. */

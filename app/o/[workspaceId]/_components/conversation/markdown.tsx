@@ -42,6 +42,8 @@ const components: Components = {
   pre: CodeBlock,
   code: ({ node: _node, className, ...props }) => <code className={className ?? styles.inlineCode} {...props} />,
   table: ({ node: _node, ...props }) => <div className={styles.tableWrap}><table {...props} /></div>,
+  // Images in a model's answer come from anywhere: shown as they are, not through Next's optimizer.
+  // eslint-disable-next-line @next/next/no-img-element
   img: ({ node: _node, alt, ...props }) => <img alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" {...props} />,
 };
 

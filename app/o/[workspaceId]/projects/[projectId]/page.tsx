@@ -75,7 +75,8 @@ function RunsPage() {
     { ...selection, sort, limit: 100 },
     { getNextPageParam: (last) => last.next ?? undefined, placeholderData: (prev) => prev, enabled: !threadsView },
   ));
-  const rows = runs.data?.pages.flatMap((p) => p.runs) ?? [];
+  const pages = runs.data?.pages;
+  const rows = useMemo(() => pages?.flatMap((p) => p.runs) ?? [], [pages]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = runs;
   const loadMore = useCallback(() => { void fetchNextPage(); }, [fetchNextPage]);
   const select = useCallback((run: RunSummary) => setParams({ run: run.id, trace: run.trace_id }), [setParams]);
