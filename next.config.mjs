@@ -3,9 +3,31 @@
  * /v1/platform/...) are rewritten onto it, so `{base}/runs/x` and `{base}/api/v1/runs/x` are the same.
  */
 const API_ROOTS = [
-  "info", "runs", "otel", "feedback", "sessions", "datasets", "examples", "repos", "commits", "likes",
-  "settings", "public", "generate", "auth", "charts", "workspaces", "api-key", "tenants", "prompts",
-  "feedback-configs", "annotation-queues", "usage", "internal", "members", "model-prices",
+  "info",
+  "runs",
+  "otel",
+  "feedback",
+  "sessions",
+  "datasets",
+  "examples",
+  "repos",
+  "commits",
+  "likes",
+  "settings",
+  "public",
+  "generate",
+  "auth",
+  "charts",
+  "workspaces",
+  "api-key",
+  "tenants",
+  "prompts",
+  "feedback-configs",
+  "annotation-queues",
+  "usage",
+  "internal",
+  "members",
+  "model-prices",
 ];
 
 /**
@@ -23,19 +45,27 @@ const nextConfig = {
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: true },
   serverExternalPackages: [
-    "@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "fzstd", "protobufjs",
-    "gpt-tokenizer", "ioredis",
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "pg",
+    "@prisma/adapter-pg",
+    "fzstd",
+    "protobufjs",
+    "gpt-tokenizer",
+    "ioredis",
   ],
   // Every answer: no type sniffing, no full URLs leaked to other sites. Pages add a CSP (proxy.ts),
   // attachments a sandbox (server/blobs/headers.ts).
   async headers() {
-    return [{
-      source: "/:path*",
-      headers: [
-        { key: "X-Content-Type-Options", value: "nosniff" },
-        { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-      ],
-    }];
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+        ],
+      },
+    ];
   },
   async rewrites() {
     return {

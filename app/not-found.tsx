@@ -5,7 +5,9 @@ export default function NotFound() {
     <div className="state" style={{ minHeight: "100vh" }}>
       <div className="state-title">Not found</div>
       <div>This page does not exist, or it belongs to a workspace you are not a member of.</div>
-      <Link href="/" className="btn" style={{ marginTop: 8 }}>Go to your workspace</Link>
+      <Link href="/" className="btn" style={{ marginTop: 8 }}>
+        Go to your workspace
+      </Link>
     </div>
   );
 }

@@ -6,7 +6,10 @@ export const dynamic = "force-dynamic";
 
 /** Signed-in users go to their first workspace's projects; everybody else to the sign-in page. */
 export default async function Home() {
-  const { user, memberships: [first] } = await signedInUser();
+  const {
+    user,
+    memberships: [first],
+  } = await signedInUser();
   if (first) redirect(`/o/${first.workspaceId}/projects`);
   return <CreateWorkspace email={user.email} />;
 }

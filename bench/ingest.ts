@@ -24,9 +24,11 @@ const pgUrl = process.env.BENCH_DATABASE_URL;
 
 async function pool(n: number, worker: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < n) await worker(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) await worker(next++);
+    }),
+  );
 }
 
 const MODES = ["multipart", "batch", "otlp-proto", "otlp-json", "multipart-nollm", "baseline"] as const;
@@ -38,7 +40,10 @@ const requestRuns = (llm = true) => Array.from({ length: TRACES_PER_REQUEST }, (
 function processTree(pid: number): number[] {
   let children: number[] = [];
   try {
-    children = execFileSync("ps", ["--ppid", String(pid), "-o", "pid="], { encoding: "utf8" }).split("\n").map(Number).filter(Boolean);
+    children = execFileSync("ps", ["--ppid", String(pid), "-o", "pid="], { encoding: "utf8" })
+      .split("\n")
+      .map(Number)
+      .filter(Boolean);
   } catch {
     // ps exits 1 when there are no children
   }
@@ -74,25 +79,48 @@ async function main() {
         const m = multipartOf(runs);
         return { path: "/runs/multipart", body: m.body as unknown as BodyInit, contentType: m.contentType, status: 202 };
       }
-      if (mode === "batch") return { path: "/runs/batch", body: JSON.stringify({ post: runs, patch: [] }), contentType: "application/json", status: 202 };
-      if (mode === "otlp-proto") return { path: "/otel/v1/traces", body: otlpProtobufOf(runs) as unknown as BodyInit, contentType: "application/x-protobuf", status: 200 };
+      if (mode === "batch")
+        return { path: "/runs/batch", body: JSON.stringify({ post: runs, patch: [] }), contentType: "application/json", status: 202 };
+      if (mode === "otlp-proto")
+        return {
+          path: "/otel/v1/traces",
+          body: otlpProtobufOf(runs) as unknown as BodyInit,
+          contentType: "application/x-protobuf",
+          status: 200,
+        };
       return { path: "/otel/v1/traces", body: otlpJsonOf(runs), contentType: "application/json", status: 200 };
     };
     const send = async (mode: Mode, request: ReturnType<typeof encode>) => {
       const r = await fetch(`${server.url}${request.path}`, {
-        method: "POST", headers: { "x-api-key": server.apiKey, "content-type": request.contentType }, body: request.body,
+        method: "POST",
+        headers: { "x-api-key": server.apiKey, "content-type": request.contentType },
+        body: request.body,
       });
       const answer = await r.arrayBuffer();
       if (r.status !== request.status) throw new Error(`${mode}: ${r.status} ${Buffer.from(answer).toString()}`);
       // OTLP answers partialSuccess when spans were rejected: every span must be accepted.
       if (mode.startsWith("otlp") && answer.byteLength > 2) throw new Error(`${mode}: partial success ${Buffer.from(answer).toString()}`);
     };
-    const bareRows = (runs: Record<string, unknown>[]): RunRow[] => runs.map((r) => ({
-      id: r.id as string, project_id: project, trace_id: r.trace_id, parent_run_id: r.parent_run_id ?? null,
-      dotted_order: r.dotted_order, is_root: !r.parent_run_id, name: r.name, run_type: r.run_type,
-      start_time: r.start_time, end_time: r.end_time, inputs: r.inputs, outputs: r.outputs, extra: r.extra, events: r.events, tags: r.tags ?? [],
-      placement_pending: false, tokens_estimated: false,
-    }));
+    const bareRows = (runs: Record<string, unknown>[]): RunRow[] =>
+      runs.map((r) => ({
+        id: r.id as string,
+        project_id: project,
+        trace_id: r.trace_id,
+        parent_run_id: r.parent_run_id ?? null,
+        dotted_order: r.dotted_order,
+        is_root: !r.parent_run_id,
+        name: r.name,
+        run_type: r.run_type,
+        start_time: r.start_time,
+        end_time: r.end_time,
+        inputs: r.inputs,
+        outputs: r.outputs,
+        extra: r.extra,
+        events: r.events,
+        tags: r.tags ?? [],
+        placement_pending: false,
+        tokens_estimated: false,
+      }));
 
     console.log(`server up at ${server.url}; warming up`);
     for (const mode of MODES) if (mode !== "baseline") await send(mode, encode(mode, requestRuns(mode !== "multipart-nollm"))); // warm-up
@@ -114,17 +142,29 @@ async function main() {
     const runs = Array.from({ length: 100 }, requestRuns).flat();
     const t0 = performance.now();
     for (const r of runs) {
-      deriveLlm({ run_type: r.run_type as string, inputs: r.inputs, outputs: r.outputs, extra: r.extra, events: r.events, start_time: new Date(), end_time: new Date() });
+      deriveLlm({
+        run_type: r.run_type as string,
+        inputs: r.inputs,
+        outputs: r.outputs,
+        extra: r.extra,
+        events: r.events,
+        start_time: new Date(),
+        end_time: new Date(),
+      });
     }
     const llmMsPer100 = ((performance.now() - t0) / runs.length) * 100;
 
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const base = median(results.baseline);
-    console.log(`\nIngest benchmark — ${pgUrl ? "PostgreSQL" : "embedded PGlite"}, ${ROUNDS} interleaved rounds of ${REQUESTS} requests × 100 runs (or spans), concurrency ${CONCURRENCY}`);
+    console.log(
+      `\nIngest benchmark — ${pgUrl ? "PostgreSQL" : "embedded PGlite"}, ${ROUNDS} interleaved rounds of ${REQUESTS} requests × 100 runs (or spans), concurrency ${CONCURRENCY}`,
+    );
     for (const mode of MODES) {
       const m = median(results[mode]);
       const unit = mode.startsWith("otlp") ? "spans/s" : "runs/s ";
-      console.log(`${mode.padEnd(15)} median ${m.toFixed(0).padStart(7)} ${unit}  (${(m / base).toFixed(2)}× baseline; rounds: ${results[mode].map((x) => x.toFixed(0)).join(", ")})`);
+      console.log(
+        `${mode.padEnd(15)} median ${m.toFixed(0).padStart(7)} ${unit}  (${(m / base).toFixed(2)}× baseline; rounds: ${results[mode].map((x) => x.toFixed(0)).join(", ")})`,
+      );
     }
     const multipart = median(results.multipart);
     for (const mode of ["otlp-proto", "otlp-json"] as const) {
@@ -132,13 +172,21 @@ async function main() {
       console.log(`${mode}: ${ratio.toFixed(2)}× multipart (target: within 2×, i.e. ≥ 0.50×) ${ratio >= 0.5 ? "OK" : "MISSED"}`);
     }
     const processingCost = 1 - multipart / median(results["multipart-nollm"]);
-    console.log(`LLM processing on vs off (multipart vs multipart-nollm, same run sizes): ${(multipart / median(results["multipart-nollm"])).toFixed(2)}× = ${(processingCost * 100).toFixed(1)}% of throughput (target ≤ 25%) ${processingCost <= 0.25 ? "OK" : "MISSED"}`);
+    console.log(
+      `LLM processing on vs off (multipart vs multipart-nollm, same run sizes): ${(multipart / median(results["multipart-nollm"])).toFixed(2)}× = ${(processingCost * 100).toFixed(1)}% of throughput (target ≤ 25%) ${processingCost <= 0.25 ? "OK" : "MISSED"}`,
+    );
     const serverMsPer100 = 100_000 / multipart;
-    console.log(`LLM processing in isolation: ${llmMsPer100.toFixed(2)} ms per 100 runs = ${((llmMsPer100 / serverMsPer100) * 100).toFixed(1)}% of multipart ingest time per 100 runs`);
+    console.log(
+      `LLM processing in isolation: ${llmMsPer100.toFixed(2)} ms per 100 runs = ${((llmMsPer100 / serverMsPer100) * 100).toFixed(1)}% of multipart ingest time per 100 runs`,
+    );
     const memory = peakMemory(server.pid);
     const peak = Math.max(...memory.map((m) => m.mb));
-    console.log(`Peak server memory (VmHWM, max over the server process tree): ${peak.toFixed(0)} MB (target < 500 MB) ${peak < 500 ? "OK" : "MISSED"}; ${memory.map((m) => `pid ${m.pid} ${m.mb.toFixed(0)} MB (${m.command})`).join("; ")}`);
-    console.log(`Ratio to baseline: multipart ${(multipart / base).toFixed(2)}×, batch ${(median(results.batch) / base).toFixed(2)}× (target on PostgreSQL: ≥ 0.50×)`);
+    console.log(
+      `Peak server memory (VmHWM, max over the server process tree): ${peak.toFixed(0)} MB (target < 500 MB) ${peak < 500 ? "OK" : "MISSED"}; ${memory.map((m) => `pid ${m.pid} ${m.mb.toFixed(0)} MB (${m.command})`).join("; ")}`,
+    );
+    console.log(
+      `Ratio to baseline: multipart ${(multipart / base).toFixed(2)}×, batch ${(median(results.batch) / base).toFixed(2)}× (target on PostgreSQL: ≥ 0.50×)`,
+    );
   } finally {
     await baselineDb.close();
     await scratch?.drop();

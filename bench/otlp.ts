@@ -6,7 +6,10 @@ import protobuf from "protobufjs";
 import { parseInstant } from "../server/core/time";
 
 type AnyValue = { stringValue: string } | { intValue: string } | { doubleValue: number };
-interface KeyValue { key: string; value: AnyValue }
+interface KeyValue {
+  key: string;
+  value: AnyValue;
+}
 interface Span {
   traceId: string;
   spanId: string;
@@ -30,7 +33,7 @@ const parts = (messages: Message[]) => messages.map((m) => ({ role: m.role, part
 function spanOf(run: Record<string, unknown>): Span {
   const inputs = run.inputs as Record<string, unknown>;
   const outputs = run.outputs as Record<string, unknown>;
-  const metadata = ((run.extra as { metadata?: Record<string, unknown> })?.metadata ?? {});
+  const metadata = (run.extra as { metadata?: Record<string, unknown> })?.metadata ?? {};
   const attributes: KeyValue[] = [
     text("langsmith.span.kind", run.run_type as string),
     text("langsmith.trace.name", run.name as string),
@@ -72,10 +75,12 @@ function spanOf(run: Record<string, unknown>): Span {
 
 function request(runs: Record<string, unknown>[]) {
   return {
-    resourceSpans: [{
-      resource: { attributes: [text("service.name", "bench-agent"), text("telemetry.sdk.language", "nodejs")] },
-      scopeSpans: [{ scope: { name: "langsmith", version: "0.12.0" }, spans: runs.map(spanOf) }],
-    }],
+    resourceSpans: [
+      {
+        resource: { attributes: [text("service.name", "bench-agent"), text("telemetry.sdk.language", "nodejs")] },
+        scopeSpans: [{ scope: { name: "langsmith", version: "0.12.0" }, spans: runs.map(spanOf) }],
+      },
+    ],
   };
 }
 

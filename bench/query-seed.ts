@@ -5,19 +5,38 @@ import type { Database } from "../server/db/client";
 import { sql } from "../server/db/sql";
 
 const QUESTIONS = [
-  "How do I reset my password?", "Summarize the quarterly report", "What is the refund policy for damaged items?",
-  "Translate this paragraph to French", "Classify the sentiment of this review", "Write a SQL query for monthly revenue",
-  "Explain the difference between TCP and UDP", "Draft a reply to the customer complaint", "Which plan includes SSO?",
-  "Extract the invoice total and due date", "Plan a three day trip to Lisbon", "Debug this Python stack trace",
-  "List the side effects of ibuprofen", "Compare the two contract versions", "Generate unit tests for this function",
-  "What were the key decisions in the meeting?", "Recommend a laptop for video editing", "Rewrite this email more politely",
-  "Find the cheapest flight to Tokyo", "Explain vector databases to a beginner",
+  "How do I reset my password?",
+  "Summarize the quarterly report",
+  "What is the refund policy for damaged items?",
+  "Translate this paragraph to French",
+  "Classify the sentiment of this review",
+  "Write a SQL query for monthly revenue",
+  "Explain the difference between TCP and UDP",
+  "Draft a reply to the customer complaint",
+  "Which plan includes SSO?",
+  "Extract the invoice total and due date",
+  "Plan a three day trip to Lisbon",
+  "Debug this Python stack trace",
+  "List the side effects of ibuprofen",
+  "Compare the two contract versions",
+  "Generate unit tests for this function",
+  "What were the key decisions in the meeting?",
+  "Recommend a laptop for video editing",
+  "Rewrite this email more politely",
+  "Find the cheapest flight to Tokyo",
+  "Explain vector databases to a beginner",
 ];
 
 export const SEARCH_TERM = "refund";
 export const RARE_TAG = "beta";
 
-export async function seedRuns(db: Database, workspaceId: string, projectIds: string[], total: number, log: (s: string) => void): Promise<void> {
+export async function seedRuns(
+  db: Database,
+  workspaceId: string,
+  projectIds: string[],
+  total: number,
+  log: (s: string) => void,
+): Promise<void> {
   const indexes = await db.sql.query<{ indexname: string; indexdef: string }>(sql`
     SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'runs' AND indexname <> 'runs_pkey'`);
   // Building indexes once after the load is several times faster than maintaining them row by row.

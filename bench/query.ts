@@ -48,15 +48,22 @@ async function main() {
     await migrate(db);
     const ws = randomUUID();
     const projects = Array.from({ length: 10 }, () => randomUUID());
-    for (const [i, id] of projects.entries()) await db.sql.query(sql`INSERT INTO projects (id, workspace_id, name) VALUES (${id}, ${ws}, ${`bench-${i}`})`);
-    console.log(`Seeding ${TOTAL.toLocaleString()} runs in ${(TOTAL / 10).toLocaleString()} traces across 10 projects (${pgUrl ? "PostgreSQL" : "embedded PGlite"})…`);
+    for (const [i, id] of projects.entries())
+      await db.sql.query(sql`INSERT INTO projects (id, workspace_id, name) VALUES (${id}, ${ws}, ${`bench-${i}`})`);
+    console.log(
+      `Seeding ${TOTAL.toLocaleString()} runs in ${(TOTAL / 10).toLocaleString()} traces across 10 projects (${pgUrl ? "PostgreSQL" : "embedded PGlite"})…`,
+    );
     const seedStarted = performance.now();
     await seedRuns(db, ws, projects, TOTAL, (s) => console.log(s));
     console.log(`Seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)}s`);
 
     const q = db.sql;
     const project = (i: number) => projects[i % 10];
-    const traceIds = (await q.query<{ trace_id: string }>(sql`SELECT trace_id FROM runs WHERE workspace_id = ${ws} AND is_root ORDER BY id LIMIT ${REPS + WARMUP}`)).map((r) => r.trace_id);
+    const traceIds = (
+      await q.query<{ trace_id: string }>(
+        sql`SELECT trace_id FROM runs WHERE workspace_id = ${ws} AND is_root ORDER BY id LIMIT ${REPS + WARMUP}`,
+      )
+    ).map((r) => r.trace_id);
     const user = (i: number) => `user_${(i * 37) % 1000}`;
     const page = (where: SqlFragment) => q.query(sql`SELECT * FROM runs WHERE ${where} ORDER BY start_time DESC, id LIMIT 100`);
     const inProject = (i: number) => sql`workspace_id = ${ws} AND project_id = ${project(i)}`;
@@ -79,7 +86,12 @@ async function main() {
       {
         name: "metadata filter (user_id = …)",
         target: 100,
-        service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], filter: `and(eq(metadata_key, "user_id"), eq(metadata_value, "${user(i)}"))` })),
+        service: (i) =>
+          queryRuns(
+            q,
+            ws,
+            runQueryBody.parse({ session: [project(i)], filter: `and(eq(metadata_key, "user_id"), eq(metadata_value, "${user(i)}"))` }),
+          ),
         baseline: (i) => page(sql`${inProject(i)} AND extra @> ${JSON.stringify({ metadata: { user_id: user(i) } })}::jsonb`),
       },
       {
@@ -98,13 +110,15 @@ async function main() {
         name: "trace tree",
         target: 50,
         service: (i) => queryRuns(q, ws, runQueryBody.parse({ trace: traceIds[i % traceIds.length], order: "asc" })),
-        baseline: (i) => q.query(sql`SELECT * FROM runs WHERE workspace_id = ${ws} AND trace_id = ${traceIds[i % traceIds.length]} ORDER BY dotted_order`),
+        baseline: (i) =>
+          q.query(sql`SELECT * FROM runs WHERE workspace_id = ${ws} AND trace_id = ${traceIds[i % traceIds.length]} ORDER BY dotted_order`),
       },
       {
         name: "stats over a whole project",
         target: 500,
         service: (i) => runStats(q, ws, runSelection.parse({ session: [project(i)] })),
-        baseline: (i) => q.query(sql`
+        baseline: (i) =>
+          q.query(sql`
           SELECT count(*), avg((error IS NOT NULL)::int), percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms),
             percentile_cont(0.99) WITHIN GROUP (ORDER BY latency_ms), sum(total_tokens), sum(total_cost), max(start_time)
           FROM runs WHERE ${inProject(i)}`),
@@ -112,23 +126,42 @@ async function main() {
       {
         name: "30-day cost chart by model",
         target: 500,
-        service: (i) => chartSeries(q, ws, chartRequest.parse({ session: [project(i)], metrics: ["total_cost"], group_by: { attribute: "model" }, start_time: start, end_time: end, bucket: "1d" })),
-        baseline: (i) => q.query(sql`
+        service: (i) =>
+          chartSeries(
+            q,
+            ws,
+            chartRequest.parse({
+              session: [project(i)],
+              metrics: ["total_cost"],
+              group_by: { attribute: "model" },
+              start_time: start,
+              end_time: end,
+              bucket: "1d",
+            }),
+          ),
+        baseline: (i) =>
+          q.query(sql`
           SELECT date_trunc('day', start_time), model, sum(total_cost) FROM runs
           WHERE ${inProject(i)} AND start_time >= ${new Date(start).toISOString()}::timestamptz GROUP BY 1, 2`),
       },
     ];
 
     const pk = await time(() => q.query(sql`SELECT * FROM runs WHERE id = ${traceIds[0]}`));
-    console.log(`\nQuery benchmark — ${pgUrl ? "PostgreSQL" : "embedded PGlite"}, ${TOTAL.toLocaleString()} runs (${(TOTAL / 10).toLocaleString()} per project), ${REPS} repetitions after ${WARMUP} warm-up`);
+    console.log(
+      `\nQuery benchmark — ${pgUrl ? "PostgreSQL" : "embedded PGlite"}, ${TOTAL.toLocaleString()} runs (${(TOTAL / 10).toLocaleString()} per project), ${REPS} repetitions after ${WARMUP} warm-up`,
+    );
     console.log(`reference: primary-key lookup p50 ${percentile(pk, 0.5).toFixed(2)} ms\n`);
-    console.log(`${"operation".padEnd(34)} ${"p50 ms".padStart(9)} ${"p95 ms".padStart(9)} ${"target".padStart(7)}   ${"SQL p50".padStart(9)} ${"SQL p95".padStart(9)}  ratio`);
+    console.log(
+      `${"operation".padEnd(34)} ${"p50 ms".padStart(9)} ${"p95 ms".padStart(9)} ${"target".padStart(7)}   ${"SQL p50".padStart(9)} ${"SQL p95".padStart(9)}  ratio`,
+    );
     for (const c of cases) {
       // Interleaved so that a busy machine slows both sides alike.
       const service = await time(c.service);
       const baseline = await time(c.baseline);
       const p95 = percentile(service, 0.95);
-      console.log(`${c.name.padEnd(34)} ${percentile(service, 0.5).toFixed(1).padStart(9)} ${p95.toFixed(1).padStart(9)} ${`<${c.target}`.padStart(7)}${p95 <= c.target ? " ok" : " !!"} ${percentile(baseline, 0.5).toFixed(1).padStart(9)} ${percentile(baseline, 0.95).toFixed(1).padStart(9)}  ${(percentile(service, 0.5) / percentile(baseline, 0.5)).toFixed(2)}×`);
+      console.log(
+        `${c.name.padEnd(34)} ${percentile(service, 0.5).toFixed(1).padStart(9)} ${p95.toFixed(1).padStart(9)} ${`<${c.target}`.padStart(7)}${p95 <= c.target ? " ok" : " !!"} ${percentile(baseline, 0.5).toFixed(1).padStart(9)} ${percentile(baseline, 0.95).toFixed(1).padStart(9)}  ${(percentile(service, 0.5) / percentile(baseline, 0.5)).toFixed(2)}×`,
+      );
     }
   } finally {
     await db.close();

@@ -55,21 +55,25 @@ async function concurrent(n: number, call: (i: number) => Promise<unknown>): Pro
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < n) {
-      const i = next++;
-      const t = performance.now();
-      await call(i);
-      latencies.push((performance.now() - t) * 1000);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const i = next++;
+        const t = performance.now();
+        await call(i);
+        latencies.push((performance.now() - t) * 1000);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   return { perSecond: n / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
 }
 
 function report(name: string, f: Figures): Figures {
-  console.log(`${name.padEnd(40)} ${Math.round(f.perSecond).toLocaleString("en-US").padStart(10)} /s   p50 ${f.p50.toFixed(1).padStart(7)} µs   p99 ${f.p99.toFixed(1).padStart(8)} µs`);
+  console.log(
+    `${name.padEnd(40)} ${Math.round(f.perSecond).toLocaleString("en-US").padStart(10)} /s   p50 ${f.p50.toFixed(1).padStart(7)} µs   p99 ${f.p99.toFixed(1).padStart(8)} µs`,
+  );
   return f;
 }
 const ratio = (label: string, a: number, b: number) => console.log(`${label.padEnd(58)} ${(a / b).toFixed(2)}×`);

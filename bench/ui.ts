@@ -61,8 +61,12 @@ async function main() {
       }
       results.push({ name, target, times });
       if (process.env.BENCH_DEBUG) {
-        const entries = (await page.evaluate(`performance.getEntriesByType("resource").filter((e) => e.name.includes("/api/trpc")).map((e) => [e.name.slice(e.name.indexOf("/api/trpc"), e.name.indexOf("/api/trpc") + 60), Math.round(e.startTime), Math.round(e.responseStart), Math.round(e.responseEnd)])`)) as unknown[];
-        const nav = await page.evaluate(`(() => { const n = performance.getEntriesByType("navigation")[0]; return [Math.round(n.responseStart), Math.round(n.domContentLoadedEventEnd), Math.round(n.loadEventEnd)]; })()`);
+        const entries = (await page.evaluate(
+          `performance.getEntriesByType("resource").filter((e) => e.name.includes("/api/trpc")).map((e) => [e.name.slice(e.name.indexOf("/api/trpc"), e.name.indexOf("/api/trpc") + 60), Math.round(e.startTime), Math.round(e.responseStart), Math.round(e.responseEnd)])`,
+        )) as unknown[];
+        const nav = await page.evaluate(
+          `(() => { const n = performance.getEntriesByType("navigation")[0]; return [Math.round(n.responseStart), Math.round(n.domContentLoadedEventEnd), Math.round(n.loadEventEnd)]; })()`,
+        );
         console.log(name, "navigation [responseStart, DCL, load]", nav, "trpc [name, start, responseStart, end]", entries);
       }
     };
@@ -88,10 +92,14 @@ async function main() {
     console.log("");
     for (const r of results) {
       const p50 = percentile(r.times, 0.5);
-      console.log(`${r.name.padEnd(48)} p50 ${ms(p50).padStart(8)}  p95 ${ms(percentile(r.times, 0.95)).padStart(8)}  target < ${r.target} ms  ${p50 < r.target ? "PASS" : "FAIL"}`);
+      console.log(
+        `${r.name.padEnd(48)} p50 ${ms(p50).padStart(8)}  p95 ${ms(percentile(r.times, 0.95)).padStart(8)}  target < ${r.target} ms  ${p50 < r.target ? "PASS" : "FAIL"}`,
+      );
     }
     const slow = frames.filter((f) => f > 50).length;
-    console.log(`${"trace tree scroll, 240 frames".padEnd(48)} p50 ${ms(percentile(frames, 0.5)).padStart(8)}  p95 ${ms(percentile(frames, 0.95)).padStart(8)}  frames over 50 ms: ${slow}`);
+    console.log(
+      `${"trace tree scroll, 240 frames".padEnd(48)} p50 ${ms(percentile(frames, 0.5)).padStart(8)}  p95 ${ms(percentile(frames, 0.95)).padStart(8)}  frames over 50 ms: ${slow}`,
+    );
   } finally {
     await browser.close();
     await server.stop();

@@ -41,13 +41,21 @@ describe("datasets and examples with the real langsmith client", () => {
     const csrf = await fetch(`${server.url}/api/auth/csrf`);
     keep(csrf);
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    keep(await fetch(`${server.url}/api/auth/callback/credentials`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
-      body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-    }));
-    const key = await call(anonymous, "POST", "/api-key", { description: "datasets e2e" }, { "x-api-key": "", cookie: cookie(), "x-user-id": signup.body.user_id });
+    keep(
+      await fetch(`${server.url}/api/auth/callback/credentials`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
+        body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+      }),
+    );
+    const key = await call(
+      anonymous,
+      "POST",
+      "/api-key",
+      { description: "datasets e2e" },
+      { "x-api-key": "", cookie: cookie(), "x-user-id": signup.body.user_id },
+    );
     assert.equal(key.status, 201, JSON.stringify(key.body));
     return key.body.key as string;
   }
@@ -61,8 +69,14 @@ describe("datasets and examples with the real langsmith client", () => {
     assert.equal((await client.readDataset({ datasetId: dataset.id })).description, "qa pairs");
     assert.equal(await client.hasDataset({ datasetName: unique("missing") }), false);
     const listed = await collect(client.listDatasets({ datasetNameContains: name.slice(-8) }));
-    assert.deepEqual(listed.map((d) => d.id), [dataset.id]);
-    assert.equal((await collect(client.listDatasets({ metadata: { team: "search" } }))).some((d) => d.id === dataset.id), true);
+    assert.deepEqual(
+      listed.map((d) => d.id),
+      [dataset.id],
+    );
+    assert.equal(
+      (await collect(client.listDatasets({ metadata: { team: "search" } }))).some((d) => d.id === dataset.id),
+      true,
+    );
     await assert.rejects(client.createDataset(name), (e: Error & { status?: number }) => e.status === 409);
     const renamed = await client.updateDataset({ datasetId: dataset.id, name: `${name}-2`, description: "renamed" });
     assert.equal(renamed.name, `${name}-2`);
@@ -72,7 +86,14 @@ describe("datasets and examples with the real langsmith client", () => {
     const dataset = await client.createDataset(unique("e2e-ex"));
     const png = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
     const created = await client.createExamples([
-      { dataset_id: dataset.id, inputs: { q: "2+2" }, outputs: { a: "4" }, metadata: { lang: "en" }, split: "train", attachments: { photo: ["image/png", png] } },
+      {
+        dataset_id: dataset.id,
+        inputs: { q: "2+2" },
+        outputs: { a: "4" },
+        metadata: { lang: "en" },
+        split: "train",
+        attachments: { photo: ["image/png", png] },
+      },
       { dataset_id: dataset.id, inputs: { q: "3+3" }, outputs: { a: "6" }, metadata: { lang: "fr" }, split: "test" },
     ]);
     assert.equal(created.length, 2);
@@ -84,11 +105,22 @@ describe("datasets and examples with the real langsmith client", () => {
     const bytes = new Uint8Array(await (await fetch(photo.presigned_url)).arrayBuffer());
     assert.deepEqual(bytes, png);
     const train = await collect(client.listExamples({ datasetId: dataset.id, splits: ["train"] }));
-    assert.deepEqual(train.map((e) => e.id), [first.id]);
+    assert.deepEqual(
+      train.map((e) => e.id),
+      [first.id],
+    );
     const french = await collect(client.listExamples({ datasetId: dataset.id, metadata: { lang: "fr" } }));
-    assert.deepEqual(french.map((e) => e.inputs), [{ q: "3+3" }]);
-    const filtered = await collect(client.listExamples({ datasetId: dataset.id, filter: `and(has(metadata, '{"lang":"en"}'), exists(outputs, "a"))` }));
-    assert.deepEqual(filtered.map((e) => e.id), [first.id]);
+    assert.deepEqual(
+      french.map((e) => e.inputs),
+      [{ q: "3+3" }],
+    );
+    const filtered = await collect(
+      client.listExamples({ datasetId: dataset.id, filter: `and(has(metadata, '{"lang":"en"}'), exists(outputs, "a"))` }),
+    );
+    assert.deepEqual(
+      filtered.map((e) => e.id),
+      [first.id],
+    );
     assert.deepEqual((await client.listDatasetSplits({ datasetId: dataset.id })).sort(), ["test", "train"]);
     await client.updateDatasetSplits({ datasetId: dataset.id, splitName: "gold", exampleIds: [first.id] });
     assert.deepEqual((await client.readExample(first.id)).metadata?.dataset_split, ["train", "gold"]);
@@ -99,7 +131,11 @@ describe("datasets and examples with the real langsmith client", () => {
 
   test("a tagged version keeps the old state through updateExample and deleteExample; diff names the changes", async () => {
     const dataset = await client.createDataset(unique("e2e-ver"));
-    const [kept, dropped] = await client.createExamples({ datasetId: dataset.id, inputs: [{ q: "a" }, { q: "b" }], outputs: [{ r: "1" }, { r: "2" }] });
+    const [kept, dropped] = await client.createExamples({
+      datasetId: dataset.id,
+      inputs: [{ q: "a" }, { q: "b" }],
+      outputs: [{ r: "1" }, { r: "2" }],
+    });
     const version = await client.readDatasetVersion({ datasetId: dataset.id, asOf: new Date() });
     await client.updateDatasetTag({ datasetId: dataset.id, asOf: version.as_of, tag: "v1" });
     assert.deepEqual((await client.readDatasetVersion({ datasetId: dataset.id, tag: "v1" })).tags, ["v1"]);
@@ -107,9 +143,15 @@ describe("datasets and examples with the real langsmith client", () => {
     await client.updateExample(kept.id, { outputs: { r: "one" }, metadata: { reviewed: true } });
     await client.deleteExample(dropped.id);
     const now = await collect(client.listExamples({ datasetId: dataset.id }));
-    assert.deepEqual(now.map((e) => [e.id, e.outputs]), [[kept.id, { r: "one" }]]);
+    assert.deepEqual(
+      now.map((e) => [e.id, e.outputs]),
+      [[kept.id, { r: "one" }]],
+    );
     const v1 = await collect(client.listExamples({ datasetId: dataset.id, asOf: "v1" }));
-    assert.deepEqual(v1.map((e) => e.outputs).sort((x, y) => String(x?.r).localeCompare(String(y?.r))), [{ r: "1" }, { r: "2" }]);
+    assert.deepEqual(
+      v1.map((e) => e.outputs).sort((x, y) => String(x?.r).localeCompare(String(y?.r))),
+      [{ r: "1" }, { r: "2" }],
+    );
     const diff = await client.diffDatasetVersions({ datasetId: dataset.id, fromVersion: "v1", toVersion: "latest" });
     assert.deepEqual(diff, { examples_modified: [kept.id], examples_added: [], examples_removed: [dropped.id] });
     await assert.rejects(client.readExample(dropped.id), /404|not found/i);
@@ -122,14 +164,22 @@ describe("datasets and examples with the real langsmith client", () => {
 
   test("evaluate() over a dataset: an experiment referencing it, runs per example, feedback", async () => {
     const dataset = await client.createDataset(unique("e2e-eval"));
-    await client.createExamples({ datasetId: dataset.id, inputs: [{ q: "a" }, { q: "b" }, { q: "c" }], outputs: [{ answer: "A" }, { answer: "B" }, { answer: "x" }] });
+    await client.createExamples({
+      datasetId: dataset.id,
+      inputs: [{ q: "a" }, { q: "b" }, { q: "c" }],
+      outputs: [{ answer: "A" }, { answer: "B" }, { answer: "x" }],
+    });
     const results = await evaluate((inputs: Record<string, any>) => ({ answer: String(inputs.q).toUpperCase() }), {
       data: dataset.name,
       client,
       experimentPrefix: "e2e-eval",
       maxConcurrency: 2,
-      evaluators: [({ outputs, referenceOutputs }: { outputs?: Record<string, any>; referenceOutputs?: Record<string, any> }) =>
-        ({ key: "exact", score: outputs?.answer === referenceOutputs?.answer ? 1 : 0 })],
+      evaluators: [
+        ({ outputs, referenceOutputs }: { outputs?: Record<string, any>; referenceOutputs?: Record<string, any> }) => ({
+          key: "exact",
+          score: outputs?.answer === referenceOutputs?.answer ? 1 : 0,
+        }),
+      ],
     });
     const rows = results.results;
     assert.equal(rows.length, 3);
@@ -150,11 +200,21 @@ describe("datasets and examples with the real langsmith client", () => {
   test("uploadCsv makes a dataset of examples from the chosen columns", async () => {
     const name = unique("e2e-csv");
     const csv = 'question,answer,notes\nhi,hello,x\n"a, b","c ""d""",y\n';
-    const dataset = await client.uploadCsv({ csvFile: new Blob([csv]), fileName: "qa.csv", inputKeys: ["question"], outputKeys: ["answer"], name, dataType: "kv" });
+    const dataset = await client.uploadCsv({
+      csvFile: new Blob([csv]),
+      fileName: "qa.csv",
+      inputKeys: ["question"],
+      outputKeys: ["answer"],
+      name,
+      dataType: "kv",
+    });
     assert.equal(dataset.name, name);
     const examples = await collect(client.listExamples({ datasetId: dataset.id }));
     const pairs = examples.map((e) => [e.inputs.question, e.outputs?.answer]).sort();
-    assert.deepEqual(pairs, [["a, b", 'c "d"'], ["hi", "hello"]]);
+    assert.deepEqual(pairs, [
+      ["a, b", 'c "d"'],
+      ["hi", "hello"],
+    ]);
     await assert.rejects(
       client.uploadCsv({ csvFile: new Blob([csv]), fileName: "qa.csv", inputKeys: ["nope"], outputKeys: [], name: unique("bad") }),
       /400|column/,
@@ -218,16 +278,26 @@ describe("datasets and examples with the real langsmith client", () => {
     const json = await call(server, "POST", "/examples", { dataset_id: dataset.id, inputs: { q: "json" }, split: "s" });
     assert.equal(json.status, 200);
     assert.deepEqual(json.body.metadata, { dataset_split: ["s"] });
-    const bulk = await call(server, "POST", "/examples/bulk", [{ dataset_id: dataset.id, inputs: { q: 1 } }, { dataset_id: dataset.id, inputs: { q: 2 } }]);
-    assert.deepEqual(bulk.body.map((e: { inputs: unknown }) => e.inputs), [{ q: 1 }, { q: 2 }]);
+    const bulk = await call(server, "POST", "/examples/bulk", [
+      { dataset_id: dataset.id, inputs: { q: 1 } },
+      { dataset_id: dataset.id, inputs: { q: 2 } },
+    ]);
+    assert.deepEqual(
+      bulk.body.map((e: { inputs: unknown }) => e.inputs),
+      [{ q: 1 }, { q: 2 }],
+    );
     const { body, contentType } = multipartBody([{ name: `${randomUUID()}.inputs`, json: { q: 1 } }]);
     const missing = await fetch(`${server.url}/v1/platform/datasets/${randomUUID()}/examples`, {
-      method: "POST", headers: { "x-api-key": server.apiKey, "content-type": contentType }, body: new Uint8Array(body),
+      method: "POST",
+      headers: { "x-api-key": server.apiKey, "content-type": contentType },
+      body: new Uint8Array(body),
     });
     assert.equal(missing.status, 404);
     const badName = multipartBody([{ name: "not-an-id", json: {} }]);
     const rejected = await fetch(`${server.url}/v1/platform/datasets/${dataset.id}/examples`, {
-      method: "POST", headers: { "x-api-key": server.apiKey, "content-type": badName.contentType }, body: new Uint8Array(badName.body),
+      method: "POST",
+      headers: { "x-api-key": server.apiKey, "content-type": badName.contentType },
+      body: new Uint8Array(badName.body),
     });
     assert.equal(rejected.status, 400);
     assert.match((await rejected.json()).detail, /not-an-id/);

@@ -29,11 +29,25 @@ function ingestLoad(target: { url: string; apiKey: string }, workers = 4, perBat
     while (running) {
       const post = Array.from({ length: perBatch }, (_, i) => {
         const id = randomUUID();
-        return { id, trace_id: id, dotted_order: `20260101T000000000000Z${id}`, name: `load-${i}`, run_type: "chain", session_name: project, start_time: new Date().toISOString(), inputs: { i } };
+        return {
+          id,
+          trace_id: id,
+          dotted_order: `20260101T000000000000Z${id}`,
+          name: `load-${i}`,
+          run_type: "chain",
+          session_name: project,
+          start_time: new Date().toISOString(),
+          inputs: { i },
+        };
       });
       let status = "network error";
       try {
-        const r = await fetch(`${target.url}/runs/batch`, { method: "POST", headers: { "x-api-key": target.apiKey, "content-type": "application/json" }, body: JSON.stringify({ post }), signal: AbortSignal.timeout(30_000) });
+        const r = await fetch(`${target.url}/runs/batch`, {
+          method: "POST",
+          headers: { "x-api-key": target.apiKey, "content-type": "application/json" },
+          body: JSON.stringify({ post }),
+          signal: AbortSignal.timeout(30_000),
+        });
         status = String(r.status);
         if (r.headers.get("retry-after")) retryAfter.add(status);
         await r.arrayBuffer();
@@ -45,7 +59,15 @@ function ingestLoad(target: { url: string; apiKey: string }, workers = 4, perBat
     }
   };
   const done = Promise.all(Array.from({ length: workers }, worker));
-  return { acknowledged, statuses, retryAfter, stop: async () => { running = false; await done; } };
+  return {
+    acknowledged,
+    statuses,
+    retryAfter,
+    stop: async () => {
+      running = false;
+      await done;
+    },
+  };
 }
 
 /** The acknowledged runs that cannot be read back. */
@@ -78,7 +100,11 @@ test("kill -9 under concurrent ingest loses no acknowledged run (embedded databa
     process.kill(first.pid, "SIGKILL");
     await load.stop();
     await first.stop();
-    const again = await startServer({ env: { DATA_DIR: dataDir }, databaseUrl: null, existing: { apiKey: first.apiKey, workspaceId: first.workspaceId } });
+    const again = await startServer({
+      env: { DATA_DIR: dataDir },
+      databaseUrl: null,
+      existing: { apiKey: first.apiKey, workspaceId: first.workspaceId },
+    });
     try {
       assert.deepEqual(await missing(again, load.acknowledged), [], `of ${load.acknowledged.length} acknowledged`);
     } finally {
@@ -128,7 +154,11 @@ describe("PostgreSQL stopped and started under the server", { skip: once || noPo
       await until(async () => load.acknowledged.length > before + 100, "ingest to resume by itself");
       await load.stop();
       assert.ok(load.retryAfter.has("503"), `statuses ${JSON.stringify([...load.statuses])}`);
-      assert.deepEqual([...load.statuses.keys()].filter((s) => s !== "202" && s !== "503"), [], "only 202 or 503, never a 500");
+      assert.deepEqual(
+        [...load.statuses.keys()].filter((s) => s !== "202" && s !== "503"),
+        [],
+        "only 202 or 503, never a 500",
+      );
       assert.deepEqual(await missing(server, load.acknowledged), [], `of ${load.acknowledged.length} acknowledged`);
       const lines = server.output().split("\n");
       assert.equal(lines.filter((l) => l.includes("The database is unavailable")).length, 1, "one line when the outage starts");
@@ -172,7 +202,11 @@ test("Redis killed under load: rate limits fall back to memory, ingest goes on, 
     const before = load.acknowledged.length;
     await until(async () => load.acknowledged.length > before + 200, "ingest to go on without Redis");
     await load.stop();
-    assert.deepEqual([...load.statuses.keys()].filter((s) => s !== "202" && s !== "429"), [], JSON.stringify([...load.statuses]));
+    assert.deepEqual(
+      [...load.statuses.keys()].filter((s) => s !== "202" && s !== "429"),
+      [],
+      JSON.stringify([...load.statuses]),
+    );
     assert.deepEqual(await missing(server, load.acknowledged), []);
     assert.match(server.output(), /Redis unavailable/);
   } finally {

@@ -36,7 +36,9 @@ describe("EGRESS_PROXY_URL: a rule's webhook leaves through the configured proxy
 
   before(async () => {
     for (const s of [receiver, proxy]) await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-    server = await startServer({ env: { ALLOW_PRIVATE_EGRESS: "1", EGRESS_PROXY_URL: `http://127.0.0.1:${portOf(proxy)}`, EGRESS_IPS: "192.0.2.1" } });
+    server = await startServer({
+      env: { ALLOW_PRIVATE_EGRESS: "1", EGRESS_PROXY_URL: `http://127.0.0.1:${portOf(proxy)}`, EGRESS_IPS: "192.0.2.1" },
+    });
   });
   after(async () => {
     await server?.stop();
@@ -53,7 +55,9 @@ describe("EGRESS_PROXY_URL: a rule's webhook leaves through the configured proxy
     const project = await call(server, "POST", "/sessions", { name: "egress-proxy" });
     assert.equal(project.status, 200, JSON.stringify(project.body));
     const rule = await call(server, "POST", "/runs/rules", {
-      display_name: "all runs", session_id: project.body.id, sampling_rate: 1,
+      display_name: "all runs",
+      session_id: project.body.id,
+      sampling_rate: 1,
       webhooks: [{ url: `http://127.0.0.1:${portOf(receiver)}/hook`, headers: { "x-hook-secret": "s3cret" } }],
     });
     assert.equal(rule.status, 200, JSON.stringify(rule.body));
@@ -61,7 +65,19 @@ describe("EGRESS_PROXY_URL: a rule's webhook leaves through the configured proxy
     const id = randomUUID();
     const now = new Date().toISOString();
     const sent = await call(server, "POST", "/runs/batch", {
-      post: [{ id, trace_id: id, name: "hooked", run_type: "chain", start_time: now, end_time: now, inputs: {}, outputs: {}, session_name: "egress-proxy" }],
+      post: [
+        {
+          id,
+          trace_id: id,
+          name: "hooked",
+          run_type: "chain",
+          start_time: now,
+          end_time: now,
+          inputs: {},
+          outputs: {},
+          session_name: "egress-proxy",
+        },
+      ],
     });
     assert.equal(sent.status, 202);
     const hook = await eventually(async () => hooks.find((h) => h.runId === id), 30_000);

@@ -20,7 +20,19 @@ describe("feedback with the real langsmith client", () => {
     const id = randomUUID();
     const now = new Date().toISOString();
     const r = await call(server, "POST", "/runs/batch", {
-      post: [{ id, trace_id: id, name, run_type: "chain", start_time: now, end_time: now, inputs: { q: 1 }, outputs: { a: 2 }, session_name: project }],
+      post: [
+        {
+          id,
+          trace_id: id,
+          name,
+          run_type: "chain",
+          start_time: now,
+          end_time: now,
+          inputs: { q: 1 },
+          outputs: { a: 2 },
+          session_name: project,
+        },
+      ],
     });
     assert.equal(r.status, 202, JSON.stringify(r.body));
     await eventually(async () => (await call(server, "GET", `/runs/${id}/share`)).status === 200);
@@ -29,7 +41,12 @@ describe("feedback with the real langsmith client", () => {
 
   test("create, read, update, list and delete through the SDK", async () => {
     const runId = await storedRun();
-    const made = await client.createFeedback(runId, "correctness", { score: 0.75, value: "mostly", comment: "close", correction: { answer: 3 } });
+    const made = await client.createFeedback(runId, "correctness", {
+      score: 0.75,
+      value: "mostly",
+      comment: "close",
+      correction: { answer: 3 },
+    });
     const read = await client.readFeedback(made.id);
     assert.equal(read.run_id, runId);
     assert.equal(read.trace_id, runId);
@@ -52,8 +69,12 @@ describe("feedback with the real langsmith client", () => {
     for await (const f of client.listFeedback({ runIds: [runId] })) all.push(f);
     assert.deepEqual(all.map((f) => f.key).sort(), ["correctness", "helpfulness"]);
     const byKey = [];
-    for await (const f of client.listFeedback({ runIds: [runId], feedbackKeys: ["helpfulness"], feedbackSourceTypes: ["model"] })) byKey.push(f);
-    assert.deepEqual(byKey.map((f) => f.key), ["helpfulness"]);
+    for await (const f of client.listFeedback({ runIds: [runId], feedbackKeys: ["helpfulness"], feedbackSourceTypes: ["model"] }))
+      byKey.push(f);
+    assert.deepEqual(
+      byKey.map((f) => f.key),
+      ["helpfulness"],
+    );
 
     await client.deleteFeedback(made.id);
     await assert.rejects(client.readFeedback(made.id), /not found|404/i);
@@ -79,7 +100,18 @@ describe("feedback with the real langsmith client", () => {
     const id = randomUUID();
     const now = new Date().toISOString();
     const { body, contentType } = multipartBody([
-      { name: `post.${runId}`, json: { id: runId, trace_id: runId, dotted_order: `${now.replace(/[-:.]/g, "").replace("Z", "000Z")}${runId}`, name: "late", run_type: "llm", start_time: now, session_name: "e2e-late" } },
+      {
+        name: `post.${runId}`,
+        json: {
+          id: runId,
+          trace_id: runId,
+          dotted_order: `${now.replace(/[-:.]/g, "").replace("Z", "000Z")}${runId}`,
+          name: "late",
+          run_type: "llm",
+          start_time: now,
+          session_name: "e2e-late",
+        },
+      },
       { name: `feedback.${id}`, json: { run_id: runId, trace_id: runId, key: "same-request", score: 0.5 } },
     ]);
     assert.equal((await call(server, "POST", "/runs/multipart", body, { "content-type": contentType })).status, 202);
@@ -99,7 +131,11 @@ describe("feedback with the real langsmith client", () => {
     assert.ok(Date.parse(token.expires_at) > Date.now());
     const viaGet = await fetch(`${token.url}?score=4&comment=${encodeURIComponent("great answer")}`);
     assert.equal(viaGet.status, 200, await viaGet.clone().text());
-    const viaPost = await fetch(token.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ score: 2 }) });
+    const viaPost = await fetch(token.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ score: 2 }),
+    });
     assert.equal(viaPost.status, 200);
     const outOfRange = await fetch(`${token.url}?score=9`);
     assert.equal(outOfRange.status, 400);
@@ -112,7 +148,10 @@ describe("feedback with the real langsmith client", () => {
     assert.ok(given.every((f) => (f.feedback_source as { type: string }).type === "app"));
     const listed = [];
     for await (const t of client.listPresignedFeedbackTokens(runId)) listed.push(t);
-    assert.deepEqual(listed.map((t) => t.url), [token.url]);
+    assert.deepEqual(
+      listed.map((t) => t.url),
+      [token.url],
+    );
 
     const shortLived = await call(server, "POST", "/feedback/tokens", { run_id: runId, feedback_key: "k", expires_in: { seconds: 1 } });
     assert.equal(shortLived.status, 200);
@@ -121,7 +160,16 @@ describe("feedback with the real langsmith client", () => {
   });
 
   test("feedback configs", async () => {
-    const config = await client.createFeedbackConfig({ feedbackKey: "tone", feedbackConfig: { type: "categorical", categories: [{ value: 0, label: "rude" }, { value: 1, label: "kind" }] } as never });
+    const config = await client.createFeedbackConfig({
+      feedbackKey: "tone",
+      feedbackConfig: {
+        type: "categorical",
+        categories: [
+          { value: 0, label: "rude" },
+          { value: 1, label: "kind" },
+        ],
+      } as never,
+    });
     assert.equal(config.feedback_key, "tone");
     const again = await client.createFeedbackConfig({ feedbackKey: "tone", feedbackConfig: config.feedback_config as never });
     assert.equal(again.id, config.id);
@@ -143,7 +191,11 @@ describe("feedback with the real langsmith client", () => {
     assert.equal((await call(server, "DELETE", `/feedback/${randomUUID()}`)).status, 404);
     assert.equal((await call(server, "GET", "/feedback?limit=0")).status, 400);
     assert.equal((await call(server, "GET", "/feedback?run=nope")).status, 400);
-    assert.equal((await call(server, "POST", "/feedback/tokens", { run_id: randomUUID(), feedback_key: "k", expires_at: "2000-01-01T00:00:00Z" })).status, 400);
+    assert.equal(
+      (await call(server, "POST", "/feedback/tokens", { run_id: randomUUID(), feedback_key: "k", expires_at: "2000-01-01T00:00:00Z" }))
+        .status,
+      400,
+    );
     assert.equal((await fetch(`${server.url}/feedback`)).status, 401);
   });
 });

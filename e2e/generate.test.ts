@@ -11,7 +11,9 @@ describe("generation and workspace model prices against the built server", () =>
   let fake: Awaited<ReturnType<typeof startFakeOpenAI>>;
   before(async () => {
     fake = await startFakeOpenAI();
-    server = await startServer({ env: { GENERATION_BASE_URL: fake.url, GENERATION_API_KEY: "deploy-key", GENERATION_MODEL: "e2e-model", ALLOW_PRIVATE_EGRESS: "1" } });
+    server = await startServer({
+      env: { GENERATION_BASE_URL: fake.url, GENERATION_API_KEY: "deploy-key", GENERATION_MODEL: "e2e-model", ALLOW_PRIVATE_EGRESS: "1" },
+    });
   });
   after(async () => {
     await server?.stop();
@@ -19,7 +21,11 @@ describe("generation and workspace model prices against the built server", () =>
   });
 
   test("POST /generate drafts a prompt, an evaluator and examples through the configured endpoint", async () => {
-    const prompt = await call(server, "POST", "/generate", { kind: "prompt", description: "answer questions", input_variables: ["question"] });
+    const prompt = await call(server, "POST", "/generate", {
+      kind: "prompt",
+      description: "answer questions",
+      input_variables: ["question"],
+    });
     assert.equal(prompt.status, 200, JSON.stringify(prompt.body));
     assert.equal(prompt.body.model, "e2e-model");
     assert.deepEqual(prompt.body.input_variables, ["topic", "question"]);
@@ -79,7 +85,12 @@ describe("generation and workspace model prices against the built server", () =>
     assert.equal(negative.status, 400);
     assert.match(negative.body.detail, /prices\.input/);
 
-    const created = await call(server, "POST", "/model-prices", { name: "house mini", match_pattern: "^gpt-4o-mini$", provider: "openai", prices: { input: 100, output: 100 } });
+    const created = await call(server, "POST", "/model-prices", {
+      name: "house mini",
+      match_pattern: "^gpt-4o-mini$",
+      provider: "openai",
+      prices: { input: 100, output: 100 },
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const list = await call(server, "GET", "/model-prices");
     assert.equal(list.body[0].id, created.body.id);
@@ -88,10 +99,17 @@ describe("generation and workspace model prices against the built server", () =>
     const client = new Client({ apiUrl: server.url, apiKey: server.apiKey });
     const root = new RunTree({ name: "agent", run_type: "chain", inputs: { q: "x" }, client, project_name: "e2e-prices" });
     await root.postRun();
-    const llm = root.createChild({ name: "ChatOpenAI", run_type: "llm", inputs: { messages: [{ role: "user", content: "hi" }] },
-      extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } } });
+    const llm = root.createChild({
+      name: "ChatOpenAI",
+      run_type: "llm",
+      inputs: { messages: [{ role: "user", content: "hi" }] },
+      extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
+    });
     await llm.postRun();
-    await llm.end({ choices: [{ message: { role: "assistant", content: "hello" } }], usage_metadata: { input_tokens: 10_000, output_tokens: 1_000, total_tokens: 11_000 } });
+    await llm.end({
+      choices: [{ message: { role: "assistant", content: "hello" } }],
+      usage_metadata: { input_tokens: 10_000, output_tokens: 1_000, total_tokens: 11_000 },
+    });
     await llm.patchRun();
     await root.end({ a: 1 });
     await root.patchRun();

@@ -30,7 +30,16 @@ describe("hardening: sizes, content types", () => {
     const filler = "x".repeat(Math.ceil(bytes / count));
     return Array.from({ length: count }, (_, i) => {
       const id = randomUUID();
-      return { id, trace_id: id, dotted_order: `20260101T000000000000Z${id}`, name: `big-${i}`, run_type: "chain", session_name: project, start_time: new Date().toISOString(), inputs: { i, filler } };
+      return {
+        id,
+        trace_id: id,
+        dotted_order: `20260101T000000000000Z${id}`,
+        name: `big-${i}`,
+        run_type: "chain",
+        session_name: project,
+        start_time: new Date().toISOString(),
+        inputs: { i, filler },
+      };
     });
   }
 
@@ -42,12 +51,20 @@ describe("hardening: sizes, content types", () => {
     const r = await call(server, "POST", "/runs/batch", body, { "content-type": "application/json" });
     assert.equal(r.status, 202, JSON.stringify(r.body));
     const last = await client.readRun(batch[29].id);
-    assert.equal((last.inputs as { filler: string }).filler.length, batch[29].inputs.filler.length, "the last run of the body arrived whole");
+    assert.equal(
+      (last.inputs as { filler: string }).filler.length,
+      batch[29].inputs.filler.length,
+      "the last run of the body arrived whole",
+    );
 
     const parts = bigRuns(project, 30, 15 * MiB).map((run) => ({ name: `post.${run.id}`, json: run }));
     const multipart = multipartBody(parts);
     assert.ok(multipart.body.length > 15 * MiB);
-    const m = await fetch(`${server.url}/runs/multipart`, { method: "POST", headers: { "x-api-key": server.apiKey, "content-type": multipart.contentType }, body: new Uint8Array(multipart.body) });
+    const m = await fetch(`${server.url}/runs/multipart`, {
+      method: "POST",
+      headers: { "x-api-key": server.apiKey, "content-type": multipart.contentType },
+      body: new Uint8Array(multipart.body),
+    });
     assert.equal(m.status, 202, await m.text());
     const lastPart = parts[29].json as { id: string };
     assert.equal((await client.readRun(lastPart.id)).name, "big-29");
@@ -57,11 +74,19 @@ describe("hardening: sizes, content types", () => {
     const url = new URL(`${server.url}/runs/batch`);
     const started = Date.now();
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST",
-        headers: { "x-api-key": server.apiKey, "content-type": "application/json", "content-length": String(40 * MiB) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: { "x-api-key": server.apiKey, "content-type": "application/json", "content-length": String(40 * MiB) },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       req.write("{");
     });
@@ -76,26 +101,57 @@ describe("hardening: sizes, content types", () => {
       assert.equal(r.status, 415, type);
       assert.match(r.body.detail, /not JSON/);
     }
-    assert.equal((await call(server, "POST", "/runs", JSON.stringify(run), { "content-type": "application/json; charset=utf-8" })).status, 202);
+    assert.equal(
+      (await call(server, "POST", "/runs", JSON.stringify(run), { "content-type": "application/json; charset=utf-8" })).status,
+      202,
+    );
   });
 
   test("a batch of 100 with bad runs in it: the bad ones are listed (207) and logged, the rest stored", async () => {
     const project = `mixed-${randomUUID().slice(0, 8)}`;
     const bea = await newUser(server.url, `bea-${randomUUID()}@example.com`, "bea-password-1");
-    const other = { url: server.url, apiKey: (await ui(bea, "POST", "/api-key", { kind: "service", description: "other workspace" })).body.key as string };
+    const other = {
+      url: server.url,
+      apiKey: (await ui(bea, "POST", "/api-key", { kind: "service", description: "other workspace" })).body.key as string,
+    };
     {
       const foreign = randomUUID();
-      assert.equal((await call(other, "POST", "/runs", { id: foreign, name: "elsewhere", run_type: "chain", start_time: new Date().toISOString(), inputs: {} })).status, 202);
+      assert.equal(
+        (
+          await call(other, "POST", "/runs", {
+            id: foreign,
+            name: "elsewhere",
+            run_type: "chain",
+            start_time: new Date().toISOString(),
+            inputs: {},
+          })
+        ).status,
+        202,
+      );
       const good = bigRuns(project, 96, 10_000);
       const nul = { ...bigRuns(project, 1, 10)[0], name: "nul\u0000name", inputs: { "k\u0000": "v\u0000\ud800" } };
       const badTime = { ...bigRuns(project, 1, 10)[0], start_time: "1e20" };
-      const hugeTokens = { ...bigRuns(project, 1, 10)[0], run_type: "llm", outputs: { usage_metadata: { input_tokens: 2 ** 31, output_tokens: 1, total_tokens: 2 ** 31 + 1 } } };
+      const hugeTokens = {
+        ...bigRuns(project, 1, 10)[0],
+        run_type: "llm",
+        outputs: { usage_metadata: { input_tokens: 2 ** 31, output_tokens: 1, total_tokens: 2 ** 31 + 1 } },
+      };
       const longProject = { ...bigRuns(project, 1, 10)[0], session_name: "p".repeat(8000) };
       const taken = { ...bigRuns(project, 1, 10)[0], id: foreign, trace_id: foreign, dotted_order: `20260101T000000000000Z${foreign}` };
       const r = await call(server, "POST", "/runs/batch", { post: [...good, nul, badTime, hugeTokens, longProject, taken] });
       assert.equal(r.status, 207, JSON.stringify(r.body));
       const refused = new Map((r.body.errors as { id: string; detail: string }[]).map((e) => [e.id, e.detail]));
-      assert.deepEqual([...refused.keys()].sort(), [badTime.id, hugeTokens.id, longProject.id, taken.id].sort(), JSON.stringify({ badTime: badTime.id, hugeTokens: hugeTokens.id, longProject: longProject.id, taken: taken.id, refused: [...refused] }));
+      assert.deepEqual(
+        [...refused.keys()].sort(),
+        [badTime.id, hugeTokens.id, longProject.id, taken.id].sort(),
+        JSON.stringify({
+          badTime: badTime.id,
+          hugeTokens: hugeTokens.id,
+          longProject: longProject.id,
+          taken: taken.id,
+          refused: [...refused],
+        }),
+      );
       assert.match(refused.get(taken.id)!, /already exists in another workspace/);
       assert.match(refused.get(hugeTokens.id)!, /whole numbers from 0/);
       assert.match(refused.get(longProject.id)!, /at most 1,000 characters/);
@@ -105,7 +161,10 @@ describe("hardening: sizes, content types", () => {
       assert.equal((await client.readRun(good[95].id)).name, good[95].name);
       const log = await call(server, "GET", "/runs/ingest-errors");
       assert.equal(log.status, 200);
-      assert.ok([badTime.id, hugeTokens.id, taken.id].every((id) => log.body.some((e: { run_id: string }) => e.run_id === id)), JSON.stringify(log.body));
+      assert.ok(
+        [badTime.id, hugeTokens.id, taken.id].every((id) => log.body.some((e: { run_id: string }) => e.run_id === id)),
+        JSON.stringify(log.body),
+      );
       const single = await call(server, "POST", "/runs", taken);
       assert.equal(single.status, 409, "a single run with another workspace's id is a 409 naming it");
       assert.match(single.body.detail, new RegExp(foreign));
@@ -114,7 +173,14 @@ describe("hardening: sizes, content types", () => {
 
   test("bad input anywhere is a clear 4xx that says what was wrong, never a 500", async () => {
     const now = new Date().toISOString();
-    const run = (extra: Record<string, unknown>) => ({ id: randomUUID(), name: "x", run_type: "chain", start_time: now, inputs: {}, ...extra });
+    const run = (extra: Record<string, unknown>) => ({
+      id: randomUUID(),
+      name: "x",
+      run_type: "chain",
+      start_time: now,
+      inputs: {},
+      ...extra,
+    });
     const cases: [string, string, unknown][] = [
       ["POST", "/runs/query", { filter: 'eq(name, "\u0000")' }],
       ["POST", "/runs/query", { filter: 'like(name, "\\")' }],
@@ -138,7 +204,11 @@ describe("hardening: sizes, content types", () => {
       assert.ok(r.status >= 400 && r.status < 500, what);
       assert.equal(typeof r.body?.detail, "string", `${what} says what was wrong`);
     }
-    assert.equal((await call(server, "POST", "/runs/query", { filter: 'gt(start_time, "9999-12-31T23:59:59Z")' })).status, 200, "a far-future time is a valid filter");
+    assert.equal(
+      (await call(server, "POST", "/runs/query", { filter: 'gt(start_time, "9999-12-31T23:59:59Z")' })).status,
+      200,
+      "a far-future time is a valid filter",
+    );
   });
 
   test("U+0000 and lone surrogates in feedback and examples are stored and read back as sent", async () => {

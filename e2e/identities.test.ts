@@ -22,11 +22,28 @@ describe("identities: users, sessions, keys, roles and isolation", () => {
   const ui = (browser: Browser, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     uiCall(browser, method, path, body, headers);
 
-  const runBody = (name: string, project: string) => ({ id: randomUUID(), name, run_type: "chain", inputs: { q: 1 }, session_name: project });
+  const runBody = (name: string, project: string) => ({
+    id: randomUUID(),
+    name,
+    run_type: "chain",
+    inputs: { q: 1 },
+    session_name: project,
+  });
 
   test("sign up over HTTP, sign in through next-auth, the session cookie plus x-user-id is an identity", async () => {
     const created = await signUp("Ada@Example.com", "ada-password-1", "Ada");
-    assert.equal((await call({ url: server.url, apiKey: "" }, "POST", "/auth/signup", { email: "ada@example.com", password: "another-pass" }, { "x-api-key": "" })).status, 409);
+    assert.equal(
+      (
+        await call(
+          { url: server.url, apiKey: "" },
+          "POST",
+          "/auth/signup",
+          { email: "ada@example.com", password: "another-pass" },
+          { "x-api-key": "" },
+        )
+      ).status,
+      409,
+    );
     const badPassword = await signIn("ada@example.com", "wrong-password");
     assert.ok(![...badPassword.keys()].some((k) => k.includes("session-token")), "a wrong password gets no session");
     const cookies = await signIn("ada@example.com", "ada-password-1");
@@ -53,10 +70,15 @@ describe("identities: users, sessions, keys, roles and isolation", () => {
     const alone = await call({ url: server.url, apiKey: "" }, "GET", "/sessions", undefined, { "x-api-key": "", "x-user-id": ada.userId });
     assert.equal(alone.status, 401);
     assert.match(alone.body.detail, /session/);
-    const cookieOnly = await call({ url: server.url, apiKey: "" }, "GET", "/sessions", undefined, { "x-api-key": "", cookie: cookieHeader(ada.cookies) });
+    const cookieOnly = await call({ url: server.url, apiKey: "" }, "GET", "/sessions", undefined, {
+      "x-api-key": "",
+      cookie: cookieHeader(ada.cookies),
+    });
     assert.equal(cookieOnly.status, 401);
     const forged = await call({ url: server.url, apiKey: "" }, "GET", "/sessions", undefined, {
-      "x-api-key": "", "x-user-id": ada.userId, cookie: "next-auth.session-token=forged",
+      "x-api-key": "",
+      "x-user-id": ada.userId,
+      cookie: "next-auth.session-token=forged",
     });
     assert.equal(forged.status, 401);
     assert.equal((await call({ url: server.url, apiKey: "" }, "GET", "/auth", undefined, { "x-api-key": "" })).status, 401);
@@ -96,14 +118,25 @@ describe("identities: users, sessions, keys, roles and isolation", () => {
     const invite = await ui(ada, "POST", "/members", { email: "bea@example.com", role: "viewer" });
     assert.equal(invite.status, 201, JSON.stringify(invite.body));
     const beaAccount = await signUp("bea@example.com", "bea-password-1", "Bea");
-    bea = { url: server.url, cookies: await signIn("bea@example.com", "bea-password-1"), userId: beaAccount.user_id, workspaceId: beaAccount.workspace_id };
+    bea = {
+      url: server.url,
+      cookies: await signIn("bea@example.com", "bea-password-1"),
+      userId: beaAccount.user_id,
+      workspaceId: beaAccount.workspace_id,
+    };
     const accepted = await ui(bea, "POST", "/members/accept", { token: invite.body.token });
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
     assert.deepEqual(accepted.body, { workspace_id: ada.workspaceId, role: "viewer" });
     assert.equal((await ui(bea, "POST", "/members/accept", { token: invite.body.token })).status, 404, "an invitation works once");
 
     const workspaces = await ui(bea, "GET", "/workspaces");
-    assert.deepEqual(workspaces.body.map((w: { id: string; role: string }) => [w.id, w.role]), [[bea.workspaceId, "admin"], [ada.workspaceId, "viewer"]]);
+    assert.deepEqual(
+      workspaces.body.map((w: { id: string; role: string }) => [w.id, w.role]),
+      [
+        [bea.workspaceId, "admin"],
+        [ada.workspaceId, "viewer"],
+      ],
+    );
     const inAda = { "x-tenant-id": ada.workspaceId };
     assert.equal((await ui(bea, "GET", "/sessions", undefined, inAda)).status, 200);
     const denied = await ui(bea, "POST", "/runs", runBody("nope", "bea-project"), inAda);
@@ -121,7 +154,13 @@ describe("identities: users, sessions, keys, roles and isolation", () => {
     assert.equal((await ui(bea, "POST", "/api-key", { kind: "service" }, inAda)).status, 403);
 
     const members = await ui(ada, "GET", "/members");
-    assert.deepEqual(members.body.map((m: { email: string; role: string }) => [m.email, m.role]), [["ada@example.com", "admin"], ["bea@example.com", "viewer"]]);
+    assert.deepEqual(
+      members.body.map((m: { email: string; role: string }) => [m.email, m.role]),
+      [
+        ["ada@example.com", "admin"],
+        ["bea@example.com", "viewer"],
+      ],
+    );
     assert.equal((await ui(ada, "PATCH", `/members/${bea.userId}`, { role: "member" })).status, 200);
     assert.equal((await ui(bea, "POST", "/runs", runBody("allowed", "bea-project"), inAda)).status, 202);
     assert.equal((await ui(ada, "PATCH", `/members/${ada.userId}`, { role: "viewer" })).status, 409, "the last admin stays");

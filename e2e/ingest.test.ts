@@ -37,10 +37,17 @@ describe("ingest with the real langsmith client", () => {
   test("a RunTree trace goes through multipart and reads back whole", async () => {
     const root = new RunTree({ name: "agent", run_type: "chain", inputs: { question: "2+2?" }, client, project_name: "e2e-multipart" });
     await root.postRun();
-    const llm = root.createChild({ name: "ChatOpenAI", run_type: "llm", inputs: { messages: [{ role: "user", content: "2+2?" }] },
-      extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } } });
+    const llm = root.createChild({
+      name: "ChatOpenAI",
+      run_type: "llm",
+      inputs: { messages: [{ role: "user", content: "2+2?" }] },
+      extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
+    });
     await llm.postRun();
-    await llm.end({ choices: [{ message: { role: "assistant", content: "4" } }], usage_metadata: { input_tokens: 12, output_tokens: 1, total_tokens: 13 } });
+    await llm.end({
+      choices: [{ message: { role: "assistant", content: "4" } }],
+      usage_metadata: { input_tokens: 12, output_tokens: 1, total_tokens: 13 },
+    });
     await llm.patchRun();
     await root.end({ answer: "4" });
     await root.patchRun();
@@ -84,7 +91,13 @@ describe("ingest with the real langsmith client", () => {
 
   test("attachments are stored and served back through signed links", async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
-    const run = new RunTree({ name: "with-file", run_type: "chain", inputs: { q: 1 }, client, attachments: { picture: ["image/png", new Uint8Array(png)] } as never });
+    const run = new RunTree({
+      name: "with-file",
+      run_type: "chain",
+      inputs: { q: 1 },
+      client,
+      attachments: { picture: ["image/png", new Uint8Array(png)] } as never,
+    });
     await run.postRun();
     await run.end({ ok: true });
     await run.patchRun();
@@ -95,14 +108,22 @@ describe("ingest with the real langsmith client", () => {
     const download = await fetch(new URL(link.presigned_url, server.url));
     assert.equal(download.status, 200);
     assert.deepEqual(Buffer.from(await download.arrayBuffer()), png);
-    const tampered = await fetch(new URL(link.presigned_url.replace(/sig=(.)/, (_m: string, c: string) => `sig=${c === "x" ? "y" : "x"}`), server.url));
+    const tampered = await fetch(
+      new URL(
+        link.presigned_url.replace(/sig=(.)/, (_m: string, c: string) => `sig=${c === "x" ? "y" : "x"}`),
+        server.url,
+      ),
+    );
     assert.equal(tampered.status, 404);
   });
 
   test("gzip-compressed multipart bodies are accepted", async () => {
     const id = randomUUID();
     const { body, contentType } = multipartBody([
-      { name: `post.${id}`, json: { id, name: "gz", run_type: "chain", start_time: new Date().toISOString(), trace_id: id, dotted_order: undefined } },
+      {
+        name: `post.${id}`,
+        json: { id, name: "gz", run_type: "chain", start_time: new Date().toISOString(), trace_id: id, dotted_order: undefined },
+      },
       { name: `post.${id}.inputs`, json: { big: "x".repeat(10_000) } },
     ]);
     const r = await call(server, "POST", "/runs/multipart", gzipSync(body), { "content-type": contentType, "content-encoding": "gzip" });
@@ -148,7 +169,10 @@ describe("ingest limits", () => {
     assert.equal(big.status, 413);
     assert.match(big.body.detail, /limit/);
     const bomb = gzipSync(JSON.stringify({ post: [{ id: randomUUID(), name: "x", inputs: { s: "z".repeat(200_000) } }] }));
-    const decompressed = await call(server, "POST", "/runs/batch", bomb, { "content-type": "application/json", "content-encoding": "gzip" });
+    const decompressed = await call(server, "POST", "/runs/batch", bomb, {
+      "content-type": "application/json",
+      "content-encoding": "gzip",
+    });
     assert.equal(decompressed.status, 413);
     assert.match(decompressed.body.detail, /Decompressed/);
     const many = await call(server, "POST", "/runs/batch", { post: Array.from({ length: 6 }, () => ({ id: randomUUID(), name: "x" })) });

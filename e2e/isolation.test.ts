@@ -27,17 +27,39 @@ describe("isolation matrix: workspace B against workspace A's resources", () => 
     a.run = randomUUID();
     a.child = randomUUID();
     const start = new Date().toISOString();
-    await client.createRun({ id: a.run, name: "a-root", run_type: "chain", inputs: { secret: "A" }, project_name: project.name, start_time: start } as never);
-    await client.createRun({ id: a.child, name: "a-llm", run_type: "llm", inputs: { messages: [{ role: "user", content: "hi" }] }, parent_run_id: a.run, project_name: project.name } as never);
+    await client.createRun({
+      id: a.run,
+      name: "a-root",
+      run_type: "chain",
+      inputs: { secret: "A" },
+      project_name: project.name,
+      start_time: start,
+    } as never);
+    await client.createRun({
+      id: a.child,
+      name: "a-llm",
+      run_type: "llm",
+      inputs: { messages: [{ role: "user", content: "hi" }] },
+      parent_run_id: a.run,
+      project_name: project.name,
+    } as never);
     await eventually(async () => (await call(server, "GET", `/runs/${a.child}`)).status === 200);
     a.feedback = (await client.createFeedback(a.run, "quality", { score: 1 })).id;
     const dataset = await client.createDataset(`a-dataset-${randomUUID().slice(0, 6)}`);
     a.dataset = dataset.id;
     a.example = (await client.createExample({ q: 1 }, { a: 2 }, { datasetId: dataset.id })).id;
-    const set = await call(server, "POST", "/charts/sets", { name: "a-dash", sections: [{ title: "s", charts: [{ title: "c", metrics: ["run_count"] }] }] });
+    const set = await call(server, "POST", "/charts/sets", {
+      name: "a-dash",
+      sections: [{ title: "s", charts: [{ title: "c", metrics: ["run_count"] }] }],
+    });
     assert.equal(set.status, 200, JSON.stringify(set.body));
     a.chartSet = set.body.id;
-    const rule = await call(server, "POST", "/runs/rules", { display_name: "a-rule", session_id: a.project, filter: 'eq(name, "x")', add_feedback: { key: "k", score: 1 } });
+    const rule = await call(server, "POST", "/runs/rules", {
+      display_name: "a-rule",
+      session_id: a.project,
+      filter: 'eq(name, "x")',
+      add_feedback: { key: "k", score: 1 },
+    });
     assert.equal(rule.status, 200, JSON.stringify(rule.body));
     a.rule = rule.body.id;
     assert.equal((await call(server, "PUT", `/runs/${a.run}/share`)).status, 200);
@@ -122,7 +144,21 @@ describe("isolation matrix: workspace B against workspace A's resources", () => 
     test(`${label}: lists, queries and stats show none of A's data`, async () => {
       const text = (r: CallResult) => JSON.stringify(r.body);
       // A's content and the ids B never used itself (B's own writes may name A's run ids, see below).
-      const secrets = ['"secret":"A"', "a-root", "a-llm", "a-dataset-", "a-dash", "a-rule", a.projectName, a.project, a.feedback, a.example, a.chartSet, a.rule, a.repo];
+      const secrets = [
+        '"secret":"A"',
+        "a-root",
+        "a-llm",
+        "a-dataset-",
+        "a-dash",
+        "a-rule",
+        a.projectName,
+        a.project,
+        a.feedback,
+        a.example,
+        a.chartSet,
+        a.rule,
+        a.repo,
+      ];
       const lists: [string, string, unknown?][] = [
         ["GET", "/sessions"],
         ["GET", `/sessions?name=${a.projectName}`],
@@ -158,7 +194,13 @@ describe("isolation matrix: workspace B against workspace A's resources", () => 
       assert.ok(feedback.status < 500);
       const token = await as("POST", "/feedback/tokens", { run_id: a.run, feedback_key: "hijack" });
       assert.equal(token.status, 404, "a feedback link only for a run of one's own workspace");
-      const posted = await as("POST", "/runs", { id: a.run, name: "hijack", run_type: "chain", inputs: { x: 1 }, session_name: "b-project" });
+      const posted = await as("POST", "/runs", {
+        id: a.run,
+        name: "hijack",
+        run_type: "chain",
+        inputs: { x: 1 },
+        session_name: "b-project",
+      });
       assert.ok(posted.status < 500, `POST /runs → ${posted.status}`);
       await as("POST", "/runs/batch", { patch: [{ id: a.child, outputs: { hijacked: true }, end_time: new Date().toISOString() }] });
       await as("POST", "/runs", { id: randomUUID(), name: "orphan", run_type: "chain", parent_run_id: a.run, session_name: "b-project" });
@@ -177,7 +219,11 @@ describe("isolation matrix: workspace B against workspace A's resources", () => 
     assert.equal((await call(server, "GET", `/sessions/${a.project}`)).body.description ?? null, null);
     assert.equal((await call(server, "GET", `/feedback/${a.feedback}`)).body.score, 1);
     const feedback = await call(server, "GET", `/feedback?run=${a.run}`);
-    assert.deepEqual(feedback.body.map((f: { key: string }) => f.key), ["quality"], "B's feedback never reaches A's run");
+    assert.deepEqual(
+      feedback.body.map((f: { key: string }) => f.key),
+      ["quality"],
+      "B's feedback never reaches A's run",
+    );
     assert.equal((await call(server, "GET", `/datasets/${a.dataset}`)).status, 200);
     assert.deepEqual((await call(server, "GET", `/examples/${a.example}`)).body.inputs, { q: 1 });
     assert.equal((await call(server, "GET", `/charts/sets/${a.chartSet}`)).body.description ?? null, null);

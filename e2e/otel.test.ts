@@ -49,27 +49,41 @@ describe("OpenTelemetry ingest with the real OTel SDK exporters", () => {
       return r.status === 200 && ready(r.body) ? r.body : null;
     });
   const protoExporter = (path = "/otel/v1/traces", project = "otel-e2e") =>
-    new ProtoExporter({ url: `${server.url}${path}`, headers: { "x-api-key": server.apiKey, "Langsmith-Project": project }, compression: CompressionAlgorithm.GZIP });
+    new ProtoExporter({
+      url: `${server.url}${path}`,
+      headers: { "x-api-key": server.apiKey, "Langsmith-Project": project },
+      compression: CompressionAlgorithm.GZIP,
+    });
   const jsonExporter = (path = "/api/v1/otel/v1/traces") =>
     new JsonExporter({ url: `${server.url}${path}`, headers: { "x-api-key": server.apiKey } });
 
   test("GenAI spans (protobuf, gzip): a chain with an llm child carrying messages, tokens and cost, and a failed tool", async () => {
     const rec = recorder("agent-service");
     const agent = rec.start("invoke_agent travel", { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "travel" });
-    const chat = rec.start("chat gpt-4o-mini", {
-      "gen_ai.operation.name": "chat",
-      "gen_ai.provider.name": "openai",
-      "gen_ai.request.model": "gpt-4o-mini",
-      "gen_ai.request.temperature": 0.2,
-      "gen_ai.system_instructions": JSON.stringify([{ type: "text", content: "You plan trips." }]),
-      "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: "Plan Oslo" }] }]),
-      "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "Day 1: fjords." }], finish_reason: "stop" }]),
-      "gen_ai.usage.input_tokens": 1200,
-      "gen_ai.usage.output_tokens": 300,
-      "gen_ai.usage.cache_read.input_tokens": 1000,
-    }, agent);
+    const chat = rec.start(
+      "chat gpt-4o-mini",
+      {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": "openai",
+        "gen_ai.request.model": "gpt-4o-mini",
+        "gen_ai.request.temperature": 0.2,
+        "gen_ai.system_instructions": JSON.stringify([{ type: "text", content: "You plan trips." }]),
+        "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: "Plan Oslo" }] }]),
+        "gen_ai.output.messages": JSON.stringify([
+          { role: "assistant", parts: [{ type: "text", content: "Day 1: fjords." }], finish_reason: "stop" },
+        ]),
+        "gen_ai.usage.input_tokens": 1200,
+        "gen_ai.usage.output_tokens": 300,
+        "gen_ai.usage.cache_read.input_tokens": 1000,
+      },
+      agent,
+    );
     chat.end();
-    const tool = rec.start("execute_tool book_hotel", { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "book_hotel", "gen_ai.tool.call.arguments": '{"city":"Oslo"}' }, agent);
+    const tool = rec.start(
+      "execute_tool book_hotel",
+      { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "book_hotel", "gen_ai.tool.call.arguments": '{"city":"Oslo"}' },
+      agent,
+    );
     tool.recordException(new Error("no rooms left"));
     tool.setStatus({ code: SpanStatusCode.ERROR, message: "no rooms left" });
     tool.end();
@@ -88,7 +102,10 @@ describe("OpenTelemetry ingest with the real OTel SDK exporters", () => {
     assert.equal(llm.parent_run_id, root.id);
     assert.equal(llm.trace_id, root.id);
     assert.ok(llm.dotted_order.startsWith(`${root.dotted_order}.`));
-    assert.deepEqual(llm.inputs.messages, [{ role: "system", content: "You plan trips." }, { role: "user", content: "Plan Oslo" }]);
+    assert.deepEqual(llm.inputs.messages, [
+      { role: "system", content: "You plan trips." },
+      { role: "user", content: "Plan Oslo" },
+    ]);
     assert.equal(llm.outputs.choices[0].message.content, "Day 1: fjords.");
     assert.equal(llm.prompt_tokens, 1200);
     assert.equal(llm.completion_tokens, 300);
@@ -110,12 +127,21 @@ describe("OpenTelemetry ingest with the real OTel SDK exporters", () => {
   test("a child exported before its parent is kept, and the trace is whole once the parent arrives", async () => {
     const rec = recorder("late-parent");
     const parent = rec.start("workflow", { "traceloop.span.kind": "workflow", "traceloop.entity.name": "summarise" });
-    const child = rec.start("openai.chat", {
-      "llm.request.type": "chat", "gen_ai.system": "openai", "gen_ai.request.model": "gpt-4o-mini",
-      "gen_ai.prompt.0.role": "user", "gen_ai.prompt.0.content": "Summarise OTel",
-      "gen_ai.completion.0.role": "assistant", "gen_ai.completion.0.content": "Traces, metrics, logs.",
-      "gen_ai.usage.prompt_tokens": 20, "gen_ai.usage.completion_tokens": 6,
-    }, parent);
+    const child = rec.start(
+      "openai.chat",
+      {
+        "llm.request.type": "chat",
+        "gen_ai.system": "openai",
+        "gen_ai.request.model": "gpt-4o-mini",
+        "gen_ai.prompt.0.role": "user",
+        "gen_ai.prompt.0.content": "Summarise OTel",
+        "gen_ai.completion.0.role": "assistant",
+        "gen_ai.completion.0.content": "Traces, metrics, logs.",
+        "gen_ai.usage.prompt_tokens": 20,
+        "gen_ai.usage.completion_tokens": 6,
+      },
+      parent,
+    );
     child.end();
     const exporter = protoExporter();
     await send(exporter, rec.finished());
@@ -123,7 +149,10 @@ describe("OpenTelemetry ingest with the real OTel SDK exporters", () => {
     assert.equal(early.parent_run_id, runId(parent));
 
     parent.end();
-    await send(exporter, rec.finished().filter((s) => s.name === "workflow"));
+    await send(
+      exporter,
+      rec.finished().filter((s) => s.name === "workflow"),
+    );
     const root = await readRun(runId(parent));
     assert.equal(root.name, "summarise");
     const placed = await readRun(runId(child), (r) => r.trace_id === root.id && r.dotted_order.startsWith(`${root.dotted_order}.`));
@@ -134,13 +163,25 @@ describe("OpenTelemetry ingest with the real OTel SDK exporters", () => {
 
   test("Vercel AI SDK spans through the JSON exporter under /api/v1: one request, parent and child", async () => {
     const rec = recorder("next-app");
-    const outer = rec.start("ai.generateText", { "ai.operationId": "ai.generateText", "ai.prompt": JSON.stringify({ prompt: "Hi" }), "ai.response.text": "Hello!" });
-    const inner = rec.start("ai.generateText.doGenerate", {
-      "ai.operationId": "ai.generateText.doGenerate", "ai.model.id": "gpt-4o-mini", "ai.model.provider": "openai.chat",
-      "ai.prompt.messages": JSON.stringify([{ role: "user", content: [{ type: "text", text: "Hi" }] }]),
-      "ai.response.text": "Hello!", "ai.response.finishReason": "stop",
-      "ai.usage.inputTokens": 8, "ai.usage.outputTokens": 3,
-    }, outer);
+    const outer = rec.start("ai.generateText", {
+      "ai.operationId": "ai.generateText",
+      "ai.prompt": JSON.stringify({ prompt: "Hi" }),
+      "ai.response.text": "Hello!",
+    });
+    const inner = rec.start(
+      "ai.generateText.doGenerate",
+      {
+        "ai.operationId": "ai.generateText.doGenerate",
+        "ai.model.id": "gpt-4o-mini",
+        "ai.model.provider": "openai.chat",
+        "ai.prompt.messages": JSON.stringify([{ role: "user", content: [{ type: "text", text: "Hi" }] }]),
+        "ai.response.text": "Hello!",
+        "ai.response.finishReason": "stop",
+        "ai.usage.inputTokens": 8,
+        "ai.usage.outputTokens": 3,
+      },
+      outer,
+    );
     inner.end();
     outer.end();
     await send(jsonExporter(), rec.finished());
@@ -157,13 +198,22 @@ describe("OpenTelemetry ingest with the real OTel SDK exporters", () => {
   test("the langsmith SDK's own OTLP exporter rewrites AI SDK spans client-side; they land as native-looking runs", async () => {
     process.env.LANGSMITH_TRACING = "true";
     const { LangSmithOTLPTraceExporter } = await import("langsmith/experimental/otel/exporter");
-    const exporter = new LangSmithOTLPTraceExporter({ url: `${server.url}/otel/v1/traces`, headers: { "x-api-key": server.apiKey }, projectName: "ls-otel-exporter" });
+    const exporter = new LangSmithOTLPTraceExporter({
+      url: `${server.url}/otel/v1/traces`,
+      headers: { "x-api-key": server.apiKey },
+      projectName: "ls-otel-exporter",
+    });
     const rec = recorder("vercel-app");
     const span = rec.start("ai.generateText.doGenerate", {
-      "ai.operationId": "ai.generateText.doGenerate", "ai.model.id": "gpt-4o-mini", "ai.model.provider": "openai.chat",
-      "ai.telemetry.metadata.ls_run_name": "weather-call", "ai.telemetry.metadata.tenant": "acme",
+      "ai.operationId": "ai.generateText.doGenerate",
+      "ai.model.id": "gpt-4o-mini",
+      "ai.model.provider": "openai.chat",
+      "ai.telemetry.metadata.ls_run_name": "weather-call",
+      "ai.telemetry.metadata.tenant": "acme",
       "ai.prompt.messages": JSON.stringify([{ role: "user", content: [{ type: "text", text: "Weather?" }] }]),
-      "ai.response.text": "Sunny.", "ai.usage.inputTokens": 40, "ai.usage.outputTokens": 2,
+      "ai.response.text": "Sunny.",
+      "ai.usage.inputTokens": 40,
+      "ai.usage.outputTokens": 2,
     });
     span.end();
     await send(exporter as unknown as SpanExporter, rec.finished());
@@ -179,11 +229,30 @@ describe("OpenTelemetry ingest with the real OTel SDK exporters", () => {
 
   test("answers per OTLP: partial success for bad spans, 400 for undecodable or non-trace bodies, 415, 401", async () => {
     const good = "1a2b3c4d5e6f7081";
-    const body = { resourceSpans: [{ scopeSpans: [{ spans: [
-      { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: good, name: "ok", startTimeUnixNano: "1763884800000000000", endTimeUnixNano: "1763884801000000000" },
-      { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "", name: "no id", startTimeUnixNano: "1763884800000000000" },
-    ] }] }] };
-    const partial = await call(server, "POST", "/otel/v1/traces", gzipSync(JSON.stringify(body)), { "content-type": "application/json", "content-encoding": "gzip" });
+    const body = {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: "0af7651916cd43dd8448eb211c80319c",
+                  spanId: good,
+                  name: "ok",
+                  startTimeUnixNano: "1763884800000000000",
+                  endTimeUnixNano: "1763884801000000000",
+                },
+                { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "", name: "no id", startTimeUnixNano: "1763884800000000000" },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const partial = await call(server, "POST", "/otel/v1/traces", gzipSync(JSON.stringify(body)), {
+      "content-type": "application/json",
+      "content-encoding": "gzip",
+    });
     assert.equal(partial.status, 200);
     assert.equal(partial.body.partialSuccess.rejectedSpans, "1");
     await readRun(`00000000-0000-0000-${good.slice(0, 4)}-${good.slice(4)}`);
@@ -193,12 +262,18 @@ describe("OpenTelemetry ingest with the real OTel SDK exporters", () => {
     const logs = await call(server, "POST", "/otel/v1/traces", { resourceLogs: [] });
     assert.equal(logs.status, 400);
     assert.match(logs.body.message, /logs/);
-    const protoGarbage = await call(server, "POST", "/otel/v1/traces", new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0x0f]), { "content-type": "application/x-protobuf" });
+    const protoGarbage = await call(server, "POST", "/otel/v1/traces", new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0x0f]), {
+      "content-type": "application/x-protobuf",
+    });
     assert.equal(protoGarbage.status, 400);
     assert.equal(protoGarbage.headers.get("content-type"), "application/x-protobuf");
     const text = await call(server, "POST", "/otel/v1/traces", "hello", { "content-type": "text/plain" });
     assert.equal(text.status, 415);
-    const anonymous = await fetch(`${server.url}/otel/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const anonymous = await fetch(`${server.url}/otel/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     assert.equal(anonymous.status, 401);
   });
 });

@@ -12,8 +12,32 @@ const chat = (system: string) => ({
   kwargs: {
     input_variables: ["question"],
     messages: [
-      { lc: 1, type: "constructor", id: ["langchain", "prompts", "chat", "SystemMessagePromptTemplate"], kwargs: { prompt: { lc: 1, type: "constructor", id: ["langchain", "prompts", "prompt", "PromptTemplate"], kwargs: { template: system, input_variables: [] } } } },
-      { lc: 1, type: "constructor", id: ["langchain", "prompts", "chat", "HumanMessagePromptTemplate"], kwargs: { prompt: { lc: 1, type: "constructor", id: ["langchain", "prompts", "prompt", "PromptTemplate"], kwargs: { template: "{question}", input_variables: ["question"] } } } },
+      {
+        lc: 1,
+        type: "constructor",
+        id: ["langchain", "prompts", "chat", "SystemMessagePromptTemplate"],
+        kwargs: {
+          prompt: {
+            lc: 1,
+            type: "constructor",
+            id: ["langchain", "prompts", "prompt", "PromptTemplate"],
+            kwargs: { template: system, input_variables: [] },
+          },
+        },
+      },
+      {
+        lc: 1,
+        type: "constructor",
+        id: ["langchain", "prompts", "chat", "HumanMessagePromptTemplate"],
+        kwargs: {
+          prompt: {
+            lc: 1,
+            type: "constructor",
+            id: ["langchain", "prompts", "prompt", "PromptTemplate"],
+            kwargs: { template: "{question}", input_variables: ["question"] },
+          },
+        },
+      },
     ],
   },
 });
@@ -102,7 +126,10 @@ describe("prompt repository with the real langsmith client", () => {
     await client.createCommit(name, chat("one"), { tags: ["prod"] });
     const [first] = await collect(client.listCommits(name));
     await client.createCommit(name, chat("two"), { parentCommitHash: first.commit_hash });
-    await assert.rejects(client.createCommit(name, chat("three"), { parentCommitHash: first.commit_hash }), /\[409\].*is not the latest commit/s);
+    await assert.rejects(
+      client.createCommit(name, chat("three"), { parentCommitHash: first.commit_hash }),
+      /\[409\].*is not the latest commit/s,
+    );
     const prod = await client.pullPromptCommit(`${name}:prod`, { skipCache: true });
     assert.deepEqual(prod.manifest, chat("one"));
     const missing = await call(server, "GET", `/commits/-/${name}/ffffffff`);
@@ -116,8 +143,14 @@ describe("prompt repository with the real langsmith client", () => {
     await client.pushPrompt(unique("other"), { object: chat("Other.") });
 
     const found = await collect(client.listPrompts({ query: "translator" }));
-    assert.deepEqual(found.map((p) => p.repo_handle), [name]);
-    assert.deepEqual((await collect(client.listPrompts({ query: "French translation" }))).map((p) => p.repo_handle), [name]);
+    assert.deepEqual(
+      found.map((p) => p.repo_handle),
+      [name],
+    );
+    assert.deepEqual(
+      (await collect(client.listPrompts({ query: "French translation" }))).map((p) => p.repo_handle),
+      [name],
+    );
     assert.equal((await collect(client.listPrompts({ query: "no-such-prompt-anywhere" }))).length, 0);
     assert.ok((await collect(client.listPrompts())).length >= 2);
 
@@ -126,7 +159,10 @@ describe("prompt repository with the real langsmith client", () => {
     const prompt = await client.getPrompt(name);
     assert.equal(prompt?.is_public, true);
     assert.deepEqual(prompt?.tags, ["i18n", "de"]);
-    assert.deepEqual((await collect(client.listPrompts({ isPublic: true }))).map((p) => p.repo_handle), [name]);
+    assert.deepEqual(
+      (await collect(client.listPrompts({ isPublic: true }))).map((p) => p.repo_handle),
+      [name],
+    );
 
     assert.deepEqual(await client.likePrompt(name), { likes: 1 });
     assert.deepEqual(await client.likePrompt(name), { likes: 1 });
@@ -138,7 +174,10 @@ describe("prompt repository with the real langsmith client", () => {
 
     await client.updatePrompt(name, { isArchived: true });
     assert.equal((await collect(client.listPrompts({ query: name }))).length, 0);
-    assert.deepEqual((await collect(client.listPrompts({ query: name, isArchived: true }))).map((p) => p.repo_handle), [name]);
+    assert.deepEqual(
+      (await collect(client.listPrompts({ query: name, isArchived: true }))).map((p) => p.repo_handle),
+      [name],
+    );
 
     assert.equal(await client.promptExists(name), true);
     await client.deletePrompt(name);

@@ -19,12 +19,22 @@ describe("querying runs with the real langsmith client", () => {
     client = new Client({ apiUrl: server.url, apiKey: server.apiKey });
     for (let i = 0; i < 3; i++) {
       const root = new RunTree({
-        name: `agent-${i}`, run_type: "chain", inputs: { question: i === 0 ? "what is the refund policy?" : `question ${i}` },
-        client, project_name: project, tags: i === 0 ? ["vip"] : [], extra: { metadata: { user_id: `u${i}`, thread_id: `thread-${i % 2}` } },
+        name: `agent-${i}`,
+        run_type: "chain",
+        inputs: { question: i === 0 ? "what is the refund policy?" : `question ${i}` },
+        client,
+        project_name: project,
+        tags: i === 0 ? ["vip"] : [],
+        extra: { metadata: { user_id: `u${i}`, thread_id: `thread-${i % 2}` } },
       });
       await root.postRun();
       if (i === 0) {
-        llm = root.createChild({ name: "ChatOpenAI", run_type: "llm", inputs: { messages: [] }, extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } } });
+        llm = root.createChild({
+          name: "ChatOpenAI",
+          run_type: "llm",
+          inputs: { messages: [] },
+          extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
+        });
         await llm.postRun();
         await llm.end({ usage_metadata: { input_tokens: 30, output_tokens: 12, total_tokens: 42 } });
         await llm.patchRun();
@@ -80,8 +90,14 @@ describe("querying runs with the real langsmith client", () => {
     const many = `e2e-many-${randomUUID().slice(0, 8)}`;
     const start = Date.now() - 60_000;
     const post = Array.from({ length: 230 }, (_, i) => ({
-      id: randomUUID(), name: `r${i}`, run_type: "chain", session_name: many,
-      start_time: new Date(start + i).toISOString(), end_time: new Date(start + i + 5).toISOString(), inputs: {}, outputs: {},
+      id: randomUUID(),
+      name: `r${i}`,
+      run_type: "chain",
+      session_name: many,
+      start_time: new Date(start + i).toISOString(),
+      end_time: new Date(start + i + 5).toISOString(),
+      inputs: {},
+      outputs: {},
     }));
     assert.equal((await call(server, "POST", "/runs/batch", { post })).status, 202);
     const ids = await eventually(async () => {
@@ -112,7 +128,10 @@ describe("querying runs with the real langsmith client", () => {
     assert.equal(rootsOnly.run_count, 1);
     const threads: any[] = [];
     for await (const t of client.listGroupRuns({ projectId, groupBy: "conversation" })) threads.push(t);
-    assert.deepEqual(threads.map((t) => [t.thread_id, t.count]).sort(), [["thread-0", 2], ["thread-1", 1]]);
+    assert.deepEqual(threads.map((t) => [t.thread_id, t.count]).sort(), [
+      ["thread-0", 2],
+      ["thread-1", 1],
+    ]);
     const t0 = threads.find((t) => t.thread_id === "thread-0");
     assert.equal(t0.total_tokens, 42);
     assert.equal(t0.filter, 'eq(thread_id, "thread-0")');
@@ -120,9 +139,14 @@ describe("querying runs with the real langsmith client", () => {
 
   test("charts for the project and the workspace", async () => {
     const range = { start_time: new Date(Date.now() - 3_600_000).toISOString(), end_time: new Date(Date.now() + 60_000).toISOString() };
-    const chart = await call(server, "POST", `/sessions/${projectId}/charts`, { ...range, metrics: ["run_count", "total_tokens"], group_by: { attribute: "run_type" } });
+    const chart = await call(server, "POST", `/sessions/${projectId}/charts`, {
+      ...range,
+      metrics: ["run_count", "total_tokens"],
+      group_by: { attribute: "run_type" },
+    });
     assert.equal(chart.status, 200, JSON.stringify(chart.body));
-    const count = (type: string) => chart.body.series.find((s: any) => s.metric === "run_count" && s.group === type).values.reduce((a: number, b: number) => a + b, 0);
+    const count = (type: string) =>
+      chart.body.series.find((s: any) => s.metric === "run_count" && s.group === type).values.reduce((a: number, b: number) => a + b, 0);
     assert.equal(count("chain"), 3);
     assert.equal(count("llm"), 1);
     const workspace = await call(server, "POST", "/charts", { ...range, metrics: ["run_count"], filter: 'eq(run_type, "llm")' });

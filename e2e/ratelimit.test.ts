@@ -55,26 +55,30 @@ describe("rate limits over HTTP, counted in memory", () => {
   });
 });
 
-describe("rate limits over HTTP, two servers sharing one Redis", { skip: process.env.TEST_REDIS_URL ? false : "TEST_REDIS_URL not set" }, () => {
-  let a: RunningServer;
-  let b: RunningServer;
-  before(async () => {
-    const env = { RATE_LIMITS: "on", REDIS_URL: process.env.TEST_REDIS_URL! };
-    [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
-  });
-  after(async () => Promise.all([a?.stop(), b?.stop()]));
+describe(
+  "rate limits over HTTP, two servers sharing one Redis",
+  { skip: process.env.TEST_REDIS_URL ? false : "TEST_REDIS_URL not set" },
+  () => {
+    let a: RunningServer;
+    let b: RunningServer;
+    before(async () => {
+      const env = { RATE_LIMITS: "on", REDIS_URL: process.env.TEST_REDIS_URL! };
+      [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+    });
+    after(async () => Promise.all([a?.stop(), b?.stop()]));
 
-  test("requests to either server draw on one budget per key", async () => {
-    // B does not know A's key, but counts it before any lookup, in the same Redis counter.
-    for (let i = 1; i <= QUERY_LIMIT; i++) {
-      const onA = i % 2 === 1;
-      const r = await query(onA ? a : b, a.apiKey);
-      assert.equal(r.status, onA ? 200 : 401, JSON.stringify(r.body));
-      if (onA) assertLimitHeaders(r, QUERY_LIMIT - i);
-    }
-    assertRefused(await query(a, a.apiKey));
-    assertRefused(await query(b, a.apiKey));
-    assert.equal((await query(b)).status, 200, "B's own key has its own budget");
-    assert.doesNotMatch(a.output() + b.output(), /Redis unavailable/);
-  });
-});
+    test("requests to either server draw on one budget per key", async () => {
+      // B does not know A's key, but counts it before any lookup, in the same Redis counter.
+      for (let i = 1; i <= QUERY_LIMIT; i++) {
+        const onA = i % 2 === 1;
+        const r = await query(onA ? a : b, a.apiKey);
+        assert.equal(r.status, onA ? 200 : 401, JSON.stringify(r.body));
+        if (onA) assertLimitHeaders(r, QUERY_LIMIT - i);
+      }
+      assertRefused(await query(a, a.apiKey));
+      assertRefused(await query(b, a.apiKey));
+      assert.equal((await query(b)).status, 200, "B's own key has its own budget");
+      assert.doesNotMatch(a.output() + b.output(), /Redis unavailable/);
+    });
+  },
+);

@@ -69,7 +69,12 @@ describe("two regions: identity, billing in the US only, usage reported from the
   let euClient: Client;
 
   const usEnv = () => ({
-    REGION: "us", US_BASE_URL: usDoor.url, EU_BASE_URL: euDoor.url, INTERNAL_SECRET: SECRET, BILLING_FLUSH_MS: FLUSH_MS, DATA_DIR: usDataDir,
+    REGION: "us",
+    US_BASE_URL: usDoor.url,
+    EU_BASE_URL: euDoor.url,
+    INTERNAL_SECRET: SECRET,
+    BILLING_FLUSH_MS: FLUSH_MS,
+    DATA_DIR: usDataDir,
   });
   const internal = (server: Pick<RunningServer, "url">, method: string, p: string, body?: unknown, secret = SECRET) =>
     call({ url: server.url, apiKey: "" }, method, p, body, { "x-internal-secret": secret });
@@ -100,8 +105,13 @@ describe("two regions: identity, billing in the US only, usage reported from the
     usDoor.state.target = us.url;
     eu = await startServer({
       env: {
-        REGION: "eu", US_BASE_URL: usDoor.url, EU_BASE_URL: euDoor.url, INTERNAL_SECRET: SECRET, BILLING_FLUSH_MS: FLUSH_MS,
-        EGRESS_IPS: "203.0.113.10, 203.0.113.11", INGRESS_IPS: "198.51.100.7",
+        REGION: "eu",
+        US_BASE_URL: usDoor.url,
+        EU_BASE_URL: euDoor.url,
+        INTERNAL_SECRET: SECRET,
+        BILLING_FLUSH_MS: FLUSH_MS,
+        EGRESS_IPS: "203.0.113.10, 203.0.113.11",
+        INGRESS_IPS: "198.51.100.7",
       },
     });
     euDoor.state.target = eu.url;
@@ -118,7 +128,11 @@ describe("two regions: identity, billing in the US only, usage reported from the
     assert.equal(usInfo.body.region, "us");
     assert.equal(euInfo.body.region, "eu");
     for (const info of [usInfo, euInfo]) assert.deepEqual(info.body.region_urls, { us: usDoor.url, eu: euDoor.url });
-    assert.deepEqual(euInfo.body.network, { egress_ips: ["203.0.113.10", "203.0.113.11"], ingress_ips: ["198.51.100.7"], egress_proxy: false });
+    assert.deepEqual(euInfo.body.network, {
+      egress_ips: ["203.0.113.10", "203.0.113.11"],
+      ingress_ips: ["198.51.100.7"],
+      egress_proxy: false,
+    });
     assert.deepEqual(usInfo.body.network, { egress_ips: [], ingress_ips: [], egress_proxy: false });
   });
 
@@ -188,7 +202,11 @@ describe("two regions: identity, billing in the US only, usage reported from the
     usDoor.state.mode = "lose-answer";
     await trace("lost-answers", 0); // 1 run, 1 trace
     await eventually(async () => usDoor.state.lostAnswers >= 2, 30_000);
-    assert.deepEqual(await euUsageInUs().then(({ runs, traces }) => ({ runs, traces })), { runs: 3, traces: 2 }, "applied on the first delivery");
+    assert.deepEqual(
+      await euUsageInUs().then(({ runs, traces }) => ({ runs, traces })),
+      { runs: 3, traces: 2 },
+      "applied on the first delivery",
+    );
     usDoor.state.mode = "up";
     const before = usDoor.state.deliveries;
     await eventually(async () => {

@@ -41,19 +41,36 @@ describe("automation rules", () => {
     const id = randomUUID();
     const now = new Date().toISOString();
     const r = await call(server, "POST", "/runs/batch", {
-      post: [{ id, trace_id: id, name, run_type: runType, start_time: now, end_time: now, inputs: { q: name }, outputs: { a: 1 }, session_name: "e2e-rules" }],
+      post: [
+        {
+          id,
+          trace_id: id,
+          name,
+          run_type: runType,
+          start_time: now,
+          end_time: now,
+          inputs: { q: name },
+          outputs: { a: 1 },
+          session_name: "e2e-rules",
+        },
+      ],
     });
     assert.equal(r.status, 202);
     await eventually(async () => (await call(server, "GET", `/runs/${id}/share`)).status === 200);
     return id;
   }
 
-  const feedbackKeys = async (runId: string) => (await call(server, "GET", `/feedback?run=${runId}`)).body.map((f: { key: string }) => f.key);
+  const feedbackKeys = async (runId: string) =>
+    (await call(server, "GET", `/feedback?run=${runId}`)).body.map((f: { key: string }) => f.key);
 
   test("a rule acts on matching runs as they are ingested: feedback and a webhook", async () => {
     const made = await call(server, "POST", "/runs/rules", {
-      display_name: "wanted runs", session_id: projectId, filter: 'eq(name, "wanted")', sampling_rate: 1,
-      add_feedback: { key: "auto_flag", score: 1 }, webhooks: [{ url: `${hookUrl}/hook`, headers: { "x-hook-secret": "s3cret" } }],
+      display_name: "wanted runs",
+      session_id: projectId,
+      filter: 'eq(name, "wanted")',
+      sampling_rate: 1,
+      add_feedback: { key: "auto_flag", score: 1 },
+      webhooks: [{ url: `${hookUrl}/hook`, headers: { "x-hook-secret": "s3cret" } }],
     });
     assert.equal(made.status, 200, JSON.stringify(made.body));
     assert.deepEqual(made.body.webhooks[0].headers, { "x-hook-secret": "<redacted>" });
@@ -83,9 +100,14 @@ describe("automation rules", () => {
   });
 
   test("a failing webhook is retried and its failure is logged", async () => {
-    const rule = (await call(server, "POST", "/runs/rules", {
-      display_name: "down", session_id: projectId, filter: `eq(id, "${earlyRun}")`, webhooks: [{ url: `${hookUrl}/down` }],
-    })).body;
+    const rule = (
+      await call(server, "POST", "/runs/rules", {
+        display_name: "down",
+        session_id: projectId,
+        filter: `eq(id, "${earlyRun}")`,
+        webhooks: [{ url: `${hookUrl}/down` }],
+      })
+    ).body;
     const triggered = await call(server, "POST", `/runs/rules/${rule.id}/trigger`);
     assert.deepEqual(triggered.body.actions, { succeeded: 0, failed: 1 });
     const [log] = (await call(server, "GET", `/runs/rules/${rule.id}/logs`)).body;
@@ -93,7 +115,14 @@ describe("automation rules", () => {
   });
 
   test("sampling rate 0 never acts; rules can be listed, changed and deleted", async () => {
-    const rule = (await call(server, "POST", "/runs/rules", { display_name: "never", session_id: projectId, sampling_rate: 0, add_feedback: { key: "never" } })).body;
+    const rule = (
+      await call(server, "POST", "/runs/rules", {
+        display_name: "never",
+        session_id: projectId,
+        sampling_rate: 0,
+        add_feedback: { key: "never" },
+      })
+    ).body;
     const run = await ingest("sampled-out");
     await new Promise((r) => setTimeout(r, 300));
     assert.ok(!(await feedbackKeys(run)).includes("never"));

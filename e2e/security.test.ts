@@ -28,7 +28,10 @@ describe("security", () => {
     assert.equal((await ui(user, "GET", "/sessions")).status, 200, "the real session works");
     for (const secret of ["tracelight-dev-secret-change-me", "tracelight-internal-secret-change-me"]) {
       const forged = await encode({ token: { sub: user.userId, email: "x@example.com" }, secret });
-      const r = await anonymous(server.url, "GET", "/sessions", undefined, { cookie: `${SESSION_COOKIE}=${forged}`, "x-user-id": user.userId });
+      const r = await anonymous(server.url, "GET", "/sessions", undefined, {
+        cookie: `${SESSION_COOKIE}=${forged}`,
+        "x-user-id": user.userId,
+      });
       assert.equal(r.status, 401, `a cookie signed with ${secret} is not a session`);
     }
   });
@@ -45,30 +48,50 @@ describe("security", () => {
 
   test("a body that stops arriving is cut with 408; a declared oversize body with 413 at once", async () => {
     const { port } = new URL(server.url);
-    const answer = (request: string) => new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), "127.0.0.1", () => socket.write(request));
-      let data = "";
-      socket.on("data", (d) => (data += d));
-      socket.on("close", () => resolve(data));
-      socket.on("error", reject);
-      setTimeout(() => { socket.destroy(); resolve(data); }, 15_000);
-    });
+    const answer = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1", () => socket.write(request));
+        let data = "";
+        socket.on("data", (d) => (data += d));
+        socket.on("close", () => resolve(data));
+        socket.on("error", reject);
+        setTimeout(() => {
+          socket.destroy();
+          resolve(data);
+        }, 15_000);
+      });
     const started = Date.now();
-    const slow = await answer(`POST /runs/batch HTTP/1.1\r\nHost: x\r\nx-api-key: ${server.apiKey}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"post": [`);
+    const slow = await answer(
+      `POST /runs/batch HTTP/1.1\r\nHost: x\r\nx-api-key: ${server.apiKey}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"post": [`,
+    );
     assert.match(slow, /^HTTP\/1\.1 408/, slow.slice(0, 80));
     assert.ok(Date.now() - started < 10_000);
-    const big = await answer(`POST /runs/batch HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${1024 ** 3}\r\n\r\n{`);
+    const big = await answer(
+      `POST /runs/batch HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${1024 ** 3}\r\n\r\n{`,
+    );
     assert.match(big, /^HTTP\/1\.1 413/);
     assert.match(big, /MAX_BODY_BYTES/);
   });
 
   test("attachments are served sandboxed and unsniffed; only raster images, audio and video inline", async () => {
     const id = randomUUID();
-    const run = { id, trace_id: id, dotted_order: `20260101T000000000000Z${id}`, name: "files", run_type: "chain", start_time: new Date().toISOString(), inputs: {} };
+    const run = {
+      id,
+      trace_id: id,
+      dotted_order: `20260101T000000000000Z${id}`,
+      name: "files",
+      run_type: "chain",
+      start_time: new Date().toISOString(),
+      inputs: {},
+    };
     const { body, contentType } = multipartBody([
       { name: `post.${id}`, json: run },
       { name: `attachment.${id}.page`, bytes: Buffer.from("<script>alert(document.cookie)</script>"), contentType: "text/html" },
-      { name: `attachment.${id}.logo`, bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), contentType: "image/svg+xml" },
+      {
+        name: `attachment.${id}.logo`,
+        bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        contentType: "image/svg+xml",
+      },
       { name: `attachment.${id}.photo`, bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47]), contentType: "image/png" },
     ]);
     assert.equal((await call(server, "POST", "/runs/multipart", body, { "content-type": contentType })).status, 202);
@@ -95,7 +118,11 @@ describe("security", () => {
     assert.doesNotMatch(csp, /script-src[^;]*'unsafe-inline'/);
     const html = await page.text();
     assert.ok(html.includes(`nonce="${nonce}"`), "Next.js put the nonce on its scripts");
-    assert.notEqual(/'nonce-([^']+)'/.exec((await fetch(`${server.url}/signin`)).headers.get("content-security-policy") ?? "")?.[1], nonce, "a new nonce per page");
+    assert.notEqual(
+      /'nonce-([^']+)'/.exec((await fetch(`${server.url}/signin`)).headers.get("content-security-policy") ?? "")?.[1],
+      nonce,
+      "a new nonce per page",
+    );
     assert.equal(page.headers.get("x-content-type-options"), "nosniff");
     assert.equal((await fetch(`${server.url}/info`)).headers.get("x-content-type-options"), "nosniff");
   });
@@ -107,17 +134,30 @@ test("TRUSTED_PROXIES: behind a configured proxy, each forwarded client has its 
     const email = `proxied-${randomUUID()}@example.com`;
     await newUser(server.url, email, "right-password-1");
     for (let i = 0; i < 10; i++) await signIn(server.url, email, `wrong-${i}`, { "x-forwarded-for": "203.0.113.7" });
-    assert.equal(signedIn(await signIn(server.url, email, "right-password-1", { "x-forwarded-for": "203.0.113.7" })), false, "the guessing client is locked out");
+    assert.equal(
+      signedIn(await signIn(server.url, email, "right-password-1", { "x-forwarded-for": "203.0.113.7" })),
+      false,
+      "the guessing client is locked out",
+    );
     const other = await signIn(server.url, email, "right-password-1", { "x-forwarded-for": "198.51.100.9, 203.0.113.7" });
     assert.equal(signedIn(other), false, "a hop the proxy did not add is not believed: still 203.0.113.7");
-    assert.equal(signedIn(await signIn(server.url, email, "right-password-1", { "x-forwarded-for": "198.51.100.9" })), true, "another client behind the proxy signs in");
+    assert.equal(
+      signedIn(await signIn(server.url, email, "right-password-1", { "x-forwarded-for": "198.51.100.9" })),
+      true,
+      "another client behind the proxy signs in",
+    );
   } finally {
     await server.stop();
   }
 });
 
 test("a deployment on PostgreSQL without its secrets refuses to start, saying which", async () => {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATABASE_URL: "postgres://nobody@127.0.0.1:1/none", PORT: "0", HOSTNAME: "127.0.0.1" };
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+    PORT: "0",
+    HOSTNAME: "127.0.0.1",
+  };
   delete env.NEXTAUTH_SECRET;
   delete env.INTERNAL_SECRET;
   const child = spawn(process.execPath, ["scripts/serve.mjs"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
@@ -125,8 +165,14 @@ test("a deployment on PostgreSQL without its secrets refuses to start, saying wh
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
   const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => { child.kill("SIGKILL"); resolve(null); }, 60_000);
-    child.on("exit", (c) => { clearTimeout(timer); resolve(c); });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve(null);
+    }, 60_000);
+    child.on("exit", (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
   });
   assert.notEqual(code, 0, output);
   assert.notEqual(code, null, `still running: ${output}`);

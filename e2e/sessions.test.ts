@@ -22,7 +22,10 @@ describe("projects (sessions) with the real langsmith client", () => {
     assert.equal(created.name, name);
     assert.equal(created.tenant_id, server.workspaceId);
     assert.equal(created.reference_dataset_id, null);
-    await assert.rejects(client.createProject({ projectName: name }), (e: Error & { status?: number }) => e.name === "LangSmithConflictError" && e.status === 409);
+    await assert.rejects(
+      client.createProject({ projectName: name }),
+      (e: Error & { status?: number }) => e.name === "LangSmithConflictError" && e.status === 409,
+    );
     const again = await client.createProject({ projectName: name, upsert: true, description: "second" });
     assert.equal(again.id, created.id);
     assert.equal(again.description, "second");
@@ -103,7 +106,10 @@ describe("projects (sessions) with the real langsmith client", () => {
     });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const id = created.body.id;
-    const bad = await call(server, "POST", "/charts/sets", { name: unique("bad"), sections: [{ title: "s", charts: [{ title: "c", filter: "eq(name," }] }] });
+    const bad = await call(server, "POST", "/charts/sets", {
+      name: unique("bad"),
+      sections: [{ title: "s", charts: [{ title: "c", filter: "eq(name," }] }],
+    });
     assert.equal(bad.status, 400);
     assert.match(bad.body.detail, /Invalid filter at position 8/);
     const patched = await call(server, "PATCH", `/charts/sets/${id}`, { description: "team dashboard" });

@@ -41,15 +41,28 @@ describe("sharing traces publicly", () => {
     const tree = await shared.json();
     assert.equal(tree.id, root.id);
     assert.deepEqual(tree.outputs, { answer: "4" });
-    assert.deepEqual(tree.child_runs.map((c: { name: string }) => c.name), ["calculator"]);
+    assert.deepEqual(
+      tree.child_runs.map((c: { name: string }) => c.name),
+      ["calculator"],
+    );
     assert.equal(tree.session_id, undefined, "the public view does not name the project");
 
     const runs = await (await anonymous(`/public/${token}/runs`)).json();
-    assert.deepEqual(runs.map((r: { id: string }) => r.id), [root.id, child.id]);
+    assert.deepEqual(
+      runs.map((r: { id: string }) => r.id),
+      [root.id, child.id],
+    );
     const one = await (await anonymous(`/public/${token}/runs?id=${child.id}`)).json();
-    assert.deepEqual(one.map((r: { id: string }) => r.id), [child.id]);
+    assert.deepEqual(
+      one.map((r: { id: string }) => r.id),
+      [child.id],
+    );
     const viaSdk = await client.listSharedRuns(token, { runIds: [child.id] });
-    assert.deepEqual(viaSdk.map((r) => r.id), [child.id], "the SDK's query string without '?' is understood");
+    assert.deepEqual(
+      viaSdk.map((r) => r.id),
+      [child.id],
+      "the SDK's query string without '?' is understood",
+    );
   });
 
   test("public download of the shared trace as a JSON, JSONL or CSV attachment", async () => {
@@ -87,7 +100,7 @@ describe("sharing traces publicly", () => {
     await client.createExamples({
       datasetId: dataset.id,
       inputs: [{ q: "Capital of France?" }, { q: "Capital of Japan?" }],
-      outputs: [{ a: "Paris" }, { a: "Tokyo, \"the east capital\"" }],
+      outputs: [{ a: "Paris" }, { a: 'Tokyo, "the east capital"' }],
       splits: [["test"], ["train"]],
     });
     const { share_token: token } = await client.shareDataset(dataset.id);
@@ -96,7 +109,7 @@ describe("sharing traces publicly", () => {
     assert.equal(shared.id, dataset.id);
     assert.equal(shared.name, dataset.name);
     const examples = await stranger.listSharedExamples(token);
-    assert.deepEqual(examples.map((e) => e.outputs?.a).sort(), ["Paris", "Tokyo, \"the east capital\""]);
+    assert.deepEqual(examples.map((e) => e.outputs?.a).sort(), ["Paris", 'Tokyo, "the east capital"']);
 
     const csv = await anonymous(`/public/download/${token}?format=csv`);
     assert.equal(csv.status, 200);

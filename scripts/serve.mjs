@@ -20,7 +20,10 @@ const trusted = trustedProxies(process.env.TRUSTED_PROXIES ?? "");
 /** TRUSTED_PROXIES: comma-separated addresses or CIDR ranges of the proxies in front of this server. */
 function trustedProxies(list) {
   const blocks = new BlockList();
-  for (const entry of list.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [address, bits] = entry.split("/");
     const family = isIP(address) === 6 ? "ipv6" : "ipv4";
     if (!isIP(address)) throw new Error(`TRUSTED_PROXIES: "${entry}" is not an address or CIDR range`);
@@ -36,7 +39,10 @@ const isTrusted = (address) => isIP(address) !== 0 && trusted.check(address, isI
 /** The caller: the socket's peer, or, while that hop is a trusted proxy, the address it forwarded for. */
 function callerAddress(socketAddress, forwardedFor) {
   let address = plain(socketAddress);
-  const hops = (forwardedFor ?? "").split(",").map((s) => plain(s.trim())).filter(Boolean);
+  const hops = (forwardedFor ?? "")
+    .split(",")
+    .map((s) => plain(s.trim()))
+    .filter(Boolean);
   while (isTrusted(address) && hops.length) address = hops.pop();
   return address || "unknown";
 }

@@ -33,7 +33,17 @@ function step(name, command, args, env = {}) {
 }
 
 const node = process.execPath;
-const nodeTest = (concurrency, testFiles) => ["--import", "tsx", "--test", "--test-reporter=dot", "--test-reporter-destination=stdout", "--test-reporter=./scripts/summary-reporter.mjs", "--test-reporter-destination=stdout", `--test-concurrency=${concurrency}`, ...testFiles];
+const nodeTest = (concurrency, testFiles) => [
+  "--import",
+  "tsx",
+  "--test",
+  "--test-reporter=dot",
+  "--test-reporter-destination=stdout",
+  "--test-reporter=./scripts/summary-reporter.mjs",
+  "--test-reporter-destination=stdout",
+  `--test-concurrency=${concurrency}`,
+  ...testFiles,
+];
 
 step("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"]);
 step("lint", node, ["node_modules/eslint/bin/eslint.js", "."]);
@@ -43,5 +53,14 @@ step("build", node, ["node_modules/next/dist/bin/next", "build"]);
 const e2e = files("e2e", /\.test\.ts$/);
 step("e2e", node, nodeTest(2, e2e), { E2E_DATABASE_URL: "" });
 const pgUrl = process.env.E2E_DATABASE_URL || process.env.TEST_DATABASE_URL;
-if (pgUrl) step("e2e-postgres", node, nodeTest(2, e2e.filter((f) => !f.includes(`${path.sep}ui${path.sep}`))), { E2E_DATABASE_URL: pgUrl });
+if (pgUrl)
+  step(
+    "e2e-postgres",
+    node,
+    nodeTest(
+      2,
+      e2e.filter((f) => !f.includes(`${path.sep}ui${path.sep}`)),
+    ),
+    { E2E_DATABASE_URL: pgUrl },
+  );
 console.log("\nAll tests passed.");

@@ -11,7 +11,11 @@ import ts from "typescript";
  */
 function domainGraph(): Map<string, Map<string, string>> {
   const graph = new Map<string, Map<string, string>>();
-  const domainOf = (file: string) => path.relative("server", file).split(path.sep)[0]!.replace(/\.tsx?$/, "");
+  const domainOf = (file: string) =>
+    path
+      .relative("server", file)
+      .split(path.sep)[0]!
+      .replace(/\.tsx?$/, "");
   const visit = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const file = path.join(dir, name);

@@ -9,7 +9,9 @@ import { env, resetEnv } from "./env";
 function withEnv<T>(values: Record<string, string | undefined>, fn: () => T): T {
   const saved = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
   const apply = (v: Record<string, string | undefined>) => {
-    for (const [k, x] of Object.entries(v)) if (x === undefined) delete process.env[k]; else process.env[k] = x;
+    for (const [k, x] of Object.entries(v))
+      if (x === undefined) delete process.env[k];
+      else process.env[k] = x;
     resetEnv();
   };
   apply(values);

@@ -24,9 +24,17 @@ const schema = z.object({
   REDIS_URL: z.string().optional(),
   RATE_LIMITS: bool.default(true),
   /** Largest request body accepted on the wire (compressed size). */
-  MAX_BODY_BYTES: z.coerce.number().int().positive().default(25 * MiB),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * MiB),
   /** Largest body after gzip/deflate/zstd decoding. */
-  MAX_DECOMPRESSED_BYTES: z.coerce.number().int().positive().default(25 * MiB),
+  MAX_DECOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * MiB),
   /** Longest a read may run on PostgreSQL before it is cancelled (answered 400: narrow the query). */
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** Most runs (posts + patches) in one ingest request. */

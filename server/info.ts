@@ -1,7 +1,11 @@
 import { env, regionBaseUrl } from "./env";
 import { publicBaseUrl } from "./http/public-url";
 
-const list = (csv: string) => csv.split(",").map((s) => s.trim()).filter(Boolean);
+const list = (csv: string) =>
+  csv
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /**
  * The LangSmith API level implemented: the classic REST API. The SDKs' v2 resources (client.runs,

@@ -29,7 +29,7 @@ export function boot(): void {
  * meanwhile): one line when waiting starts, one when it ends. Any other failure is thrown.
  */
 export async function startUp(): Promise<void> {
-  for (let waitingSince: number | null = null; ; ) {
+  for (let waitingSince: number | null = null; ;) {
     try {
       await startOnce();
       if (waitingSince) console.log(`The database is reachable after ${((Date.now() - waitingSince) / 1000).toFixed(0)} s.`);
@@ -38,7 +38,9 @@ export async function startUp(): Promise<void> {
       if (!isDatabaseUnavailable(error)) throw error;
       if (!waitingSince) {
         waitingSince = Date.now();
-        console.error(`The database is not reachable (${error instanceof Error ? error.message : String(error)}); retrying every ${RETRY_MS / 1000} s, answering 503 meanwhile.`);
+        console.error(
+          `The database is not reachable (${error instanceof Error ? error.message : String(error)}); retrying every ${RETRY_MS / 1000} s, answering 503 meanwhile.`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }

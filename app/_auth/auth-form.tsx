@@ -48,7 +48,7 @@ export function AuthForm({ mode, callbackUrl, invite }: Props) {
     try {
       if (signup) await trpc.account.signUp.mutate({ email, password, name: String(form.get("name") ?? "") || null });
       const next = await signInAndContinue(email, password);
-      router.replace(invite ? next : callbackUrl ?? next);
+      router.replace(invite ? next : (callbackUrl ?? next));
       router.refresh();
     } catch (e) {
       setError((e as Error).message);
@@ -64,8 +64,16 @@ export function AuthForm({ mode, callbackUrl, invite }: Props) {
         </div>
         <h1 className={styles.title}>{signup ? "Create your account" : "Sign in"}</h1>
         <p className={styles.subtitle}>{signup ? "Your workspace is ready as soon as you sign up." : "Welcome back."}</p>
-        {invite && <div className={styles.notice}>You were invited to a workspace: {signup ? "sign up" : "sign in"} with the invited e-mail to join it.</div>}
-        {error && <div className={styles.error} role="alert">{error}</div>}
+        {invite && (
+          <div className={styles.notice}>
+            You were invited to a workspace: {signup ? "sign up" : "sign in"} with the invited e-mail to join it.
+          </div>
+        )}
+        {error && (
+          <div className={styles.error} role="alert">
+            {error}
+          </div>
+        )}
         <form className={styles.form} onSubmit={submit}>
           {signup && (
             <label className={styles.field}>

@@ -37,9 +37,15 @@ export function CreateWorkspace({ email, hasWorkspaces = false }: { email: strin
         </div>
         <h1 className={styles.title}>Create a workspace</h1>
         <p className={styles.subtitle}>
-          {hasWorkspaces ? `Signed in as ${email}; you will be its admin.` : `Signed in as ${email}; you are not a member of any workspace yet.`}
+          {hasWorkspaces
+            ? `Signed in as ${email}; you will be its admin.`
+            : `Signed in as ${email}; you are not a member of any workspace yet.`}
         </p>
-        {error && <div className={styles.error} role="alert">{error}</div>}
+        {error && (
+          <div className={styles.error} role="alert">
+            {error}
+          </div>
+        )}
         <form className={styles.form} onSubmit={submit}>
           <label className={styles.field}>
             Workspace name

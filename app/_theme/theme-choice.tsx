@@ -21,7 +21,9 @@ export function ThemeChoice() {
   return (
     <div className="segmented" role="group" aria-label="Theme" data-testid="theme-choice">
       {THEMES.map((t) => (
-        <button key={t} type="button" aria-pressed={theme === t} onClick={() => choose(t)}>{LABELS[t]}</button>
+        <button key={t} type="button" aria-pressed={theme === t} onClick={() => choose(t)}>
+          {LABELS[t]}
+        </button>
       ))}
     </div>
   );

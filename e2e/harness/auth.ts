@@ -23,14 +23,24 @@ export const anonymous = (url: string, method: string, path: string, body?: unkn
   call({ url, apiKey: "" }, method, path, body, { "x-api-key": "", ...headers });
 
 /** POST /auth/signup; throws unless 201. */
-export async function signUp(url: string, email: string, password: string, name?: string): Promise<{ user_id: string; workspace_id: string }> {
+export async function signUp(
+  url: string,
+  email: string,
+  password: string,
+  name?: string,
+): Promise<{ user_id: string; workspace_id: string }> {
   const response = await anonymous(url, "POST", "/auth/signup", { email, password, name });
   if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
 /** next-auth's credentials sign-in as a browser does it: CSRF token and cookie, then the callback. */
-export async function signIn(url: string, email: string, password: string, headers: Record<string, string> = {}): Promise<Map<string, string>> {
+export async function signIn(
+  url: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<Map<string, string>> {
   const jar = new Map<string, string>();
   const csrf = await fetch(`${url}/api/auth/csrf`, { headers });
   keepCookies(jar, csrf);
@@ -52,6 +62,12 @@ export async function newUser(url: string, email: string, password: string, name
 }
 
 /** An API call from the signed-in browser: session cookie plus x-user-id. */
-export function ui<T = any>(browser: Browser, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<CallResult<T>> {
+export function ui<T = any>(
+  browser: Browser,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<CallResult<T>> {
   return anonymous(browser.url, method, path, body, { cookie: cookieHeader(browser.cookies), "x-user-id": browser.userId, ...headers });
 }

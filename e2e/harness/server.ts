@@ -36,23 +36,26 @@ export const scratchDatabase = (url: string) => createScratchDatabase(url, "tl_e
  * temporary directory, or a scratch database on E2E_DATABASE_URL. Rate limits are off unless
  * `env.RATE_LIMITS` turns them on. Resolves once the first workspace's key has been printed.
  */
-export async function startServer(options: {
-  env?: Record<string, string>;
-  databaseUrl?: string | null;
-  /** Restart on a database that already has its first workspace (set env.DATA_DIR): no key is printed, these are used. */
-  existing?: { apiKey: string; workspaceId: string };
-  /**
-   * Leave the first workspace waiting for its owner, as `npm start` does (the first sign-up joins
-   * it). By default an owner account signs up at once, so test sign-ups get workspaces of their own.
-   */
-  unclaimed?: boolean;
-  /** Listen here (default: a free port), so a caller can reach the server before it is ready. */
-  port?: number;
-} = {}): Promise<RunningServer> {
+export async function startServer(
+  options: {
+    env?: Record<string, string>;
+    databaseUrl?: string | null;
+    /** Restart on a database that already has its first workspace (set env.DATA_DIR): no key is printed, these are used. */
+    existing?: { apiKey: string; workspaceId: string };
+    /**
+     * Leave the first workspace waiting for its owner, as `npm start` does (the first sign-up joins
+     * it). By default an owner account signs up at once, so test sign-ups get workspaces of their own.
+     */
+    unclaimed?: boolean;
+    /** Listen here (default: a free port), so a caller can reach the server before it is ready. */
+    port?: number;
+  } = {},
+): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const dataDir = await mkdtemp(path.join(tmpdir(), "tracelight-e2e-"));
   // env.DATABASE_URL is used as it is (a test's own server, kept across restarts); else a scratch database.
-  const pgUrl = options.env?.DATABASE_URL || options.databaseUrl === null ? undefined : options.databaseUrl ?? process.env.E2E_DATABASE_URL;
+  const pgUrl =
+    options.env?.DATABASE_URL || options.databaseUrl === null ? undefined : (options.databaseUrl ?? process.env.E2E_DATABASE_URL);
   const scratch = pgUrl ? await scratchDatabase(pgUrl) : null;
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -67,10 +70,14 @@ export async function startServer(options: {
   if (scratch) env.DATABASE_URL = scratch.url;
   // A deployment on PostgreSQL must be given its secrets (the embedded one generates its own).
   if (env.DATABASE_URL) for (const name of ["NEXTAUTH_SECRET", "INTERNAL_SECRET"]) env[name] ||= randomBytes(32).toString("base64url");
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.E2E_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "scripts/serve.mjs"], {
-    env: env as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(process.env.E2E_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "scripts/serve.mjs"],
+    {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
@@ -90,7 +97,10 @@ export async function startServer(options: {
     const key = options.existing?.apiKey ?? /TRACELIGHT_API_KEY=(\S+)/.exec(output)?.[1];
     const workspaceId = options.existing?.workspaceId ?? /TRACELIGHT_WORKSPACE_ID=(\S+)/.exec(output)?.[1];
     if (key && workspaceId) {
-      const ready = await fetch(`${url}/info`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${url}/info`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) {
         if (!options.existing && !options.unclaimed) await claimFirstWorkspace(url);
         return { url, apiKey: key, workspaceId, pid: child.pid!, output: () => output, stop };

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "./server";
 
-const PG_BIN = ["/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin"].find((dir) => existsSync(`${dir}/pg_ctl`));
+const PG_BIN = ["/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin"].find((dir) =>
+  existsSync(`${dir}/pg_ctl`),
+);
 
 /** Why a private PostgreSQL cannot be started here, or false when it can. */
 export const noPostgres: string | false = PG_BIN ? false : "no PostgreSQL server binaries (pg_ctl) installed";
@@ -62,9 +64,16 @@ export interface PrivateRedis {
 /** A redis-server of its own on a free port, without persistence. */
 export async function startRedis(): Promise<PrivateRedis> {
   const port = await freePort();
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: "ignore",
+  });
   for (let i = 0; i < 50; i++) {
-    if (spawnSync("redis-cli", ["-p", String(port), "ping"]).stdout?.toString().includes("PONG")) break;
+    if (
+      spawnSync("redis-cli", ["-p", String(port), "ping"])
+        .stdout?.toString()
+        .includes("PONG")
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
   return { url: `redis://127.0.0.1:${port}`, kill: () => void child.kill("SIGKILL") };

@@ -105,7 +105,13 @@ test("an invite link: the invitee signs up on it and lands in the inviting works
   assert.equal(WORKSPACE_PAGE.exec(page.url())![1], adaWorkspace);
 
   const members = await adminPage.evaluate(async (id) => (await fetch("/api/v1/members", { headers: { "x-user-id": id } })).json(), userId);
-  assert.deepEqual(members.map((m: { email: string; role: string }) => [m.email, m.role]), [["ada@example.com", "admin"], ["bea@example.com", "member"]]);
+  assert.deepEqual(
+    members.map((m: { email: string; role: string }) => [m.email, m.role]),
+    [
+      ["ada@example.com", "admin"],
+      ["bea@example.com", "member"],
+    ],
+  );
   await admin.close();
   await invitee.close();
 });

@@ -43,15 +43,35 @@ test("HTML and SVG attachments open without running their script; the app runs u
   const id = randomUUID();
   const script = "<script>console.log('PWNED ' + document.cookie); alert('PWNED')</script>";
   const { body, contentType } = multipartBody([
-    { name: `post.${id}`, json: { id, trace_id: id, dotted_order: `20260101T000000000000Z${id}`, name: "files", run_type: "chain", start_time: new Date().toISOString(), inputs: {} } },
+    {
+      name: `post.${id}`,
+      json: {
+        id,
+        trace_id: id,
+        dotted_order: `20260101T000000000000Z${id}`,
+        name: "files",
+        run_type: "chain",
+        start_time: new Date().toISOString(),
+        inputs: {},
+      },
+    },
     { name: `attachment.${id}.page`, bytes: Buffer.from(`<html><body>${script}</body></html>`), contentType: "text/html" },
-    { name: `attachment.${id}.logo`, bytes: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg">${script.replace(/<script>/, "<script><![CDATA[").replace("</script>", "]]></script>")}</svg>`), contentType: "image/svg+xml" },
+    {
+      name: `attachment.${id}.logo`,
+      bytes: Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg">${script.replace(/<script>/, "<script><![CDATA[").replace("</script>", "]]></script>")}</svg>`,
+      ),
+      contentType: "image/svg+xml",
+    },
   ]);
   assert.equal((await call(server, "POST", "/runs/multipart", body, { "content-type": contentType })).status, 202);
   const links = (await call(server, "GET", `/runs/${id}`)).body.s3_urls as Record<string, { presigned_url: string }>;
   for (const name of ["attachment.page", "attachment.logo"]) {
     const url = links[name]!.presigned_url;
-    const download = page.waitForEvent("download", { timeout: 10_000 }).then((d) => d.suggestedFilename(), () => null);
+    const download = page.waitForEvent("download", { timeout: 10_000 }).then(
+      (d) => d.suggestedFilename(),
+      () => null,
+    );
     await page.goto(url).catch(() => undefined); // a download, not a page: navigation is aborted
     assert.notEqual(await download, null, `${name} is downloaded, not shown`);
     // Even framed into the app's own origin, the sandbox keeps its script from running.
@@ -72,12 +92,26 @@ test("runs refused at ingest show on their project's page with the reason", { sk
   const page = await context.newPage();
   const user = await signUpInBrowser(page, server, `refused-${randomUUID()}@example.com`);
   const key = await page.evaluate(async (userId) => {
-    const r = await fetch("/api/v1/api-key", { method: "POST", headers: { "content-type": "application/json", "x-user-id": userId }, body: JSON.stringify({ kind: "service", description: "ui" }) });
+    const r = await fetch("/api/v1/api-key", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-user-id": userId },
+      body: JSON.stringify({ kind: "service", description: "ui" }),
+    });
     return ((await r.json()) as { key: string }).key;
   }, user.userId);
   const run = (extra: Record<string, unknown>) => {
     const id = randomUUID();
-    return { id, trace_id: id, dotted_order: `20260101T000000000000Z${id}`, name: "answer", run_type: "llm", session_name: "refusals", start_time: new Date().toISOString(), inputs: {}, ...extra };
+    return {
+      id,
+      trace_id: id,
+      dotted_order: `20260101T000000000000Z${id}`,
+      name: "answer",
+      run_type: "llm",
+      session_name: "refusals",
+      start_time: new Date().toISOString(),
+      inputs: {},
+      ...extra,
+    };
   };
   const bad = run({ outputs: { usage_metadata: { input_tokens: -3, output_tokens: 1, total_tokens: 1 } } });
   const r = await call({ url: server.url, apiKey: key }, "POST", "/runs/batch", { post: [run({}), bad] });

@@ -6,7 +6,14 @@ import type { RunningServer } from "../harness/server";
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 }
 
@@ -18,7 +25,12 @@ export interface UiUser {
 }
 
 /** Signs a new user up through the API, then signs in through the /signin page; ends on the workspace. */
-export async function signUpInBrowser(page: Page, server: RunningServer, email = "ada@example.com", password = "ada-password-1"): Promise<UiUser> {
+export async function signUpInBrowser(
+  page: Page,
+  server: RunningServer,
+  email = "ada@example.com",
+  password = "ada-password-1",
+): Promise<UiUser> {
   const response = await fetch(`${server.url}/api/v1/auth/signup`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -59,9 +71,21 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Sends a small, varied project with the real langsmith client: an agent trace (chain → OpenAI llm,
  * tool, retriever, a nested llm), a failed trace, and a few quick root runs. Returns the agent's ids.
  */
-export async function seedTraces(server: RunningServer, apiKey: string, project = "support-bot"): Promise<{ traceId: string; llmId: string; failedTraceId: string }> {
+export async function seedTraces(
+  server: RunningServer,
+  apiKey: string,
+  project = "support-bot",
+): Promise<{ traceId: string; llmId: string; failedTraceId: string }> {
   const client = new Client({ apiUrl: server.url, apiKey });
-  const root = new RunTree({ name: "support-agent", run_type: "chain", inputs: { question: "Where is my order #1042?" }, client, project_name: project, tags: ["production", "v2"] , extra: { metadata: { user_id: "u-17", channel: "web" } } });
+  const root = new RunTree({
+    name: "support-agent",
+    run_type: "chain",
+    inputs: { question: "Where is my order #1042?" },
+    client,
+    project_name: project,
+    tags: ["production", "v2"],
+    extra: { metadata: { user_id: "u-17", channel: "web" } },
+  });
   await root.postRun();
   const retrieve = root.createChild({ name: "search-orders", run_type: "retriever", inputs: { query: "order 1042" } });
   await retrieve.postRun();
@@ -69,14 +93,30 @@ export async function seedTraces(server: RunningServer, apiKey: string, project 
   await retrieve.end({ documents: [{ page_content: "Order 1042 shipped on Nov 20 via UPS.", metadata: { source: "orders-db" } }] });
   await retrieve.patchRun();
   const llm = root.createChild({
-    name: "ChatOpenAI", run_type: "llm",
-    inputs: { messages: [{ role: "system", content: "You are a helpful support agent." }, { role: "user", content: "Where is my order #1042? <script>alert(1)</script>" }] },
+    name: "ChatOpenAI",
+    run_type: "llm",
+    inputs: {
+      messages: [
+        { role: "system", content: "You are a helpful support agent." },
+        { role: "user", content: "Where is my order #1042? <script>alert(1)</script>" },
+      ],
+    },
     extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
   });
   await llm.postRun();
   await wait(120);
   await llm.end({
-    choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "track_package", arguments: "{\"carrier\":\"UPS\",\"order\":1042}" } }] } }],
+    choices: [
+      {
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "track_package", arguments: '{"carrier":"UPS","order":1042}' } },
+          ],
+        },
+      },
+    ],
     usage_metadata: { input_tokens: 412, output_tokens: 38, total_tokens: 450 },
   });
   await llm.patchRun();
@@ -86,18 +126,29 @@ export async function seedTraces(server: RunningServer, apiKey: string, project 
   await tool.end({ status: "in transit", eta: "Nov 25" });
   await tool.patchRun();
   const answer = root.createChild({
-    name: "ChatOpenAI", run_type: "llm",
+    name: "ChatOpenAI",
+    run_type: "llm",
     inputs: { messages: [{ role: "user", content: "Summarize the tracking status for the customer." }] },
     extra: { metadata: { ls_model_name: "gpt-4o", ls_provider: "openai" } },
   });
   await answer.postRun();
   await wait(90);
-  await answer.end({ choices: [{ message: { role: "assistant", content: "Your order #1042 is in transit with UPS and should arrive on **Nov 25**." } }], usage_metadata: { input_tokens: 230, output_tokens: 24, total_tokens: 254 } });
+  await answer.end({
+    choices: [{ message: { role: "assistant", content: "Your order #1042 is in transit with UPS and should arrive on **Nov 25**." } }],
+    usage_metadata: { input_tokens: 230, output_tokens: 24, total_tokens: 254 },
+  });
   await answer.patchRun();
   await root.end({ answer: "Your order #1042 is in transit with UPS and should arrive on Nov 25." });
   await root.patchRun();
 
-  const failed = new RunTree({ name: "refund-agent", run_type: "chain", inputs: { question: "Refund order 77" }, client, project_name: project, tags: ["production"] });
+  const failed = new RunTree({
+    name: "refund-agent",
+    run_type: "chain",
+    inputs: { question: "Refund order 77" },
+    client,
+    project_name: project,
+    tags: ["production"],
+  });
   await failed.postRun();
   const failingTool = failed.createChild({ name: "issue_refund", run_type: "tool", inputs: { order: 77 } });
   await failingTool.postRun();
@@ -108,11 +159,18 @@ export async function seedTraces(server: RunningServer, apiKey: string, project 
   await failed.patchRun();
 
   for (let i = 0; i < 6; i++) {
-    const quick = new RunTree({ name: i % 2 ? "classify-intent" : "embed-query", run_type: i % 2 ? "llm" : "embedding", inputs: { text: `message ${i}` }, client, project_name: project, tags: i % 3 ? [] : ["batch"],
-      extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } } });
+    const quick = new RunTree({
+      name: i % 2 ? "classify-intent" : "embed-query",
+      run_type: i % 2 ? "llm" : "embedding",
+      inputs: { text: `message ${i}` },
+      client,
+      project_name: project,
+      tags: i % 3 ? [] : ["batch"],
+      extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
+    });
     await quick.postRun();
     await wait(10 + i * 15);
-    await quick.end({ label: "order_status" , usage_metadata: { input_tokens: 20 + i, output_tokens: 3, total_tokens: 23 + i } });
+    await quick.end({ label: "order_status", usage_metadata: { input_tokens: 20 + i, output_tokens: 3, total_tokens: 23 + i } });
     await quick.patchRun();
   }
   await client.awaitPendingTraceBatches();
@@ -135,10 +193,20 @@ export async function seedLargeTrace(server: RunningServer, apiKey: string, proj
   const t0 = Date.now() - 60_000;
   const rootId = randomUUID();
   const rootOrder = `${dottedStamp(t0, 0)}${rootId}`;
-  const runs: Record<string, unknown>[] = [{
-    id: rootId, trace_id: rootId, dotted_order: rootOrder, name: "batch-pipeline", run_type: "chain", session_name: project,
-    start_time: new Date(t0).toISOString(), end_time: new Date(t0 + 50_000).toISOString(), inputs: { items: size }, outputs: { ok: true },
-  }];
+  const runs: Record<string, unknown>[] = [
+    {
+      id: rootId,
+      trace_id: rootId,
+      dotted_order: rootOrder,
+      name: "batch-pipeline",
+      run_type: "chain",
+      session_name: project,
+      start_time: new Date(t0).toISOString(),
+      end_time: new Date(t0 + 50_000).toISOString(),
+      inputs: { items: size },
+      outputs: { ok: true },
+    },
+  ];
   let parent = { id: rootId, order: rootOrder };
   for (let i = 1; i < size; i++) {
     const id = randomUUID();
@@ -147,16 +215,26 @@ export async function seedLargeTrace(server: RunningServer, apiKey: string, proj
     const runParent = agent ? { id: rootId, order: rootOrder } : parent;
     const order = `${runParent.order}.${dottedStamp(start, i % 1000)}${id}`;
     runs.push({
-      id, trace_id: rootId, parent_run_id: runParent.id, dotted_order: order, session_name: project,
-      name: agent ? `agent-${Math.floor(i / 100)}` : i % 3 ? "ChatOpenAI" : "lookup", run_type: agent ? "chain" : i % 3 ? "llm" : "tool",
-      start_time: new Date(start).toISOString(), end_time: new Date(start + (agent ? 495 : 4)).toISOString(),
-      inputs: { step: i }, outputs: { done: true }, error: i % 997 === 0 ? "RateLimitError: 429 from upstream" : undefined,
+      id,
+      trace_id: rootId,
+      parent_run_id: runParent.id,
+      dotted_order: order,
+      session_name: project,
+      name: agent ? `agent-${Math.floor(i / 100)}` : i % 3 ? "ChatOpenAI" : "lookup",
+      run_type: agent ? "chain" : i % 3 ? "llm" : "tool",
+      start_time: new Date(start).toISOString(),
+      end_time: new Date(start + (agent ? 495 : 4)).toISOString(),
+      inputs: { step: i },
+      outputs: { done: true },
+      error: i % 997 === 0 ? "RateLimitError: 429 from upstream" : undefined,
     });
     if (agent) parent = { id, order };
   }
   for (let i = 0; i < runs.length; i += 1000) {
     const r = await fetch(`${server.url}/runs/batch`, {
-      method: "POST", headers: { "content-type": "application/json", "x-api-key": apiKey }, body: JSON.stringify({ post: runs.slice(i, i + 1000) }),
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": apiKey },
+      body: JSON.stringify({ post: runs.slice(i, i + 1000) }),
     });
     if (!r.ok) throw new Error(`batch failed: ${r.status} ${await r.text()}`);
   }

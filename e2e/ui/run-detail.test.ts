@@ -19,9 +19,11 @@ const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: install
 const SHOTS = path.join(process.cwd(), "e2e", "screenshots");
 const SCRIPT = "<script>alert(1)</script>";
 const IMG = "<img src=x onerror=alert(1)>";
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAJ0lEQVR4nGN49+4PVRDDCDEoOvoaSWjUoFGDRg0aNYhWBlGChrFBAHgzGkxmzqGpAAAAAElFTkSuQmCC";
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAJ0lEQVR4nGN49+4PVRDDCDEoOvoaSWjUoFGDRg0aNYhWBlGChrFBAHgzGkxmzqGpAAAAAElFTkSuQmCC";
 const PROJECT = "ui-support-bot";
-const STACK = "TimeoutError: weather API did not answer in 5s\n    at fetchWeather (tools/weather.ts:42:11)\n    at async getWeather (tools/weather.ts:17:5)\n    at async runTool (agent/tools.ts:88:20)";
+const STACK =
+  "TimeoutError: weather API did not answer in 5s\n    at fetchWeather (tools/weather.ts:42:11)\n    at async getWeather (tools/weather.ts:17:5)\n    at async runTool (agent/tools.ts:88:20)";
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let server: RunningServer;
@@ -35,7 +37,8 @@ const ids: Record<string, string> = {};
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `b-${name}.png`), fullPage: false });
 const api = async (method: string, route: string, body?: unknown) => {
   const response = await fetch(`${server.url}${route}`, {
-    method, headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    method,
+    headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json().catch(() => null) };
@@ -44,19 +47,40 @@ const api = async (method: string, route: string, body?: unknown) => {
 /** One trace with an OpenAI-format, an Anthropic-format and a native-format LLM run under a chain. */
 async function sendTrace(key: string) {
   const client = new Client({ apiUrl: server.url, apiKey: key });
-  const root = new RunTree({ name: "assistant-pipeline", run_type: "chain", inputs: { question: "Weather in Paris?" }, client, project_name: PROJECT, tags: ["ui-e2e"] });
+  const root = new RunTree({
+    name: "assistant-pipeline",
+    run_type: "chain",
+    inputs: { question: "Weather in Paris?" },
+    client,
+    project_name: PROJECT,
+    tags: ["ui-e2e"],
+  });
   await root.postRun();
   const openai = root.createChild({
-    name: "openai-chat", run_type: "llm",
+    name: "openai-chat",
+    run_type: "llm",
     inputs: {
       model: "gpt-4o-mini",
       messages: [
         { role: "system", content: "You are a weather assistant." },
         { role: "user", content: `What is the weather in Paris? ${SCRIPT} ${IMG}` },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_weather", type: "function", function: { name: "get_weather", arguments: "{\"city\":\"Paris\"}" } }] },
-        { role: "tool", tool_call_id: "call_weather", content: "{\"temperature_c\":18,\"sky\":\"clear\"}" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_weather", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+        },
+        { role: "tool", tool_call_id: "call_weather", content: '{"temperature_c":18,"sky":"clear"}' },
       ],
-      tools: [{ type: "function", function: { name: "get_weather", description: "The current weather in a city.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "The current weather in a city.",
+            parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+          },
+        },
+      ],
     },
     extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
   });
@@ -66,22 +90,46 @@ async function sendTrace(key: string) {
   await wait(25);
   openai.addEvent({ name: "new_token", kwargs: { token: " is" } });
   await openai.end({
-    id: "chatcmpl-1", object: "chat.completion",
-    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "It is **18 °C** and clear in Paris.\n\n- Bring *sunglasses*\n- See [forecast](https://example.com/paris)\n\n| day | high | sky |\n|---|--:|---|\n| Mon | 18 °C | clear |\n| Tue | 21 °C | cloudy |\n\n- [x] checked the forecast\n- [ ] book a table\n\n```json\n{\"ok\": true}\n```" } }],
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    choices: [
+      {
+        index: 0,
+        finish_reason: "stop",
+        message: {
+          role: "assistant",
+          content:
+            'It is **18 °C** and clear in Paris.\n\n- Bring *sunglasses*\n- See [forecast](https://example.com/paris)\n\n| day | high | sky |\n|---|--:|---|\n| Mon | 18 °C | clear |\n| Tue | 21 °C | cloudy |\n\n- [x] checked the forecast\n- [ ] book a table\n\n```json\n{"ok": true}\n```',
+        },
+      },
+    ],
     usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150, prompt_tokens_details: { cached_tokens: 64 } },
   });
   await openai.patchRun();
   const anthropic = root.createChild({
-    name: "anthropic-messages", run_type: "llm",
+    name: "anthropic-messages",
+    run_type: "llm",
     inputs: {
-      model: "claude-3-5-sonnet-20241022", system: "Answer briefly.",
-      messages: [{ role: "user", content: [{ type: "text", text: `Describe this icon ${IMG}` }, { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }] }],
+      model: "claude-3-5-sonnet-20241022",
+      system: "Answer briefly.",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: `Describe this icon ${IMG}` },
+            { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
+          ],
+        },
+      ],
     },
     extra: { metadata: { ls_model_name: "claude-3-5-sonnet-20241022", ls_provider: "anthropic" } },
   });
   await anthropic.postRun();
   await anthropic.end({
-    id: "msg_01", type: "message", role: "assistant", stop_reason: "tool_use",
+    id: "msg_01",
+    type: "message",
+    role: "assistant",
+    stop_reason: "tool_use",
     content: [
       { type: "thinking", thinking: "The user wants a description of a small square icon.", signature: "sig" },
       { type: "text", text: "A small square icon. Let me check the time too." },
@@ -91,21 +139,34 @@ async function sendTrace(key: string) {
   });
   await anthropic.patchRun();
   const native = root.createChild({
-    name: "native-agent", run_type: "llm",
-    inputs: { messages: [{ role: "user", content: [{ type: "text", text: `Search the news ${SCRIPT}` }, { type: "audio", url: "https://example.com/question.wav", mime_type: "audio/wav" }] }] },
+    name: "native-agent",
+    run_type: "llm",
+    inputs: {
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: `Search the news ${SCRIPT}` },
+            { type: "audio", url: "https://example.com/question.wav", mime_type: "audio/wav" },
+          ],
+        },
+      ],
+    },
     extra: { metadata: { ls_model_name: "gpt-4o", ls_provider: "openai" } },
   });
   await native.postRun();
   await native.end({
-    messages: [{
-      role: "assistant",
-      content: [
-        { type: "reasoning", reasoning: "I should search the web first." },
-        { type: "server_tool_call", id: "srv_1", name: "web_search", args: { query: "Paris news" } },
-        { type: "server_tool_result", tool_call_id: "srv_1", status: "success", output: { results: ["Seine cleanup finished"] } },
-        { type: "text", text: "Top story: the Seine cleanup finished." },
-      ],
-    }],
+    messages: [
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", reasoning: "I should search the web first." },
+          { type: "server_tool_call", id: "srv_1", name: "web_search", args: { query: "Paris news" } },
+          { type: "server_tool_result", tool_call_id: "srv_1", status: "success", output: { results: ["Seine cleanup finished"] } },
+          { type: "text", text: "Top story: the Seine cleanup finished." },
+        ],
+      },
+    ],
   });
   await native.patchRun();
   const failing = root.createChild({ name: "get_weather", run_type: "tool", inputs: { city: "Paris" } });
@@ -134,7 +195,14 @@ before(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.setDefaultTimeout(20_000);
@@ -239,7 +307,7 @@ test("the OpenAI run reads as a conversation; markup is text, nothing runs", { s
   assert.equal(await conversation.locator("em", { hasText: "sunglasses" }).count(), 1);
   const link = conversation.locator('a[href="https://example.com/paris"]');
   assert.equal(await link.getAttribute("rel"), "noopener noreferrer nofollow");
-  assert.equal(await conversation.locator("pre code", { hasText: "\"ok\": true" }).count(), 1);
+  assert.equal(await conversation.locator("pre code", { hasText: '"ok": true' }).count(), 1);
   const table = conversation.locator("table");
   assert.deepEqual(await table.locator("th").allTextContents(), ["day", "high", "sky"], "a GFM table renders as a table");
   assert.deepEqual(await table.locator("tbody tr").first().locator("td").allTextContents(), ["Mon", "18 °C", "clear"]);
@@ -325,27 +393,51 @@ test("feedback left in the run view is listed there and read back through the RE
   await panel.locator('input[name="score"]').fill("0.9");
   await panel.locator('input[name="value"]').fill("good");
   await panel.locator('textarea[name="comment"]').fill(`Right answer ${SCRIPT}`);
-  await panel.locator('textarea[name="correction"]').fill("{\"answer\": \"18C\"}");
+  await panel.locator('textarea[name="correction"]').fill('{"answer": "18C"}');
   await panel.getByRole("button", { name: "Add feedback" }).click();
   await panel.getByTestId("feedback-item").filter({ hasText: "helpfulness" }).waitFor();
   assert.ok(((await panel.textContent()) ?? "").includes(`Right answer ${SCRIPT}`));
   await shot("run-feedback");
   const listed = await api("GET", `/feedback?run=${ids.openai}`);
   assert.equal(listed.status, 200);
-  const [fb] = listed.body as { key: string; score: number; value: unknown; comment: string; correction: unknown; feedback_source: { type: string } }[];
+  const [fb] = listed.body as {
+    key: string;
+    score: number;
+    value: unknown;
+    comment: string;
+    correction: unknown;
+    feedback_source: { type: string };
+  }[];
   assert.equal(fb.key, "helpfulness");
   assert.equal(fb.score, 0.9);
   assert.equal(fb.value, "good");
   assert.equal(fb.comment, `Right answer ${SCRIPT}`);
   assert.deepEqual(fb.correction, { answer: "18C" });
   assert.equal(fb.feedback_source.type, "app");
-  assert.equal(await panel.getByTestId("feedback-author").first().textContent(), "Grace Hopper", "the reviewer is named, not \"app\"");
+  assert.equal(await panel.getByTestId("feedback-author").first().textContent(), "Grace Hopper", 'the reviewer is named, not "app"');
   assert.deepEqual(dialogs, []);
 });
 
 test("feedback keys follow the workspace's configs; a reviewer edits and deletes their own", { skip }, async () => {
-  assert.equal((await api("POST", "/feedback-configs", { feedback_key: "quality", feedback_config: { type: "continuous", min: 0, max: 1 } })).status, 200);
-  assert.equal((await api("POST", "/feedback-configs", { feedback_key: "tone", feedback_config: { type: "categorical", categories: [{ value: "friendly", label: "Friendly" }, { value: "curt", label: "Curt" }] } })).status, 200);
+  assert.equal(
+    (await api("POST", "/feedback-configs", { feedback_key: "quality", feedback_config: { type: "continuous", min: 0, max: 1 } })).status,
+    200,
+  );
+  assert.equal(
+    (
+      await api("POST", "/feedback-configs", {
+        feedback_key: "tone",
+        feedback_config: {
+          type: "categorical",
+          categories: [
+            { value: "friendly", label: "Friendly" },
+            { value: "curt", label: "Curt" },
+          ],
+        },
+      })
+    ).status,
+    200,
+  );
   await page.reload();
   await page.getByRole("tab", { name: /Feedback/ }).click();
   const panel = page.getByTestId("feedback-panel");
@@ -374,7 +466,10 @@ test("feedback keys follow the workspace's configs; a reviewer edits and deletes
   assert.ok(((await tone.textContent()) ?? "").includes("friendly"));
   await shot("run-feedback-configs");
   const listed = await api("GET", `/feedback?run=${ids.openai}&key=tone`);
-  assert.deepEqual((listed.body as { value: string; comment: string }[]).map((f) => [f.value, f.comment]), [["friendly", "warm after all"]]);
+  assert.deepEqual(
+    (listed.body as { value: string; comment: string }[]).map((f) => [f.value, f.comment]),
+    [["friendly", "warm after all"]],
+  );
   await tone.getByRole("button", { name: "Delete" }).click();
   await tone.waitFor({ state: "detached" });
   assert.deepEqual((await api("GET", `/feedback?run=${ids.openai}&key=tone`)).body, []);
@@ -420,7 +515,12 @@ test("charts: the dashboard draws the runs with tooltips; grouping by model work
 
 test("prompts: the commit history and a side-by-side diff between two commits", { skip }, async () => {
   assert.equal((await api("POST", "/repos/", { repo_handle: "weather-prompt", description: "Weather assistant" })).status, 200);
-  const manifest = (text: string) => ({ lc: 1, type: "constructor", id: ["langchain", "prompts", "chat", "ChatPromptTemplate"], kwargs: { input_variables: ["city"], template: text, template_format: "f-string" } });
+  const manifest = (text: string) => ({
+    lc: 1,
+    type: "constructor",
+    id: ["langchain", "prompts", "chat", "ChatPromptTemplate"],
+    kwargs: { input_variables: ["city"], template: text, template_format: "f-string" },
+  });
   for (const text of ["What is the weather in {city}?", "Tell me the weather in {city}, in Celsius."]) {
     const pushed = await api("POST", "/commits/-/weather-prompt", { manifest: manifest(text) });
     assert.ok(pushed.status < 300, JSON.stringify(pushed.body));
@@ -452,7 +552,10 @@ test("a project's dashboard opens from its runs page", { skip }, async () => {
   await page.waitForURL(/range=7d/);
   await page.reload();
   assert.equal(await page.getByLabel("Group by").inputValue(), "model");
-  assert.equal(await page.getByRole("group", { name: "Time range" }).getByRole("button", { name: "7d" }).getAttribute("aria-pressed"), "true");
+  assert.equal(
+    await page.getByRole("group", { name: "Time range" }).getByRole("button", { name: "7d" }).getAttribute("aria-pressed"),
+    "true",
+  );
   // A bar opens the runs behind it: that bucket, that model.
   const bar = page.getByTestId("chart-runs").locator(".recharts-bar-rectangle path, .recharts-bar-rectangle").first();
   await bar.waitFor({ timeout: 20_000 });
@@ -483,7 +586,10 @@ test("settings: members and a workspace model price", { skip }, async () => {
   await page.locator("table tr", { hasText: "in-house llama" }).waitFor();
   const prices = await api("GET", "/model-prices?source=workspace");
   assert.equal(prices.status, 200);
-  assert.deepEqual((prices.body as { name: string }[]).map((p) => p.name), ["in-house llama"]);
+  assert.deepEqual(
+    (prices.body as { name: string }[]).map((p) => p.name),
+    ["in-house llama"],
+  );
   await shot("settings-prices");
   assert.deepEqual(dialogs, []);
 });
@@ -503,7 +609,13 @@ test("dark mode: follows the system, a choice in the user menu overrides it and 
   assert.equal(await background(), systemDark, "the choice overrides the system's light setting");
   await page.reload();
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark", "the server renders the remembered choice");
-  for (const [name, route] of [["projects", "projects"], ["datasets", "datasets"], ["prompts", "prompts"], ["charts", "charts"], ["settings", "settings"]]) {
+  for (const [name, route] of [
+    ["projects", "projects"],
+    ["datasets", "datasets"],
+    ["prompts", "prompts"],
+    ["charts", "charts"],
+    ["settings", "settings"],
+  ]) {
     await page.goto(`${server.url}/o/${workspaceId}/${route}`);
     await page.waitForLoadState("networkidle");
     await page.screenshot({ path: path.join(SHOTS, `b-dark-${name}.png`) });

@@ -58,7 +58,10 @@ test("input and output previews, a model column from the chooser, sorting by tok
   await row("search-orders").waitFor();
   assert.equal(await cell("support-agent", "input").innerText(), "Where is my order #1042?");
   assert.equal(await cell("support-agent", "output").innerText(), "Your order #1042 is in transit with UPS and should arrive on Nov 25.");
-  const llmInputs = await page.locator('[data-testid="run-row"]', { hasText: "ChatOpenAI" }).locator('[data-column="input"]').allInnerTexts();
+  const llmInputs = await page
+    .locator('[data-testid="run-row"]', { hasText: "ChatOpenAI" })
+    .locator('[data-column="input"]')
+    .allInnerTexts();
   assert.ok(llmInputs.includes("Where is my order #1042? <script>alert(1)</script>"), `the last user message, as text: ${llmInputs}`);
   assert.equal(dialogs.length, 0);
 
@@ -73,26 +76,51 @@ test("input and output previews, a model column from the chooser, sorting by tok
   await page.waitForURL(/sort=total_tokens%3Adesc|sort=total_tokens:desc/);
   await page.locator('[role="columnheader"][aria-sort="descending"]').waitFor();
   // The previous order stays on screen until the sorted page arrives.
-  const readTokens = async () => (await page.locator('[data-testid="run-row"] [data-column="tokens"]').allInnerTexts()).map((t) => Number(t.replace(/[^0-9]/g, "")) || 0);
+  const readTokens = async () =>
+    (await page.locator('[data-testid="run-row"] [data-column="tokens"]').allInnerTexts()).map(
+      (t) => Number(t.replace(/[^0-9]/g, "")) || 0,
+    );
   let tokens = await readTokens();
   for (let i = 0; i < 50 && tokens.join() !== [...tokens].sort((a, b) => b - a).join(); i++) {
     await wait(100);
     tokens = await readTokens();
   }
-  assert.deepEqual(tokens, [...tokens].sort((a, b) => b - a), `tokens descending: ${tokens}`);
-  assert.equal(await cell("support-agent", "tokens").innerText(), Math.max(...tokens).toLocaleString("en-US"), "the root shows its trace's total, the largest");
+  assert.deepEqual(
+    tokens,
+    [...tokens].sort((a, b) => b - a),
+    `tokens descending: ${tokens}`,
+  );
+  assert.equal(
+    await cell("support-agent", "tokens").innerText(),
+    Math.max(...tokens).toLocaleString("en-US"),
+    "the root shows its trace's total, the largest",
+  );
   await shot("runs-table-columns");
   for (const column of ["start", "cost"]) {
-    const clipped = await page.locator(`[data-testid="run-row"] [data-column="${column}"]`).evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => `${c.textContent} (${c.scrollWidth} > ${c.clientWidth})`));
+    const clipped = await page
+      .locator(`[data-testid="run-row"] [data-column="${column}"]`)
+      .evaluateAll((cells) =>
+        cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => `${c.textContent} (${c.scrollWidth} > ${c.clientWidth})`),
+      );
     assert.deepEqual(clipped, [], `no ${column} cell is cut at 1440 px`);
   }
 });
 
 test("threads: runs grouped by thread id, opening as a transcript of the turns", { skip }, async () => {
   const client = new Client({ apiUrl: server.url, apiKey });
-  const turns: [string, string][] = [["Hi! Can you help me plan a trip?", "Of course. Where to?"], ["Lisbon, in May.", "Lisbon in May is lovely: mild and sunny."]];
+  const turns: [string, string][] = [
+    ["Hi! Can you help me plan a trip?", "Of course. Where to?"],
+    ["Lisbon, in May.", "Lisbon in May is lovely: mild and sunny."],
+  ];
   for (const [question, answer] of turns) {
-    const run = new RunTree({ name: "travel-agent", run_type: "chain", client, project_name: PROJECT, inputs: { messages: [{ role: "user", content: question }] }, extra: { metadata: { thread_id: "trip-42" } } });
+    const run = new RunTree({
+      name: "travel-agent",
+      run_type: "chain",
+      client,
+      project_name: PROJECT,
+      inputs: { messages: [{ role: "user", content: question }] },
+      extra: { metadata: { thread_id: "trip-42" } },
+    });
     await run.postRun();
     await run.end({ messages: [{ role: "assistant", content: answer }] });
     await run.patchRun();
@@ -107,7 +135,11 @@ test("threads: runs grouped by thread id, opening as a transcript of the turns",
   await thread.click();
   const transcript = page.getByTestId("thread-transcript");
   await transcript.getByText("Lisbon in May is lovely: mild and sunny.").waitFor();
-  assert.deepEqual(await transcript.locator("li > div:not(:first-child)").allInnerTexts(), turns.flat(), "the turns in order, question then answer");
+  assert.deepEqual(
+    await transcript.locator("li > div:not(:first-child)").allInnerTexts(),
+    turns.flat(),
+    "the turns in order, question then answer",
+  );
   assert.match(page.url(), /view=threads&thread=trip-42|thread=trip-42/);
   await shot("threads");
 });
@@ -123,9 +155,15 @@ test("tick runs, then add them to a dataset, export them as JSON and CSV, and sh
   };
   const exported = JSON.parse(await saved("Export JSON")) as { name: string; inputs: unknown }[];
   assert.deepEqual(exported.map((r) => r.name).sort(), ["search-orders", "track_package"]);
-  assert.ok(exported.every((r) => r.inputs && typeof r.inputs === "object"), "whole runs, inputs included");
+  assert.ok(
+    exported.every((r) => r.inputs && typeof r.inputs === "object"),
+    "whole runs, inputs included",
+  );
   const csv = await saved("Export CSV");
-  assert.equal(csv.split("\r\n")[0], "id,trace_id,name,run_type,status,start_time,end_time,latency,total_tokens,total_cost,error,inputs,outputs,tags");
+  assert.equal(
+    csv.split("\r\n")[0],
+    "id,trace_id,name,run_type,status,start_time,end_time,latency,total_tokens,total_cost,error,inputs,outputs,tags",
+  );
   assert.equal(csv.trim().split("\r\n").length, 3);
 
   await bar.getByRole("button", { name: "Add to dataset" }).click();
@@ -160,7 +198,10 @@ test("a root run opened from the table shows its trace in the side panel; a chil
   const outline = page.getByTestId("trace-outline");
   await outline.waitFor();
   assert.equal(await outline.getByRole("button").count(), 5, "the root and the four runs it called");
-  await outline.getByRole("button", { name: /ChatOpenAI/ }).first().click();
+  await outline
+    .getByRole("button", { name: /ChatOpenAI/ })
+    .first()
+    .click();
   await page.waitForURL(/run=/);
   await outline.locator('[aria-current="true"]', { hasText: "ChatOpenAI" }).waitFor();
   await page.getByTestId("conversation").waitFor();

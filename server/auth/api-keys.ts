@@ -63,9 +63,7 @@ export async function touchApiKey(db: Sql, id: string): Promise<void> {
 /** Finds the live key for a presented secret; the comparison of hashes is constant-time. */
 export async function findApiKey(db: Sql, key: string): Promise<ApiKeyRecord | null> {
   const hash = hashKey(key);
-  const [row] = await db.query<Record<string, unknown>>(
-    sql`SELECT * FROM api_keys WHERE hash = ${hash} AND revoked_at IS NULL`,
-  );
+  const [row] = await db.query<Record<string, unknown>>(sql`SELECT * FROM api_keys WHERE hash = ${hash} AND revoked_at IS NULL`);
   if (!row || !timingSafeEqual(Buffer.from(String(row.hash)), Buffer.from(hash))) return null;
   return toRecord(row);
 }

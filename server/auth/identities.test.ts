@@ -94,7 +94,13 @@ withTestDatabases("identities", (open) => {
 
   test("members: list, role change, the last admin stays, removal revokes personal keys", async () => {
     const carol = (await db.query<{ id: string }>(sql`SELECT id FROM users WHERE email = 'carol@example.com'`))[0].id;
-    assert.deepEqual((await listMembers(db, ada.workspaceId)).map((m) => [m.email, m.role]), [["ada@example.com", "admin"], ["carol@example.com", "member"]]);
+    assert.deepEqual(
+      (await listMembers(db, ada.workspaceId)).map((m) => [m.email, m.role]),
+      [
+        ["ada@example.com", "admin"],
+        ["carol@example.com", "member"],
+      ],
+    );
     await assert.rejects(setMemberRole(db, ada.workspaceId, ada.userId, "member"), status(409));
     await assert.rejects(removeMember(db, ada.workspaceId, ada.userId), status(409));
     await assert.rejects(setMemberRole(db, ada.workspaceId, bob.userId, "member"), status(404), "not a member here");
@@ -125,7 +131,11 @@ withTestDatabases("identities", (open) => {
     assert.equal(service.role, "member");
     forgetCachedKeys();
     assert.deepEqual(await apiKeyIdentity(db, personal.key, null), {
-      kind: "api_key", workspaceId: bob.workspaceId, role: "viewer", apiKeyId: personal.id, userId: ada.userId,
+      kind: "api_key",
+      workspaceId: bob.workspaceId,
+      role: "viewer",
+      apiKeyId: personal.id,
+      userId: ada.userId,
     });
     for (let i = 0; i < 50 && !(await findApiKey(db, personal.key))?.lastUsedAt; i++) await new Promise((r) => setTimeout(r, 20));
     assert.ok((await findApiKey(db, personal.key))?.lastUsedAt, "a key lookup records last_used_at");
@@ -133,7 +143,11 @@ withTestDatabases("identities", (open) => {
     assert.deepEqual(adminView.map((k) => k.id).sort(), [personal.id, service.id].sort());
     for (const k of adminView) assert.ok(!("key" in k) && !JSON.stringify(k).includes(personal.key.slice(12)));
     const bobViewerView = await listKeys(db, { ...adaAsViewer, userId: "00000000-0000-0000-0000-000000000000" });
-    assert.deepEqual(bobViewerView.map((k) => k.id), [service.id], "non-admins see service keys and their own keys only");
+    assert.deepEqual(
+      bobViewerView.map((k) => k.id),
+      [service.id],
+      "non-admins see service keys and their own keys only",
+    );
   });
 
   test("keys: revoke own personal key; others' keys need admin; other workspace's key is 404", async () => {
@@ -153,7 +167,13 @@ withTestDatabases("identities", (open) => {
   test("caller: workspaces and GET /auth for a user, for a key, and for a user with no workspace", async () => {
     const request = await uiRequest(ada.userId);
     const caller = await resolveCaller(request, db);
-    assert.deepEqual((await listWorkspaces(db, caller)).map((w) => [w.id, w.role]), [[ada.workspaceId, "admin"], [bob.workspaceId, "viewer"]]);
+    assert.deepEqual(
+      (await listWorkspaces(db, caller)).map((w) => [w.id, w.role]),
+      [
+        [ada.workspaceId, "admin"],
+        [bob.workspaceId, "viewer"],
+      ],
+    );
     const me = await describeCaller(db, caller);
     assert.equal(me.kind, "user");
     assert.equal(me.email, "ada@example.com");
@@ -174,7 +194,10 @@ withTestDatabases("identities", (open) => {
     assert.equal(keyMe.kind, "api_key");
     assert.equal(keyMe.workspace_id, ada.workspaceId);
     assert.equal(keyMe.user_id, null);
-    assert.deepEqual((await listWorkspaces(db, keyCaller)).map((w) => w.id), [ada.workspaceId]);
+    assert.deepEqual(
+      (await listWorkspaces(db, keyCaller)).map((w) => w.id),
+      [ada.workspaceId],
+    );
     await assert.rejects(createWorkspaceFor(db, keyCaller, "nope"), status(403));
     const created = await createWorkspaceFor(db, caller, "Ada's second");
     assert.equal(await membership(db, ada.userId, created.id), "admin");

@@ -32,11 +32,7 @@ export async function listKeys(db: Sql, identity: Identity) {
  * Service keys belong to the workspace and only admins create them (role default admin).
  * The plain key is in this answer and nowhere else, ever.
  */
-export async function createKey(
-  db: Sql,
-  identity: Identity,
-  input: { description: string; kind?: "service" | "personal"; role?: Role },
-) {
+export async function createKey(db: Sql, identity: Identity, input: { description: string; kind?: "service" | "personal"; role?: Role }) {
   const kind = input.kind ?? (identity.kind === "user" ? "personal" : "service");
   if (kind === "personal") {
     if (!identity.userId) throw badRequest("A personal key belongs to a user: sign in (or use your personal key) to create one.");
@@ -44,13 +40,20 @@ export async function createKey(
       throw badRequest(`A personal key has its user's role in the workspace (${identity.role}); leave out role.`);
     }
     const { key, record } = await createApiKey(db, {
-      workspaceId: identity.workspaceId, userId: identity.userId, kind, role: identity.role, description: input.description,
+      workspaceId: identity.workspaceId,
+      userId: identity.userId,
+      kind,
+      role: identity.role,
+      description: input.description,
     });
     return { ...keyView(record), key };
   }
   if (identity.role !== "admin") throw forbidden("Only workspace admins can create service keys.");
   const { key, record } = await createApiKey(db, {
-    workspaceId: identity.workspaceId, kind, role: input.role ?? "admin", description: input.description,
+    workspaceId: identity.workspaceId,
+    kind,
+    role: input.role ?? "admin",
+    description: input.description,
   });
   return { ...keyView(record), key };
 }

@@ -27,16 +27,20 @@ test("a successful sign-in clears the failures", async () => {
   assert.equal(await signInBlocked("bob@example.com", "ip", store), false);
 });
 
-test("with Redis, failures counted by one instance block the attempt at another", { skip: !process.env.TEST_REDIS_URL && "TEST_REDIS_URL is not set" }, async () => {
-  const keyPrefix = `tracelight:test:signin:${process.pid}:${Date.now()}:`;
-  const options = { url: process.env.TEST_REDIS_URL!, keyPrefix, timeoutMs: 2_000 };
-  const [one, two] = [new RedisCounterStore(options), new RedisCounterStore(options)];
-  try {
-    for (let i = 0; i < MAX_FAILURES; i++) await recordSignIn("mallory@example.com", "10.9.9.9", false, one);
-    assert.equal(await signInBlocked("mallory@example.com", "10.9.9.9", two), true);
-    await recordSignIn("mallory@example.com", "10.9.9.9", true, two);
-    assert.equal(await signInBlocked("mallory@example.com", "10.9.9.9", one), false);
-  } finally {
-    await Promise.all([one.close(), two.close()]);
-  }
-});
+test(
+  "with Redis, failures counted by one instance block the attempt at another",
+  { skip: !process.env.TEST_REDIS_URL && "TEST_REDIS_URL is not set" },
+  async () => {
+    const keyPrefix = `tracelight:test:signin:${process.pid}:${Date.now()}:`;
+    const options = { url: process.env.TEST_REDIS_URL!, keyPrefix, timeoutMs: 2_000 };
+    const [one, two] = [new RedisCounterStore(options), new RedisCounterStore(options)];
+    try {
+      for (let i = 0; i < MAX_FAILURES; i++) await recordSignIn("mallory@example.com", "10.9.9.9", false, one);
+      assert.equal(await signInBlocked("mallory@example.com", "10.9.9.9", two), true);
+      await recordSignIn("mallory@example.com", "10.9.9.9", true, two);
+      assert.equal(await signInBlocked("mallory@example.com", "10.9.9.9", one), false);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  },
+);

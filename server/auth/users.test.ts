@@ -63,8 +63,9 @@ withTestDatabases("users", (open) => {
     // What bootstrapFirstWorkspace leaves on a fresh database: a workspace nobody has joined yet.
     const first = { workspace: await createWorkspace(fresh, "Default workspace") };
     await fresh.query(sql`UPDATE workspaces SET claimable = true WHERE id = ${first.workspace.id}`);
-    const racers = await Promise.all(["p@example.com", "q@example.com", "r@example.com"].map((email) =>
-      signUp(fresh, { email, password: "password-123" })));
+    const racers = await Promise.all(
+      ["p@example.com", "q@example.com", "r@example.com"].map((email) => signUp(fresh, { email, password: "password-123" })),
+    );
     const joined = racers.filter((r) => r.workspaceId === first.workspace.id);
     assert.equal(joined.length, 1, "one account joins the start-up workspace");
     assert.equal(await membership(fresh, joined[0].userId, first.workspace.id), "admin");

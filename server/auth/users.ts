@@ -80,9 +80,7 @@ export async function signUp(
 
 /** The user with this e-mail and password, or null (unknown e-mail and wrong password look alike). */
 export async function verifyPassword(db: Sql, email: string, password: string): Promise<User | null> {
-  const [row] = await db.query<Record<string, unknown>>(
-    sql`SELECT * FROM users WHERE email = ${normalizeEmail(email)}`,
-  );
+  const [row] = await db.query<Record<string, unknown>>(sql`SELECT * FROM users WHERE email = ${normalizeEmail(email)}`);
   if (!row) {
     await passwordMatches(password, await (decoyHash ??= hashPassword(randomUUID())));
     return null;

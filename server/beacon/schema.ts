@@ -7,11 +7,19 @@ import { z } from "zod";
  * `{license}`; trace reporting sends `trace_transactions`). Unknown top-level fields are kept.
  */
 const secretish = z.string().trim().min(1, "must not be empty").max(512);
-const instant = z.string().max(64).refine((v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v) && !Number.isNaN(Date.parse(v)), "must be an ISO-8601 date-time, e.g. 2025-01-06T09:00:00Z");
+const instant = z
+  .string()
+  .max(64)
+  .refine(
+    (v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v) && !Number.isNaN(Date.parse(v)),
+    "must be an ISO-8601 date-time, e.g. 2025-01-06T09:00:00Z",
+  );
 const key = z.string().min(1).max(200);
-const tags = z.record(key, z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))
+const tags = z
+  .record(key, z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))
   .refine((t) => Object.keys(t).length <= 200, "must have at most 200 entries");
-const measures = z.record(key, z.number().finite("must be a finite number").nonnegative("must not be negative"))
+const measures = z
+  .record(key, z.number().finite("must be a finite number").nonnegative("must not be negative"))
   .refine((m) => Object.keys(m).length <= 200, "must have at most 200 entries");
 const logs = z.array(z.record(z.string(), z.unknown())).max(500, "must have at most 500 entries");
 
@@ -35,18 +43,22 @@ function window(value: { from_timestamp?: string; to_timestamp?: string }, ctx: 
   const from = Date.parse(value.from_timestamp);
   const to = Date.parse(value.to_timestamp);
   if (to < from) ctx.addIssue({ code: "custom", path: ["to_timestamp"], message: "must not be before from_timestamp" });
-  else if (to - from > 31 * 86_400_000) ctx.addIssue({ code: "custom", path: ["to_timestamp"], message: "the window from from_timestamp must be at most 31 days" });
+  else if (to - from > 31 * 86_400_000)
+    ctx.addIssue({ code: "custom", path: ["to_timestamp"], message: "the window from from_timestamp must be at most 31 days" });
 }
 
 /** POST */
-export const metadataSubmit = z.looseObject({
-  ...identity,
-  from_timestamp: instant,
-  to_timestamp: instant,
-  tags: tags.optional(),
-  measures: measures.optional(),
-  logs: logs.optional(),
-}).superRefine(identified).superRefine(window);
+export const metadataSubmit = z
+  .looseObject({
+    ...identity,
+    from_timestamp: instant,
+    to_timestamp: instant,
+    tags: tags.optional(),
+    measures: measures.optional(),
+    logs: logs.optional(),
+  })
+  .superRefine(identified)
+  .superRefine(window);
 export type MetadataSubmit = z.infer<typeof metadataSubmit>;
 
 const traceTransaction = z.looseObject({
@@ -59,14 +71,23 @@ const traceTransaction = z.looseObject({
 });
 
 /** POST /v1/beacon: a heartbeat, a license check (`{license}`), or trace counts. */
-export const beaconReport = z.looseObject({
-  ...identity,
-  event: z.string().trim().min(1).max(100).regex(/^[\w.:-]+$/, "must be a word such as heartbeat or verify").default("heartbeat"),
-  from_timestamp: instant.optional(),
-  to_timestamp: instant.optional(),
-  tags: tags.optional(),
-  measures: measures.optional(),
-  trace_transactions: z.array(traceTransaction).max(1000, "must have at most 1000 entries").optional(),
-  logs: logs.optional(),
-}).superRefine(identified).superRefine(window);
+export const beaconReport = z
+  .looseObject({
+    ...identity,
+    event: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .regex(/^[\w.:-]+$/, "must be a word such as heartbeat or verify")
+      .default("heartbeat"),
+    from_timestamp: instant.optional(),
+    to_timestamp: instant.optional(),
+    tags: tags.optional(),
+    measures: measures.optional(),
+    trace_transactions: z.array(traceTransaction).max(1000, "must have at most 1000 entries").optional(),
+    logs: logs.optional(),
+  })
+  .superRefine(identified)
+  .superRefine(window);
 export type BeaconReport = z.infer<typeof beaconReport>;

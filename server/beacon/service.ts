@@ -70,5 +70,10 @@ export async function reportsForLicense(db: Sql, license: string, limit = 100): 
   const rows = await db.query<Record<string, unknown>>(sql`
     SELECT id, kind, instance_id, version, from_time, to_time, measures, tags, payload, ip, received_at
     FROM deployment_reports WHERE license_digest = ${digest(license)} ORDER BY received_at DESC, id LIMIT ${limit}`);
-  return rows.map((r) => ({ ...r, from_time: isoFromDb(r.from_time), to_time: isoFromDb(r.to_time), received_at: isoFromDb(r.received_at) }));
+  return rows.map((r) => ({
+    ...r,
+    from_time: isoFromDb(r.from_time),
+    to_time: isoFromDb(r.to_time),
+    received_at: isoFromDb(r.received_at),
+  }));
 }

@@ -23,7 +23,9 @@ function setEnv(values: Record<string, string>) {
   resetEnv();
 }
 after(() => {
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  for (const [k, v] of Object.entries(saved))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
   resetEnv();
 });
 
@@ -75,22 +77,43 @@ withTestDatabases("billing", (open) => {
     const child = randomUUID();
     await ingestRuns(db, ws, {
       post: [
-        { id: root, trace_id: root, name: "root", run_type: "chain", start_time: "2026-11-01T10:00:00Z", dotted_order: `20261101T100000000000Z${root}` },
-        { id: child, trace_id: root, parent_run_id: root, name: "llm", run_type: "llm", start_time: "2026-11-01T10:00:01Z", dotted_order: `20261101T100000000000Z${root}.20261101T100001000000Z${child}` },
+        {
+          id: root,
+          trace_id: root,
+          name: "root",
+          run_type: "chain",
+          start_time: "2026-11-01T10:00:00Z",
+          dotted_order: `20261101T100000000000Z${root}`,
+        },
+        {
+          id: child,
+          trace_id: root,
+          parent_run_id: root,
+          name: "llm",
+          run_type: "llm",
+          start_time: "2026-11-01T10:00:01Z",
+          dotted_order: `20261101T100000000000Z${root}.20261101T100001000000Z${child}`,
+        },
       ],
     });
     await ingestRuns(db, ws, { patch: [{ id: child, end_time: "2026-11-01T10:00:02Z", outputs: { a: 1 } }] });
     await ingestRuns(db, ws, { post: [{ id: root, name: "root", run_type: "chain", start_time: "2026-11-01T10:00:00Z" }] });
-    assert.deepEqual((await outbox(db, ws)).map((r) => [r.runs, r.traces]), [[2, 1]]);
+    assert.deepEqual(
+      (await outbox(db, ws)).map((r) => [r.runs, r.traces]),
+      [[2, 1]],
+    );
     assert.deepEqual(await unreportedUsage(db, ws).then(({ runs, traces }) => ({ runs, traces })), { runs: 2, traces: 1 });
   });
 
   test("usage recorded in a transaction that rolls back is not recorded", async () => {
     const ws = (await createWorkspace(db, "billing rollback")).id;
-    await assert.rejects(db.tx(async (tx) => {
-      await recordUsage(tx, ws, { runs: 5, traces: 1 });
-      throw new Error("ingest failed");
-    }), /ingest failed/);
+    await assert.rejects(
+      db.tx(async (tx) => {
+        await recordUsage(tx, ws, { runs: 5, traces: 1 });
+        throw new Error("ingest failed");
+      }),
+      /ingest failed/,
+    );
     assert.equal((await outbox(db, ws)).length, 0);
   });
 
@@ -119,7 +142,10 @@ withTestDatabases("billing", (open) => {
     assert.deepEqual(await applyUsageDeltas(db, "eu", deltas), { applied: 0, duplicates: 2 });
     const usage = await billingUsage(db, ws);
     assert.equal(usage.region, "eu");
-    assert.deepEqual(usage.months, [{ month: "2026-11", runs: 1, traces: 1 }, { month: "2026-10", runs: 10, traces: 2 }]);
+    assert.deepEqual(usage.months, [
+      { month: "2026-11", runs: 1, traces: 1 },
+      { month: "2026-10", runs: 10, traces: 2 },
+    ]);
   });
 
   test("EU outbox over HTTP: a failed delivery and a lost answer are retried; nothing is lost or counted twice", async () => {
@@ -164,7 +190,9 @@ withTestDatabases("billing", (open) => {
   test("a failed delivery waits with exponential backoff before it is due again", async () => {
     const ws = randomUUID();
     await recordUsage(db, ws, { runs: 1, traces: 1 });
-    const fail = async () => { throw new Error("US deployment unreachable"); };
+    const fail = async () => {
+      throw new Error("US deployment unreachable");
+    };
     await drainOnce(db, fail, { baseMs: 60_000, capMs: 600_000 });
     assert.equal((await drainOnce(db, fail, { baseMs: 60_000, capMs: 600_000 })).failed, 0, "not due again yet");
     const [row] = await db.query<{ wait: number; last_error: string }>(sql`
@@ -176,14 +204,23 @@ withTestDatabases("billing", (open) => {
 
   test("the internal endpoint wants the shared secret and exists only in the US deployment", async () => {
     const body = Buffer.from(JSON.stringify({ region: "eu", deltas: [] }));
-    await assert.rejects(receiveUsage(db, "wrong", body), (e: { status: number; detail: string }) => e.status === 401 && /x-internal-secret/.test(e.detail));
+    await assert.rejects(
+      receiveUsage(db, "wrong", body),
+      (e: { status: number; detail: string }) => e.status === 401 && /x-internal-secret/.test(e.detail),
+    );
     await assert.rejects(receiveUsage(db, null, body), (e: { status: number }) => e.status === 401);
-    await assert.rejects(receiveUsage(db, SECRET, Buffer.from('{"region":"eu","deltas":[{"id":"x"}]}')), (e: { status: number }) => e.status === 400);
+    await assert.rejects(
+      receiveUsage(db, SECRET, Buffer.from('{"region":"eu","deltas":[{"id":"x"}]}')),
+      (e: { status: number }) => e.status === 400,
+    );
     assert.deepEqual(await receiveUsage(db, SECRET, body), { applied: 0, duplicates: 0 });
     setEnv({ REGION: "eu", US_BASE_URL: "https://us.tracelight.example" });
     try {
-      await assert.rejects(receiveUsage(db, SECRET, body), (e: { status: number; detail: string }) =>
-        e.status === 404 && e.detail.includes("only in the US deployment (https://us.tracelight.example)"));
+      await assert.rejects(
+        receiveUsage(db, SECRET, body),
+        (e: { status: number; detail: string }) =>
+          e.status === 404 && e.detail.includes("only in the US deployment (https://us.tracelight.example)"),
+      );
     } finally {
       setEnv({ REGION: "us" });
     }

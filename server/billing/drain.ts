@@ -22,7 +22,11 @@ const strip = ({ attempts: _attempts, ...delta }: ClaimedDelta): UsageDelta => d
  * Delivers due outbox rows batch by batch until none is due or a delivery fails. A failed batch is
  * retried later with exponential backoff; a row is marked delivered only after it was accepted.
  */
-export async function drainOnce(db: Sql, deliver: Deliver, options: DrainOptions = {}): Promise<{ delivered: number; failed: number; error?: string }> {
+export async function drainOnce(
+  db: Sql,
+  deliver: Deliver,
+  options: DrainOptions = {},
+): Promise<{ delivered: number; failed: number; error?: string }> {
   const { batchSize = 500, leaseMs = 60_000, baseMs = 1_000, capMs = 300_000 } = options;
   let delivered = 0;
   for (;;) {
@@ -35,7 +39,10 @@ export async function drainOnce(db: Sql, deliver: Deliver, options: DrainOptions
       await markFailed(db, rows, message, baseMs, capMs);
       return { delivered, failed: rows.length, error: message };
     }
-    await markDelivered(db, rows.map((r) => r.id));
+    await markDelivered(
+      db,
+      rows.map((r) => r.id),
+    );
     delivered += rows.length;
     if (rows.length < batchSize) return { delivered, failed: 0 };
   }

@@ -18,7 +18,9 @@ export function checkInternalSecret(given: string | null): void {
 /** Billing records exist only in the US deployment; the EU deployment refuses billing endpoints. */
 export function requireUsDeployment(): void {
   if (env().REGION !== "us") {
-    throw notFound(`Billing records exist only in the US deployment (${regionBaseUrl("us")}); this is the ${env().REGION.toUpperCase()} deployment.`);
+    throw notFound(
+      `Billing records exist only in the US deployment (${regionBaseUrl("us")}); this is the ${env().REGION.toUpperCase()} deployment.`,
+    );
   }
 }
 

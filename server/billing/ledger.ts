@@ -7,7 +7,11 @@ import type { UsageDelta } from "./schema";
  * billing_applied_deltas in the same transaction as the increment, and a delta whose id is already
  * there is skipped, so a redelivery (after a lost answer, or from two instances) never counts twice.
  */
-export async function applyUsageDeltas(db: Sql, region: "us" | "eu", deltas: UsageDelta[]): Promise<{ applied: number; duplicates: number }> {
+export async function applyUsageDeltas(
+  db: Sql,
+  region: "us" | "eu",
+  deltas: UsageDelta[],
+): Promise<{ applied: number; duplicates: number }> {
   if (deltas.length === 0) return { applied: 0, duplicates: 0 };
   const unique = [...new Map(deltas.map((d) => [d.id.toLowerCase(), d])).values()];
   return db.tx(async (tx) => {

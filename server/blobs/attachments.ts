@@ -12,9 +12,16 @@ export interface IncomingAttachment {
 
 /** Writes attachment bytes to the blob store and records them on their runs (a later upload of a name replaces it). */
 export async function storeAttachments(db: Sql, workspaceId: string, attachments: IncomingAttachment[]): Promise<void> {
-  const rows = await Promise.all(attachments.map(async (a) => ({
-    id: randomUUID(), run_id: a.runId, name: a.name, mime_type: a.mimeType, size: a.bytes.length, blob_key: await putBlob(a.bytes),
-  })));
+  const rows = await Promise.all(
+    attachments.map(async (a) => ({
+      id: randomUUID(),
+      run_id: a.runId,
+      name: a.name,
+      mime_type: a.mimeType,
+      size: a.bytes.length,
+      blob_key: await putBlob(a.bytes),
+    })),
+  );
   await db.query(sql`
     INSERT INTO attachments (id, workspace_id, run_id, name, mime_type, size, blob_key)
     SELECT v.id, ${workspaceId}::uuid, v.run_id, v.name, v.mime_type, v.size, v.blob_key
@@ -29,7 +36,11 @@ export interface AttachmentLink {
 }
 
 /** `s3_urls` as the SDKs read them: `{"attachment.<name>": {presigned_url, mime_type}}` per run. */
-export async function attachmentLinks(db: Sql, workspaceId: string, runIds: string[]): Promise<Map<string, Record<string, AttachmentLink>>> {
+export async function attachmentLinks(
+  db: Sql,
+  workspaceId: string,
+  runIds: string[],
+): Promise<Map<string, Record<string, AttachmentLink>>> {
   const out = new Map<string, Record<string, AttachmentLink>>();
   if (runIds.length === 0) return out;
   const rows = await db.query<{ run_id: string; name: string; mime_type: string; blob_key: string }>(sql`

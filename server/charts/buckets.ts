@@ -17,7 +17,9 @@ export function bucketSeconds(rangeSeconds: number, given?: number | string | nu
     seconds = NICE.find((n) => rangeSeconds / n <= TARGET_BUCKETS) ?? Math.ceil(rangeSeconds / TARGET_BUCKETS / 86_400) * 86_400;
   }
   if (rangeSeconds / seconds > MAX_BUCKETS) {
-    throw badRequest(`A bucket of ${seconds}s over this range makes more than ${MAX_BUCKETS} points: choose a wider bucket or a shorter range.`);
+    throw badRequest(
+      `A bucket of ${seconds}s over this range makes more than ${MAX_BUCKETS} points: choose a wider bucket or a shorter range.`,
+    );
   }
   return seconds;
 }

@@ -3,22 +3,39 @@ import { uuid } from "../core/uuid";
 import { runSelection } from "../runs/schema";
 
 export const METRICS = [
-  "run_count", "error_count", "error_rate", "latency_p50", "latency_p99", "first_token_p50", "first_token_p99",
-  "prompt_tokens", "completion_tokens", "total_tokens", "prompt_cost", "completion_cost", "total_cost", "feedback",
+  "run_count",
+  "error_count",
+  "error_rate",
+  "latency_p50",
+  "latency_p99",
+  "first_token_p50",
+  "first_token_p99",
+  "prompt_tokens",
+  "completion_tokens",
+  "total_tokens",
+  "prompt_cost",
+  "completion_cost",
+  "total_cost",
+  "feedback",
 ] as const;
 export type Metric = (typeof METRICS)[number];
 
 export const GROUP_ATTRIBUTES = ["model", "provider", "name", "run_type", "status", "tag", "metadata"] as const;
 
-export const groupBy = z.object({
-  attribute: z.enum(GROUP_ATTRIBUTES),
-  /** The metadata key, when grouping by metadata. */
-  path: z.string().min(1).max(256).nullish(),
-}).refine((g) => g.attribute !== "metadata" || !!g.path, { message: "grouping by metadata needs the key in path", path: ["path"] });
+export const groupBy = z
+  .object({
+    attribute: z.enum(GROUP_ATTRIBUTES),
+    /** The metadata key, when grouping by metadata. */
+    path: z.string().min(1).max(256).nullish(),
+  })
+  .refine((g) => g.attribute !== "metadata" || !!g.path, { message: "grouping by metadata needs the key in path", path: ["path"] });
 export type GroupBy = z.infer<typeof groupBy>;
 
 /** A bucket as seconds or a duration such as "5m", "1h", "1d". */
-export const bucket = z.union([z.number().int().min(1), z.string().regex(/^\d+\s*(s|m|h|d|w)$/i, 'must be a duration such as "5m", "1h" or "1d"')]);
+export const bucket = z.union([
+  z.number().int().min(1),
+  z.string().regex(/^\d+\s*(s|m|h|d|w)$/i, 'must be a duration such as "5m", "1h" or "1d"'),
+]);
 
 /** What one chart shows: the run selection plus metrics, grouping and bucket. Saved in chart sets as is. */
 export const chartSpec = z.object({

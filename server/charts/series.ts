@@ -25,7 +25,16 @@ export interface Chart {
 
 const NONE = "(none)";
 /** Sums and counts are 0 in an empty bucket; percentiles and rates have no value there. */
-const ZERO_WHEN_EMPTY = new Set<string>(["run_count", "error_count", "prompt_tokens", "completion_tokens", "total_tokens", "prompt_cost", "completion_cost", "total_cost"]);
+const ZERO_WHEN_EMPTY = new Set<string>([
+  "run_count",
+  "error_count",
+  "prompt_tokens",
+  "completion_tokens",
+  "total_tokens",
+  "prompt_cost",
+  "completion_cost",
+  "total_cost",
+]);
 const DEFAULT_RANGE_MS = 7 * 86_400_000;
 
 const AGGREGATES: Record<Exclude<Metric, "feedback">, SqlFragment> = {
@@ -86,10 +95,18 @@ export async function chartSeries(db: Sql, workspaceId: string, request: ChartRe
   const seconds = bucketSeconds((endMs - startMs) / 1000, request.bucket);
   const starts = bucketStarts(startMs, endMs, seconds);
   const session = request.session == null ? undefined : Array.isArray(request.session) ? request.session : [request.session];
-  const where = sql`${runConditions(workspaceId, {
-    session, filter: request.filter ?? undefined, trace_filter: request.trace_filter ?? undefined, tree_filter: request.tree_filter ?? undefined,
-    run_type: request.run_type ?? undefined, is_root: request.is_root ?? undefined,
-  }, "r")} AND r.start_time >= ${formatMicros(BigInt(startMs) * 1000n)}::timestamptz AND r.start_time < ${formatMicros(BigInt(endMs) * 1000n)}::timestamptz`;
+  const where = sql`${runConditions(
+    workspaceId,
+    {
+      session,
+      filter: request.filter ?? undefined,
+      trace_filter: request.trace_filter ?? undefined,
+      tree_filter: request.tree_filter ?? undefined,
+      run_type: request.run_type ?? undefined,
+      is_root: request.is_root ?? undefined,
+    },
+    "r",
+  )} AND r.start_time >= ${formatMicros(BigInt(startMs) * 1000n)}::timestamptz AND r.start_time < ${formatMicros(BigInt(endMs) * 1000n)}::timestamptz`;
   const { from, label } = grouping(request.group_by);
 
   const bucketExpr = sql`(floor(EXTRACT(EPOCH FROM r.start_time) / ${seconds}) * ${seconds})::float8`;
@@ -113,7 +130,10 @@ export async function chartSeries(db: Sql, workspaceId: string, request: ChartRe
   if (request.group_by) {
     const totals = new Map<string, number>();
     for (const row of rows) totals.set(row.label!, (totals.get(row.label!) ?? 0) + row.runs);
-    groups = [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, request.max_groups).map(([g]) => g);
+    groups = [...totals]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, request.max_groups)
+      .map(([g]) => g);
   }
   const shown = groups ? new Set<string | null>(groups) : null;
   const index = new Map(starts.map((t, i) => [t, i]));
@@ -134,7 +154,10 @@ export async function chartSeries(db: Sql, workspaceId: string, request: ChartRe
   for (const row of rows) for (const m of runMetrics) put(m, row.label, row.bucket * 1000, row[m]);
   for (const row of feedbackRows) put(`feedback:${row.key}`, row.label, row.bucket * 1000, row.avg);
 
-  const order = (s: Series) => [request.metrics.indexOf(s.metric.startsWith("feedback:") ? "feedback" : (s.metric as Metric)), groups ? groups.indexOf(s.group!) : 0];
+  const order = (s: Series) => [
+    request.metrics.indexOf(s.metric.startsWith("feedback:") ? "feedback" : (s.metric as Metric)),
+    groups ? groups.indexOf(s.group!) : 0,
+  ];
   return {
     start_time: formatMicros(BigInt(startMs) * 1000n),
     end_time: formatMicros(BigInt(endMs) * 1000n),

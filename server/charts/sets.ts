@@ -50,9 +50,18 @@ function normalise(sections: ChartSection[]): Prisma.InputJsonArray {
 export async function createChartSet(db: Sql, workspaceId: string, input: ChartSetCreate): Promise<ChartSet> {
   if (input.project_id) await readSession(db, workspaceId, input.project_id);
   try {
-    return toWire(await db.prisma.chartSet.create({
-      data: { id: randomUUID(), workspaceId, projectId: input.project_id ?? null, name: input.name, description: input.description ?? null, sections: normalise(input.sections) },
-    }));
+    return toWire(
+      await db.prisma.chartSet.create({
+        data: {
+          id: randomUUID(),
+          workspaceId,
+          projectId: input.project_id ?? null,
+          name: input.name,
+          description: input.description ?? null,
+          sections: normalise(input.sections),
+        },
+      }),
+    );
   } catch (error) {
     throw isUniqueViolation(error) ? taken(input.name) : error;
   }
@@ -95,20 +104,29 @@ export async function deleteChartSet(db: Sql, workspaceId: string, id: string): 
 }
 
 /** Every chart of a set over one time range; a project set's charts are scoped to its project. */
-export async function renderChartSet(db: Sql, workspaceId: string, id: string, range: ChartSetRender): Promise<ChartSet & { sections: (ChartSection & { charts: (ChartSection["charts"][number] & { data: Chart })[] })[] }> {
+export async function renderChartSet(
+  db: Sql,
+  workspaceId: string,
+  id: string,
+  range: ChartSetRender,
+): Promise<ChartSet & { sections: (ChartSection & { charts: (ChartSection["charts"][number] & { data: Chart })[] })[] }> {
   const set = await readChartSet(db, workspaceId, id);
-  const sections = await Promise.all(set.sections.map(async (section) => ({
-    ...section,
-    charts: await Promise.all(section.charts.map(async (chart) => ({
-      ...chart,
-      data: await chartSeries(db, workspaceId, {
-        ...chart,
-        session: set.project_id ? [set.project_id] : chart.session,
-        start_time: range.start_time,
-        end_time: range.end_time,
-        bucket: range.bucket ?? chart.bucket,
-      }),
-    }))),
-  })));
+  const sections = await Promise.all(
+    set.sections.map(async (section) => ({
+      ...section,
+      charts: await Promise.all(
+        section.charts.map(async (chart) => ({
+          ...chart,
+          data: await chartSeries(db, workspaceId, {
+            ...chart,
+            session: set.project_id ? [set.project_id] : chart.session,
+            start_time: range.start_time,
+            end_time: range.end_time,
+            bucket: range.bucket ?? chart.bucket,
+          }),
+        })),
+      ),
+    })),
+  );
   return { ...set, sections };
 }

@@ -76,4 +76,3 @@ export function dataErrorDetail(error: unknown): string | null {
   const reason = DATA_ERRORS[code] ?? (code.startsWith("22") ? "a value cannot be stored" : null);
   return reason ? `Invalid input: ${reason} (${(error as Error).message}).` : null;
 }
-

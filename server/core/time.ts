@@ -60,6 +60,10 @@ export function dottedStamp(micros: bigint): string {
 export function isoFromDb(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return formatMicros(BigInt(value.getTime()) * 1000n);
-  const micros = parseInstant(String(value).replace(" ", "T").replace(/([+-]\d{2})$/, "$1:00"));
+  const micros = parseInstant(
+    String(value)
+      .replace(" ", "T")
+      .replace(/([+-]\d{2})$/, "$1:00"),
+  );
   return micros === null ? null : formatMicros(micros);
 }

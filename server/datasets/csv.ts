@@ -41,16 +41,25 @@ export async function uploadCsv(db: Sql, workspaceId: string, parts: Part[]): Pr
   if (rows.length === 0) throw badRequest("The CSV file is empty: it needs a header row.");
   const [header, ...records] = rows;
   const missing = [...inputKeys, ...outputKeys].filter((k) => !header.includes(k));
-  if (missing.length) throw badRequest(`The CSV header has no column ${missing.map((k) => JSON.stringify(k)).join(", ")} (columns: ${header.join(", ")}).`);
+  if (missing.length)
+    throw badRequest(`The CSV header has no column ${missing.map((k) => JSON.stringify(k)).join(", ")} (columns: ${header.join(", ")}).`);
   records.forEach((r, i) => {
     if (r.length !== header.length) throw badRequest(`CSV row ${i + 2} has ${r.length} fields; the header has ${header.length}.`);
   });
   const pick = (r: string[], keys: string[]) => Object.fromEntries(keys.map((k) => [k, r[header.indexOf(k)]]));
   return db.tx(async (t) => {
     const dataset = await insertDataset(t, workspaceId, {
-      name, description: text(parts, "description") ?? null, data_type: parsedType?.data ?? "kv", extra: { source: "csv_upload" },
+      name,
+      description: text(parts, "description") ?? null,
+      data_type: parsedType?.data ?? "kv",
+      extra: { source: "csv_upload" },
     });
-    await createExamples(t, workspaceId, dataset.id, records.map((r) => ({ inputs: pick(r, inputKeys), outputs: outputKeys.length ? pick(r, outputKeys) : null })));
+    await createExamples(
+      t,
+      workspaceId,
+      dataset.id,
+      records.map((r) => ({ inputs: pick(r, inputKeys), outputs: outputKeys.length ? pick(r, outputKeys) : null })),
+    );
     return datasetWire(t, workspaceId, await findDataset(t, workspaceId, dataset.id));
   });
 }

@@ -97,10 +97,12 @@ export interface WireExample {
 export function exampleWire(stored: VersionRow): WireExample {
   const row = fromStorage(stored);
   const attachments = Object.entries(row.attachments ?? {});
-  const links = Object.fromEntries(attachments.map(([name, a]) => {
-    const url = signedBlobUrl(a.blob_key, a.mime_type);
-    return [`attachment.${name}`, { presigned_url: url, s3_url: url, mime_type: a.mime_type }];
-  }));
+  const links = Object.fromEntries(
+    attachments.map(([name, a]) => {
+      const url = signedBlobUrl(a.blob_key, a.mime_type);
+      return [`attachment.${name}`, { presigned_url: url, s3_url: url, mime_type: a.mime_type }];
+    }),
+  );
   return {
     id: row.example_id,
     dataset_id: row.dataset_id,
@@ -133,7 +135,11 @@ async function touchDatasets(t: Sql, datasetIds: string[], at: string): Promise<
 async function sourceRuns(db: Sql, workspaceId: string, items: NewExample[]) {
   const wanted = items.filter((i) => i.source_run_id && (i.use_source_run_io || i.use_source_run_attachments?.length));
   const ids = [...new Set(wanted.map((i) => i.source_run_id!))];
-  if (ids.length === 0) return { runs: new Map<string, { inputs: Json | null; outputs: Json | null }>(), files: [] as ({ run_id: string; name: string } & StoredAttachment)[] };
+  if (ids.length === 0)
+    return {
+      runs: new Map<string, { inputs: Json | null; outputs: Json | null }>(),
+      files: [] as ({ run_id: string; name: string } & StoredAttachment)[],
+    };
   const rows = await db.query<{ id: string; inputs: Json | null; outputs: Json | null }>(sql`
     SELECT id, inputs, outputs FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
   const runs = new Map(rows.map((r) => [r.id, fromStorage(r)]));
@@ -153,9 +159,9 @@ export async function createExamples(db: Sql, workspaceId: string, datasetId: st
   const { runs, files } = await sourceRuns(db, workspaceId, items);
   const rows: Insert[] = items.map((item, i) => {
     const run = item.source_run_id ? runs.get(item.source_run_id) : undefined;
-    const inputs = item.use_source_run_io && run ? run.inputs ?? {} : item.inputs;
+    const inputs = item.use_source_run_io && run ? (run.inputs ?? {}) : item.inputs;
     if (inputs === null || inputs === undefined) throw badRequest(`Example ${ids[i]} has no inputs.`);
-    const outputs = item.use_source_run_io && run ? run.outputs : item.outputs ?? null;
+    const outputs = item.use_source_run_io && run ? run.outputs : (item.outputs ?? null);
     const attachments: Record<string, StoredAttachment> = {};
     for (const name of item.use_source_run_attachments ?? []) {
       const file = files.find((f) => f.run_id === item.source_run_id && f.name === name);
@@ -170,14 +176,23 @@ export async function createExamples(db: Sql, workspaceId: string, datasetId: st
       created = formatMicros(micros);
     }
     return {
-      id: randomUUID(), dataset_id: datasetId, example_id: ids[i], inputs, outputs: outputs ?? null,
-      metadata: withSplit(item.metadata ?? null, item.split), attachments, source_run_id: item.source_run_id ?? null, created_at: created,
+      id: randomUUID(),
+      dataset_id: datasetId,
+      example_id: ids[i],
+      inputs,
+      outputs: outputs ?? null,
+      metadata: withSplit(item.metadata ?? null, item.split),
+      attachments,
+      source_run_id: item.source_run_id ?? null,
+      created_at: created,
       position: i,
     };
   });
   return db.tx(async (t) => {
     const at = await versionTime(t);
-    const [taken] = await t.query<{ example_id: string }>(sql`SELECT example_id FROM example_versions WHERE example_id = ANY(${ids}::uuid[]) LIMIT 1`);
+    const [taken] = await t.query<{ example_id: string }>(
+      sql`SELECT example_id FROM example_versions WHERE example_id = ANY(${ids}::uuid[]) LIMIT 1`,
+    );
     if (taken) throw conflict(`An example with id ${taken.example_id} already exists.`);
     await insertVersions(t, workspaceId, rows, at);
     await touchDatasets(t, [datasetId], at);
@@ -208,15 +223,26 @@ function applyChange(row: VersionRow, change: ExampleChange): Insert {
     attachments = kept;
   }
   return {
-    id: randomUUID(), dataset_id: row.dataset_id, example_id: row.example_id,
-    inputs: change.inputs ?? row.inputs, outputs: change.outputs ?? row.outputs, metadata,
-    attachments: { ...attachments, ...(change.attachments ?? {}) }, source_run_id: row.source_run_id, created_at: row.created_at,
+    id: randomUUID(),
+    dataset_id: row.dataset_id,
+    example_id: row.example_id,
+    inputs: change.inputs ?? row.inputs,
+    outputs: change.outputs ?? row.outputs,
+    metadata,
+    attachments: { ...attachments, ...(change.attachments ?? {}) },
+    source_run_id: row.source_run_id,
+    created_at: row.created_at,
     position: row.position,
   };
 }
 
 /** Changes examples as one new version; every example must exist (in `datasetId` when given). */
-export async function updateExamples(db: Sql, workspaceId: string, datasetId: string | null, changes: ExampleChange[]): Promise<WriteResult> {
+export async function updateExamples(
+  db: Sql,
+  workspaceId: string,
+  datasetId: string | null,
+  changes: ExampleChange[],
+): Promise<WriteResult> {
   if (datasetId) await findDataset(db, workspaceId, datasetId);
   if (changes.length === 0) return { count: 0, example_ids: [], as_of: null };
   const ids = changes.map((c) => c.id);
@@ -234,13 +260,22 @@ export async function updateExamples(db: Sql, workspaceId: string, datasetId: st
     const next = changes.map((c) => applyChange(byId.get(c.id)!, c));
     await t.query(sql`UPDATE example_versions SET valid_to = ${at}::timestamptz WHERE id = ANY(${current.map((r) => r.id)}::uuid[])`);
     await insertVersions(t, workspaceId, next, at);
-    await touchDatasets(t, current.map((r) => r.dataset_id), at);
+    await touchDatasets(
+      t,
+      current.map((r) => r.dataset_id),
+      at,
+    );
     return { count: ids.length, example_ids: ids, as_of: isoFromDb(at) };
   });
 }
 
 /** Soft delete ends the examples' current versions (older versions still show them); hard delete removes every version. */
-export async function deleteExamples(db: Sql, workspaceId: string, ids: string[], hard = false): Promise<{ count: number; example_ids: string[] }> {
+export async function deleteExamples(
+  db: Sql,
+  workspaceId: string,
+  ids: string[],
+  hard = false,
+): Promise<{ count: number; example_ids: string[] }> {
   if (ids.length === 0) throw badRequest("Name the examples to delete with example_ids.");
   const bad = ids.find((id) => !isUuid(id));
   if (bad !== undefined) throw badRequest(`Invalid example id ${JSON.stringify(bad)}: must be a UUID.`);
@@ -253,7 +288,11 @@ export async function deleteExamples(db: Sql, workspaceId: string, ids: string[]
           UPDATE example_versions SET valid_to = ${at}::timestamptz
           WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL RETURNING example_id, dataset_id`);
     if (ended.length === 0) throw notFound(`No example among ${ids.join(", ")} exists in this workspace.`);
-    await touchDatasets(t, ended.map((r) => r.dataset_id), at);
+    await touchDatasets(
+      t,
+      ended.map((r) => r.dataset_id),
+      at,
+    );
     const deleted = [...new Set(ended.map((r) => r.example_id))];
     return { count: deleted.length, example_ids: deleted };
   });

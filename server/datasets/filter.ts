@@ -27,7 +27,8 @@ function compare(node: Extract<FilterNode, { kind: "compare" }>): SqlFragment {
     throw new FilterSyntaxError(position, `${op} cannot be used on id; expected eq, neq or in`);
   }
   const col = column(field, position);
-  if (op !== "has" && op !== "eq" && op !== "neq") throw new FilterSyntaxError(position, `${op} cannot be used on ${field}; expected has, eq or neq`);
+  if (op !== "has" && op !== "eq" && op !== "neq")
+    throw new FilterSyntaxError(position, `${op} cannot be used on ${field}; expected has, eq or neq`);
   const doc = jsonObjectOf(value);
   const cond = doc
     ? sql`coalesce(${col}, '{}'::jsonb) @> ${JSON.stringify(doc)}::jsonb`

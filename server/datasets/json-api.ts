@@ -6,8 +6,14 @@ import type { ExampleCreate, ExampleUpdate } from "./schema";
 /** The JSON example endpoints (Python's fallback when multipart examples are off, and direct API use). */
 
 const toNew = (e: ExampleCreate) => ({
-  id: e.id, inputs: e.inputs, outputs: e.outputs, metadata: e.metadata, split: e.split,
-  source_run_id: e.source_run_id, use_source_run_io: e.use_source_run_io, created_at: e.created_at,
+  id: e.id,
+  inputs: e.inputs,
+  outputs: e.outputs,
+  metadata: e.metadata,
+  split: e.split,
+  source_run_id: e.source_run_id,
+  use_source_run_io: e.use_source_run_io,
+  created_at: e.created_at,
 });
 
 /** POST /examples: one example; answers the stored example. */

@@ -11,14 +11,18 @@ import { split } from "./schema";
  * example, named `<id>` (JSON body), `<id>.inputs`, `<id>.outputs`, `<id>.attachment.<name>`
  * (bytes, type `mime; length=n`) and, on PATCH, `<id>.attachments_operations`.
  */
-const ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\.(inputs|outputs|attachments_operations|attachment\.(.+)))?$/i;
+const ID =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\.(inputs|outputs|attachments_operations|attachment\.(.+)))?$/i;
 
 const record = z.record(z.string(), z.unknown());
 const createBody = z.looseObject({
   created_at: z.union([z.string(), z.number()]).nullish(),
   metadata: record.nullish(),
   split,
-  source_run_id: z.string().regex(/^[0-9a-f-]{36}$/i, "must be a UUID").nullish(),
+  source_run_id: z
+    .string()
+    .regex(/^[0-9a-f-]{36}$/i, "must be a UUID")
+    .nullish(),
   use_source_run_io: z.boolean().nullish(),
   use_source_run_attachments: z.array(z.string()).nullish(),
 });
@@ -38,7 +42,10 @@ function group(parts: Part[]): Group[] {
   const groups = new Map<string, Group>();
   for (const part of parts) {
     const match = ID.exec(part.name);
-    if (!match) throw badRequest(`Multipart part ${JSON.stringify(part.name)}: names must be <example uuid>[.inputs|.outputs|.attachment.<name>|.attachments_operations].`);
+    if (!match)
+      throw badRequest(
+        `Multipart part ${JSON.stringify(part.name)}: names must be <example uuid>[.inputs|.outputs|.attachment.<name>|.attachments_operations].`,
+      );
     const id = match[1].toLowerCase();
     const g = groups.get(id) ?? { id, attachments: [] };
     groups.set(id, g);

@@ -7,7 +7,12 @@ import { createExamples, readExamples } from "./examples";
  * POST /datasets/{id}/runs: each run becomes an example with the run's inputs and outputs, its
  * attachments and source_run_id pointing back at it.
  */
-export async function addRunsToDataset(db: Sql, workspaceId: string, datasetId: string, input: { run_ids: string[]; split?: string | string[] | null }) {
+export async function addRunsToDataset(
+  db: Sql,
+  workspaceId: string,
+  datasetId: string,
+  input: { run_ids: string[]; split?: string | string[] | null },
+) {
   const ids = [...new Set(input.run_ids)];
   const runs = await db.query<{ id: string }>(sql`SELECT id FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
   const found = new Set(runs.map((r) => r.id));
@@ -15,11 +20,16 @@ export async function addRunsToDataset(db: Sql, workspaceId: string, datasetId: 
   if (gone) throw notFound(`Run ${gone} not found in this workspace.`);
   const files = await db.query<{ run_id: string; name: string }>(sql`
     SELECT run_id, name FROM attachments WHERE workspace_id = ${workspaceId} AND run_id = ANY(${ids}::uuid[])`);
-  const result = await createExamples(db, workspaceId, datasetId, ids.map((id) => ({
-    source_run_id: id,
-    use_source_run_io: true,
-    use_source_run_attachments: files.filter((f) => f.run_id === id).map((f) => f.name),
-    split: input.split,
-  })));
+  const result = await createExamples(
+    db,
+    workspaceId,
+    datasetId,
+    ids.map((id) => ({
+      source_run_id: id,
+      use_source_run_io: true,
+      use_source_run_attachments: files.filter((f) => f.run_id === id).map((f) => f.name),
+      split: input.split,
+    })),
+  );
   return readExamples(db, workspaceId, result.example_ids);
 }

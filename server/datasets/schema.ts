@@ -70,7 +70,10 @@ export const exampleUpdate = z.looseObject({
   split,
 });
 export type ExampleUpdate = z.infer<typeof exampleUpdate>;
-export const exampleUpdateMany = z.array(exampleUpdate.extend({ id: uuid })).min(1, "send at least one example").max(10_000);
+export const exampleUpdateMany = z
+  .array(exampleUpdate.extend({ id: uuid }))
+  .min(1, "send at least one example")
+  .max(10_000);
 
 export const exampleListQuery = z.looseObject({
   dataset: uuid.optional(),
@@ -87,7 +90,13 @@ export type ExampleListQuery = z.infer<typeof exampleListQuery>;
 export const exampleReadQuery = z.looseObject({ as_of: z.string().min(1).optional() });
 
 export const exampleDeleteQuery = z.looseObject({
-  example_ids: many(z.string()).transform((v) => v?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? []),
+  example_ids: many(z.string()).transform(
+    (v) =>
+      v
+        ?.flatMap((s) => s.split(","))
+        .map((s) => s.trim())
+        .filter(Boolean) ?? [],
+  ),
 });
 
 export const hardDelete = z.looseObject({
@@ -111,11 +120,18 @@ export const splitsUpdate = z.looseObject({
 /** PATCH /v1/platform/datasets/{id}/examples/metadata: array operations on one metadata key. */
 export const metadataOperations = z.looseObject({
   example_ids: z.array(uuid).min(1, "name at least one example").max(10_000),
-  operations: z.array(z.looseObject({
-    key: z.string().min(1),
-    operation: z.string().transform((v) => v.toLowerCase()).pipe(z.enum(["array_add", "array_remove"], "must be array_add or array_remove")),
-    values: z.array(z.unknown()),
-  })).min(1, "send at least one operation"),
+  operations: z
+    .array(
+      z.looseObject({
+        key: z.string().min(1),
+        operation: z
+          .string()
+          .transform((v) => v.toLowerCase())
+          .pipe(z.enum(["array_add", "array_remove"], "must be array_add or array_remove")),
+        values: z.array(z.unknown()),
+      }),
+    )
+    .min(1, "send at least one operation"),
 });
 export type MetadataOperations = z.infer<typeof metadataOperations>;
 

@@ -28,8 +28,13 @@ process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "tracelight-datasets-")
 
 const status = (code: number) => (error: unknown) => error instanceof AppError && error.status === code;
 const pause = () => new Promise((r) => setTimeout(r, 5));
-const part = (name: string, body: string | Buffer, contentType = "application/json"): Part =>
-  ({ name, filename: "blob", contentType, headers: {}, body: Buffer.isBuffer(body) ? body : Buffer.from(body) });
+const part = (name: string, body: string | Buffer, contentType = "application/json"): Part => ({
+  name,
+  filename: "blob",
+  contentType,
+  headers: {},
+  body: Buffer.isBuffer(body) ? body : Buffer.from(body),
+});
 const list = (db: Sql, ws: string, q: Record<string, unknown>) => listExamples(db, ws, exampleListQuery.parse(q));
 
 withTestDatabases("datasets", (open) => {
@@ -42,7 +47,11 @@ withTestDatabases("datasets", (open) => {
     db = (await open()).sql;
     ws = (await createWorkspace(db, "datasets tests")).id;
     other = (await createWorkspace(db, "other")).id;
-    const created = await createDataset(db, ws, { name: "qa", description: "questions", extra: { source: "sdk", metadata: { team: "search" } } });
+    const created = await createDataset(db, ws, {
+      name: "qa",
+      description: "questions",
+      extra: { source: "sdk", metadata: { team: "search" } },
+    });
     ds = created.id as string;
     assert.equal(created.tenant_id, ws);
     assert.equal(created.data_type, "kv");
@@ -87,14 +96,22 @@ withTestDatabases("datasets", (open) => {
     assert.equal(links["attachment.photo"].mime_type, "image/png");
     assert.match(links["attachment.photo"].presigned_url, /^https?:\/\/[^/]+\/api\/v1\/public\/blobs\/[0-9a-f]{64}\?/);
     assert.equal((await readExample(db, ws, b)).attachment_urls, null);
-    assert.deepEqual((await list(db, ws, { dataset: ds, splits: ["test"] })).map((e) => e.id), [b]);
-    assert.deepEqual((await list(db, ws, { dataset: ds, metadata: '{"lang":"en"}' })).map((e) => e.id), [a]);
+    assert.deepEqual(
+      (await list(db, ws, { dataset: ds, splits: ["test"] })).map((e) => e.id),
+      [b],
+    );
+    assert.deepEqual(
+      (await list(db, ws, { dataset: ds, metadata: '{"lang":"en"}' })).map((e) => e.id),
+      [a],
+    );
     assert.deepEqual((await list(db, ws, { id: [a, b] })).map((e) => e.id).sort(), [a, b].sort());
     const filtered = async (filter: string) => (await list(db, ws, { dataset: ds, filter })).map((e) => e.id);
     assert.deepEqual(await filtered(`has(metadata, '{"lang":"fr"}')`), [b]);
     assert.deepEqual(await filtered(`and(exists(outputs, "a"), not(eq(id, "${b}")))`), [a]);
     assert.deepEqual(await filtered(`or(search("3+3"), in(id, ["${a}"]))`), [a, b]);
-    await assert.rejects(list(db, ws, { dataset: ds, filter: "gt(latency, 1)" }), (e: Error) => /examples can be filtered|cannot be used/.test(e.message));
+    await assert.rejects(list(db, ws, { dataset: ds, filter: "gt(latency, 1)" }), (e: Error) =>
+      /examples can be filtered|cannot be used/.test(e.message),
+    );
     await assert.rejects(list(db, ws, { dataset: ds, filter: "has(metadata" }), (e: { clientStatus?: number }) => e.clientStatus === 400);
     assert.deepEqual(await listSplits(db, ws, ds), ["hard", "test", "train"]);
     assert.equal((await readDataset(db, ws, ds)).example_count, 2);
@@ -134,7 +151,9 @@ withTestDatabases("datasets", (open) => {
     assert.equal((await list(db, ws, { dataset: ds })).length, 1);
     assert.equal((await list(db, ws, { dataset: ds, as_of: "v1" })).length, 2, "the deleted example is still in v1");
     assert.deepEqual(await diffVersions(db, ws, ds, { from_version: "v1", to_version: "latest" }), {
-      examples_modified: [id], examples_added: [], examples_removed: [other2],
+      examples_modified: [id],
+      examples_added: [],
+      examples_removed: [other2],
     });
     const versions = await listVersions(db, ws, ds, { offset: 0, limit: 10 });
     assert.equal(versions.length, 3);
@@ -147,19 +166,28 @@ withTestDatabases("datasets", (open) => {
   });
 
   test("JSON create/update, splits by PUT and metadata operations, hard delete", async () => {
-    const made = await createExamples(db, ws, ds, [{ inputs: { q: "x" }, outputs: { a: "y" } }, { inputs: { q: "z" }, split: "train" }]);
+    const made = await createExamples(db, ws, ds, [
+      { inputs: { q: "x" }, outputs: { a: "y" } },
+      { inputs: { q: "z" }, split: "train" },
+    ]);
     const [x, z] = made.example_ids;
     await updateExamples(db, ws, null, [{ id: x, inputs: { q: "x2" }, split: "dev" }]);
     assert.deepEqual((await readExample(db, ws, x)).metadata, { dataset_split: ["dev"] });
     assert.deepEqual(await updateSplits(db, ws, ds, { split_name: "gold", examples: [x, z], remove: false }), [x, z]);
     await updateSplits(db, ws, ds, { split_name: "train", examples: [z], remove: true });
     assert.deepEqual((await readExample(db, ws, z)).metadata, { dataset_split: ["gold"] });
-    await applyMetadataOperations(db, ws, ds, { example_ids: [x], operations: [{ key: "labels", operation: "array_add", values: ["a", "b"] }] });
+    await applyMetadataOperations(db, ws, ds, {
+      example_ids: [x],
+      operations: [{ key: "labels", operation: "array_add", values: ["a", "b"] }],
+    });
     assert.deepEqual((await readExample(db, ws, x)).metadata, { dataset_split: ["dev", "gold"], labels: ["a", "b"] });
     await assert.rejects(updateExamples(db, ws, null, [{ id: randomUUID(), inputs: {} }]), status(404));
     await assert.rejects(updateExamples(db, other, null, [{ id: x, inputs: {} }]), status(404));
     await deleteExamples(db, ws, [x], true);
-    assert.equal((await list(db, ws, { dataset: ds, as_of: "v1" })).some((e) => e.id === x), false);
+    assert.equal(
+      (await list(db, ws, { dataset: ds, as_of: "v1" })).some((e) => e.id === x),
+      false,
+    );
   });
 
   test("runs become examples (route and rule action), CSV upload, delete dataset", async () => {
@@ -177,17 +205,31 @@ withTestDatabases("datasets", (open) => {
     await createFromMultipart(db, ws, ds, [part(viaMultipart, JSON.stringify({ source_run_id: runId, use_source_run_io: true }))]);
     assert.deepEqual((await readExample(db, ws, viaMultipart)).outputs, { answer: "because" });
 
-    assert.deepEqual(parseCsv('a,b\r\n"x, ""y""",2\n"multi\nline",3\n'), [["a", "b"], ['x, "y"', "2"], ["multi\nline", "3"]]);
+    assert.deepEqual(parseCsv('a,b\r\n"x, ""y""",2\n"multi\nline",3\n'), [
+      ["a", "b"],
+      ['x, "y"', "2"],
+      ["multi\nline", "3"],
+    ]);
     const csv = 'question,answer,extra\nhi,hello,1\n"q, 2",a2,2\n';
-    const fields = [part("file", csv, "text/csv"), part("input_keys", "question", "text/plain"), part("output_keys", "answer", "text/plain")];
+    const fields = [
+      part("file", csv, "text/csv"),
+      part("input_keys", "question", "text/plain"),
+      part("output_keys", "answer", "text/plain"),
+    ];
     fields[0].filename = "greetings.csv";
     const uploaded = await uploadCsv(db, ws, [...fields, part("name", "greetings", "text/plain"), part("data_type", "kv", "text/plain")]);
     assert.equal(uploaded.name, "greetings");
     assert.equal(uploaded.example_count, 2);
     const rows = await list(db, ws, { dataset: uploaded.id });
-    assert.deepEqual(rows.map((r) => r.inputs).sort((p, q) => JSON.stringify(p).localeCompare(JSON.stringify(q))), [{ question: "hi" }, { question: "q, 2" }]);
+    assert.deepEqual(
+      rows.map((r) => r.inputs).sort((p, q) => JSON.stringify(p).localeCompare(JSON.stringify(q))),
+      [{ question: "hi" }, { question: "q, 2" }],
+    );
     await assert.rejects(uploadCsv(db, ws, [...fields, part("name", "greetings", "text/plain")]), status(409));
-    await assert.rejects(uploadCsv(db, ws, [fields[0], part("input_keys", "nope", "text/plain"), part("name", "n2", "text/plain")]), status(400));
+    await assert.rejects(
+      uploadCsv(db, ws, [fields[0], part("input_keys", "nope", "text/plain"), part("name", "n2", "text/plain")]),
+      status(400),
+    );
     await assert.rejects(uploadCsv(db, ws, [part("name", "n3", "text/plain")]), status(400));
 
     const removed = await deleteDataset(db, ws, uploaded.id as string);
@@ -199,14 +241,21 @@ withTestDatabases("datasets", (open) => {
   test("an automation rule with add_to_dataset_id adds each matching run once as an example", async () => {
     const project = await storeProject(db, ws);
     const target = (await createDataset(db, ws, { name: "from-rule" })).id as string;
-    const rule = await createRule(db, ws, ruleCreate.parse({ display_name: "collect", session_id: project, filter: 'eq(run_type, "llm")', add_to_dataset_id: target }));
+    const rule = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({ display_name: "collect", session_id: project, filter: 'eq(run_type, "llm")', add_to_dataset_id: target }),
+    );
     const llm = await storeRun(db, ws, project, { runType: "llm", inputs: { prompt: "hi" }, outputs: { text: "hello" } });
     const chain = await storeRun(db, ws, project, { runType: "chain" });
     const [report] = await evaluateRules(db, ws, [llm, chain]);
     assert.deepEqual(report.actions, { succeeded: 1, failed: 0 });
     await evaluateRules(db, ws, [llm]);
     const examples = await list(db, ws, { dataset: target });
-    assert.deepEqual(examples.map((e) => [e.inputs, e.outputs, e.source_run_id]), [[{ prompt: "hi" }, { text: "hello" }, llm]]);
+    assert.deepEqual(
+      examples.map((e) => [e.inputs, e.outputs, e.source_run_id]),
+      [[{ prompt: "hi" }, { text: "hello" }, llm]],
+    );
     const logs = await ruleLogs(db, ws, rule.id, { offset: 0, limit: 10 });
     assert.match(JSON.stringify(logs), new RegExp(`example ${examples[0].id}`));
     await deleteDataset(db, ws, target);

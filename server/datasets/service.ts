@@ -131,9 +131,12 @@ export async function updateDataset(db: Sql, workspaceId: string, id: string, ch
   if (change.name != null) sets.push(sql`name = ${change.name}`);
   if (change.description != null) sets.push(sql`description = ${change.description}`);
   if (change.data_type != null) sets.push(sql`data_type = ${change.data_type}`);
-  if (change.metadata != null) sets.push(sql`extra = coalesce(extra, '{}'::jsonb) || ${JSON.stringify({ metadata: change.metadata })}::jsonb`);
-  if (change.inputs_schema_definition != null) sets.push(sql`inputs_schema_definition = ${JSON.stringify(change.inputs_schema_definition)}::jsonb`);
-  if (change.outputs_schema_definition != null) sets.push(sql`outputs_schema_definition = ${JSON.stringify(change.outputs_schema_definition)}::jsonb`);
+  if (change.metadata != null)
+    sets.push(sql`extra = coalesce(extra, '{}'::jsonb) || ${JSON.stringify({ metadata: change.metadata })}::jsonb`);
+  if (change.inputs_schema_definition != null)
+    sets.push(sql`inputs_schema_definition = ${JSON.stringify(change.inputs_schema_definition)}::jsonb`);
+  if (change.outputs_schema_definition != null)
+    sets.push(sql`outputs_schema_definition = ${JSON.stringify(change.outputs_schema_definition)}::jsonb`);
   if (sets.length === 0) return readDataset(db, workspaceId, id);
   try {
     const [row] = await db.query<DatasetRow>(sql`

@@ -20,7 +20,12 @@ export async function listSplits(db: Sql, workspaceId: string, datasetId: string
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** array_add / array_remove on metadata keys (dataset_split for splits), as one new version. */
-export async function applyMetadataOperations(db: Sql, workspaceId: string, datasetId: string, input: MetadataOperations): Promise<WriteResult> {
+export async function applyMetadataOperations(
+  db: Sql,
+  workspaceId: string,
+  datasetId: string,
+  input: MetadataOperations,
+): Promise<WriteResult> {
   const edit = (metadata: Record<string, unknown>) => {
     for (const op of input.operations) {
       const current = metadata[op.key];
@@ -34,11 +39,21 @@ export async function applyMetadataOperations(db: Sql, workspaceId: string, data
     }
     return metadata;
   };
-  return updateExamples(db, workspaceId, datasetId, input.example_ids.map((id) => ({ id, editMetadata: edit })));
+  return updateExamples(
+    db,
+    workspaceId,
+    datasetId,
+    input.example_ids.map((id) => ({ id, editMetadata: edit })),
+  );
 }
 
 /** PUT /datasets/{id}/splits: adds the examples to a split, or removes them from it. */
-export async function updateSplits(db: Sql, workspaceId: string, datasetId: string, input: { split_name: string; examples: string[]; remove: boolean }): Promise<string[]> {
+export async function updateSplits(
+  db: Sql,
+  workspaceId: string,
+  datasetId: string,
+  input: { split_name: string; examples: string[]; remove: boolean },
+): Promise<string[]> {
   if (input.examples.length === 0) {
     await findDataset(db, workspaceId, datasetId);
     return [];

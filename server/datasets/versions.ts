@@ -22,7 +22,8 @@ export function visibleAt(asOf: string | null) {
 
 function instant(value: string | number, field: string): string {
   const micros = parseInstant(value);
-  if (micros === null) throw badRequest(`Invalid ${field}: ${JSON.stringify(value)} is neither a tag of this dataset nor an ISO-8601 time.`);
+  if (micros === null)
+    throw badRequest(`Invalid ${field}: ${JSON.stringify(value)} is neither a tag of this dataset nor an ISO-8601 time.`);
   return formatMicros(micros);
 }
 
@@ -30,7 +31,13 @@ function instant(value: string | number, field: string): string {
  * `as_of` as the SDKs send it: absent or "latest" for now, a tag of the dataset, or a time.
  * Returns null for the current version.
  */
-export async function resolveAsOf(db: Sql, workspaceId: string, datasetId: string | null, value: string | undefined, field = "as_of"): Promise<string | null> {
+export async function resolveAsOf(
+  db: Sql,
+  workspaceId: string,
+  datasetId: string | null,
+  value: string | undefined,
+  field = "as_of",
+): Promise<string | null> {
   if (value === undefined || value === "" || value.toLowerCase() === "latest") return null;
   if (datasetId) {
     const [tag] = await db.query<{ as_of: string }>(sql`
@@ -38,7 +45,9 @@ export async function resolveAsOf(db: Sql, workspaceId: string, datasetId: strin
     if (tag) return tag.as_of;
   }
   if (parseInstant(value) === null) {
-    throw datasetId ? notFound(`Dataset ${datasetId} has no version tagged ${JSON.stringify(value)}.`) : badRequest(`Invalid ${field}: ${JSON.stringify(value)} is not an ISO-8601 time (a tag needs dataset=<id>).`);
+    throw datasetId
+      ? notFound(`Dataset ${datasetId} has no version tagged ${JSON.stringify(value)}.`)
+      : badRequest(`Invalid ${field}: ${JSON.stringify(value)} is not an ISO-8601 time (a tag needs dataset=<id>).`);
   }
   return instant(value, field);
 }
@@ -107,8 +116,13 @@ export async function diffVersions(db: Sql, workspaceId: string, datasetId: stri
   await findDataset(db, workspaceId, datasetId);
   const from = (await resolveAsOf(db, workspaceId, datasetId, q.from_version, "from_version")) ?? (await versionTime(db));
   const to = (await resolveAsOf(db, workspaceId, datasetId, q.to_version, "to_version")) ?? (await versionTime(db));
-  const at = async (time: string) => new Map((await db.query<{ example_id: string; id: string }>(sql`
-    SELECT example_id, id FROM example_versions WHERE dataset_id = ${datasetId} AND ${visibleAt(time)}`)).map((r) => [r.example_id, r.id]));
+  const at = async (time: string) =>
+    new Map(
+      (
+        await db.query<{ example_id: string; id: string }>(sql`
+    SELECT example_id, id FROM example_versions WHERE dataset_id = ${datasetId} AND ${visibleAt(time)}`)
+      ).map((r) => [r.example_id, r.id]),
+    );
   const [before, after] = [await at(from), await at(to)];
   return {
     examples_modified: [...after].filter(([id, row]) => before.has(id) && before.get(id) !== row).map(([id]) => id),

@@ -26,11 +26,17 @@ export interface Sql {
  * outside the transaction, so there it is refused loudly.
  */
 function withPrisma(self: Omit<Sql, "prisma">, prisma: PrismaClient | undefined): Sql {
-  return Object.defineProperty(self, "prisma", prisma ? { value: prisma } : {
-    get() {
-      throw new Error("Prisma Client is not part of an Sql.tx transaction: write the use case with prisma.$transaction instead.");
-    },
-  }) as Sql;
+  return Object.defineProperty(
+    self,
+    "prisma",
+    prisma
+      ? { value: prisma }
+      : {
+          get() {
+            throw new Error("Prisma Client is not part of an Sql.tx transaction: write the use case with prisma.$transaction instead.");
+          },
+        },
+  ) as Sql;
 }
 
 export interface Database {
@@ -47,27 +53,30 @@ export interface Database {
 }
 
 function pgSql(run: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>, pool?: Pool, prisma?: PrismaClient): Sql {
-  const self: Sql = withPrisma({
-    async query<T>(query: SqlFragment) {
-      const { text, values } = compile(query);
-      return (await run(text, values)).rows as T[];
+  const self: Sql = withPrisma(
+    {
+      async query<T>(query: SqlFragment) {
+        const { text, values } = compile(query);
+        return (await run(text, values)).rows as T[];
+      },
+      async tx<T>(fn: (sql: Sql) => Promise<T>) {
+        if (!pool) return fn(self);
+        const client: PoolClient = await pool.connect();
+        try {
+          await client.query("BEGIN");
+          const result = await fn(pgSql((t, v) => client.query(t, v)));
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      },
     },
-    async tx<T>(fn: (sql: Sql) => Promise<T>) {
-      if (!pool) return fn(self);
-      const client: PoolClient = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        const result = await fn(pgSql((t, v) => client.query(t, v)));
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-  }, prisma);
+    prisma,
+  );
   return self;
 }
 
@@ -110,24 +119,24 @@ async function openPostgres(url: string): Promise<Database> {
 }
 
 function pgliteSql(db: Pick<PGlite, "query">, owner?: PGlite, prisma?: PrismaClient): Sql {
-  const self: Sql = withPrisma({
-    async query<T>(query: SqlFragment) {
-      const { text, values } = compile(query);
-      return (await db.query<T>(text, values)).rows;
+  const self: Sql = withPrisma(
+    {
+      async query<T>(query: SqlFragment) {
+        const { text, values } = compile(query);
+        return (await db.query<T>(text, values)).rows;
+      },
+      async tx<T>(fn: (sql: Sql) => Promise<T>) {
+        if (!owner) return fn(self);
+        return owner.transaction((tx) => fn(pgliteSql(tx)));
+      },
     },
-    async tx<T>(fn: (sql: Sql) => Promise<T>) {
-      if (!owner) return fn(self);
-      return owner.transaction((tx) => fn(pgliteSql(tx)));
-    },
-  }, prisma);
+    prisma,
+  );
   return self;
 }
 
 async function openEmbedded(dataDir: string): Promise<Database> {
-  const [{ PGlite, types }, { PrismaPGlite }] = await Promise.all([
-    import("@electric-sql/pglite"),
-    import("pglite-prisma-adapter"),
-  ]);
+  const [{ PGlite, types }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const parsers = { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v };
   const pglite = dataDir === "memory" ? new PGlite({ parsers }) : new PGlite(dataDir, { parsers });
   await pglite.waitReady;

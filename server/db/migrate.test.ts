@@ -27,9 +27,9 @@ withTestDatabases("migrations", (open) => {
     for (const model of schema.matchAll(/model (\w+) \{([\s\S]*?)\n\}/g)) {
       const table = /@@map\("(\w+)"\)/.exec(model[2])?.[1] ?? model[1];
       const columns = new Set(
-        (await db.sql.query<{ column_name: string }>(
-          sql`SELECT column_name FROM information_schema.columns WHERE table_name = ${table}`,
-        )).map((r) => r.column_name),
+        (
+          await db.sql.query<{ column_name: string }>(sql`SELECT column_name FROM information_schema.columns WHERE table_name = ${table}`)
+        ).map((r) => r.column_name),
       );
       assert.ok(columns.size > 0, `table ${table} exists`);
       for (const line of model[2].split("\n")) {
@@ -84,11 +84,21 @@ function declaredForeignKeys(schema: string): string[] {
       const relation = /^\s+\w+\s+(\w+)\??\s+@relation\(([^)]*)\)/.exec(line);
       if (!relation) continue;
       const [, target, args] = relation;
-      const list = (key: string) => /\[([^\]]*)\]/.exec(new RegExp(`${key}:\\s*(\\[[^\\]]*\\])`).exec(args!)?.[1] ?? "")?.[1]?.split(",").map((f) => f.trim()) ?? [];
+      const list = (key: string) =>
+        /\[([^\]]*)\]/
+          .exec(new RegExp(`${key}:\\s*(\\[[^\\]]*\\])`).exec(args!)?.[1] ?? "")?.[1]
+          ?.split(",")
+          .map((f) => f.trim()) ?? [];
       const onDelete = /onDelete:\s*(\w+)/.exec(args!)?.[1];
       assert.ok(onDelete, `${name}: the relation to ${target} names its onDelete`);
       const [from, to] = [models.get(name!)!, models.get(target!)!];
-      keys.push(`${from.table}(${list("fields").map((f) => from.columns.get(f)).join(", ")}) -> ${to.table}(${list("references").map((f) => to.columns.get(f)).join(", ")}) ON DELETE ${onDelete}`);
+      keys.push(
+        `${from.table}(${list("fields")
+          .map((f) => from.columns.get(f))
+          .join(", ")}) -> ${to.table}(${list("references")
+          .map((f) => to.columns.get(f))
+          .join(", ")}) ON DELETE ${onDelete}`,
+      );
     }
   }
   return keys;

@@ -21,7 +21,10 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 );`;
 
 export async function listMigrations(dir = MIGRATIONS_DIR): Promise<{ name: string; text: string; checksum: string }[]> {
-  const names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const text = await readFile(path.join(dir, name, "migration.sql"), "utf8");
@@ -44,9 +47,11 @@ export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<strin
   await db.execScript(`${BOOKKEEPING} SELECT pg_advisory_lock(${LOCK_ID});`);
   try {
     const done = new Map(
-      (await db.sql.query<{ migration_name: string; checksum: string }>(
-        sql`SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-      )).map((r) => [r.migration_name, r.checksum]),
+      (
+        await db.sql.query<{ migration_name: string; checksum: string }>(
+          sql`SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+        )
+      ).map((r) => [r.migration_name, r.checksum]),
     );
     const files = await listMigrations(dir);
     const changed = changedMigrations(files, done);
@@ -58,11 +63,15 @@ export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<strin
     }
     for (const m of files) {
       if (done.has(m.name)) continue;
-      await db.execScript(`BEGIN;\n${m.text}\n;\nINSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
-        VALUES ('${randomUUID()}', '${m.checksum}', now(), '${m.name.replace(/'/g, "")}', 1);\nCOMMIT;`).catch(async (error) => {
-        await db.execScript("ROLLBACK;").catch(() => undefined);
-        throw new Error(`Migration ${m.name} failed: ${(error as Error).message}`);
-      });
+      await db
+        .execScript(
+          `BEGIN;\n${m.text}\n;\nINSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
+        VALUES ('${randomUUID()}', '${m.checksum}', now(), '${m.name.replace(/'/g, "")}', 1);\nCOMMIT;`,
+        )
+        .catch(async (error) => {
+          await db.execScript("ROLLBACK;").catch(() => undefined);
+          throw new Error(`Migration ${m.name} failed: ${(error as Error).message}`);
+        });
       applied.push(m.name);
     }
   } finally {

@@ -5,7 +5,8 @@
 
 /** Node socket errors, PostgreSQL's connection-exception class (08) and shutdown/overload codes. */
 const CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|EPIPE|08...|57P0[123]|53300)$/;
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connection error|the database system is (starting up|shutting down)|Client was closed/i;
+const MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connection error|the database system is (starting up|shutting down)|Client was closed/i;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;

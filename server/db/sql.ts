@@ -64,4 +64,5 @@ export function compile(query: SqlFragment): { text: string; values: unknown[] }
  * a table whose statistics lag behind its growth (a new or fast-growing one) gets plans that read
  * every run of the workspace on each request.
  */
-export const inWorkspace = (workspaceId: string, alias = "") => sql`(${raw(alias ? `${alias}.` : "")}workspace_id = ${workspaceId}::uuid) IS TRUE`;
+export const inWorkspace = (workspaceId: string, alias = "") =>
+  sql`(${raw(alias ? `${alias}.` : "")}workspace_id = ${workspaceId}::uuid) IS TRUE`;

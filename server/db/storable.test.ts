@@ -23,12 +23,20 @@ test("JSON with such strings, in values and keys, is stored escaped and read bac
 });
 
 /** Any UTF-16 code units: NUL, lone surrogates and U+E000 included. */
-const anyText = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)), fc.constantFrom("\u0000", "\ue000", "\ud800")) });
+const anyText = fc.string({
+  unit: fc.oneof(
+    fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)),
+    fc.constantFrom("\u0000", "\ue000", "\ud800"),
+  ),
+});
 
 test("property: any JSON value round-trips through storage", () => {
-  fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), anyText, (value, text) => {
-    const doc = { value, text, [text]: text };
-    assert.deepEqual(fromStorage(JSON.parse(storableJson(doc))), JSON.parse(JSON.stringify(doc)));
-    assert.equal(unescapeText(escapeText(text)), text);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 4 }), anyText, (value, text) => {
+      const doc = { value, text, [text]: text };
+      assert.deepEqual(fromStorage(JSON.parse(storableJson(doc))), JSON.parse(JSON.stringify(doc)));
+      assert.equal(unescapeText(escapeText(text)), text);
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -33,7 +33,9 @@ export function escapeText(text: string): string {
 
 export function unescapeText(text: string): string {
   if (!text.includes(ESC)) return text;
-  return text.replace(ESCAPED, (_, code: string) => (code === "0" ? "\u0000" : code === "e" ? ESC : String.fromCharCode(parseInt(code.slice(1), 16))));
+  return text.replace(ESCAPED, (_, code: string) =>
+    code === "0" ? "\u0000" : code === "e" ? ESC : String.fromCharCode(parseInt(code.slice(1), 16)),
+  );
 }
 
 /** JSON.stringify's replacer that escapes every string, object keys included. */

@@ -42,7 +42,8 @@ export function checkEgressUrl(raw: string): URL {
   } catch {
     throw new EgressRefused(`"${raw}" is not a URL.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new EgressRefused(`Only http and https URLs can be called, not ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new EgressRefused(`Only http and https URLs can be called, not ${url.protocol}`);
   if (url.username || url.password) throw new EgressRefused("Put credentials in headers, not in the URL.");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   // Names are judged when they are resolved, at connect time (see guardedLookup).
@@ -76,7 +77,12 @@ function once(url: URL, body: string, headers: Record<string, string>, timeoutMs
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   const options: RequestOptions = {
     method: "POST",
-    headers: { "content-type": "application/json", "user-agent": "Tracelight-Webhook/1", ...headers, "content-length": Buffer.byteLength(body) },
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "Tracelight-Webhook/1",
+      ...headers,
+      "content-length": Buffer.byteLength(body),
+    },
     ...connectVia(url),
     timeout: timeoutMs,
   };
@@ -136,7 +142,9 @@ export interface EgressResponse {
  * body capped at `maxResponseBytes`. Throws EgressRefused for refused URLs and Error otherwise.
  */
 export async function postJsonForResponse(
-  rawUrl: string, payload: unknown, options: { headers?: Record<string, string>; timeoutMs?: number; maxResponseBytes?: number } = {},
+  rawUrl: string,
+  payload: unknown,
+  options: { headers?: Record<string, string>; timeoutMs?: number; maxResponseBytes?: number } = {},
 ): Promise<EgressResponse> {
   const { headers = {}, timeoutMs = 60_000, maxResponseBytes = 4 * 1024 * 1024 } = options;
   const url = checkEgressUrl(rawUrl);
@@ -144,7 +152,13 @@ export async function postJsonForResponse(
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   const requestOptions: RequestOptions = {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json", "user-agent": "Tracelight/1", ...headers, "content-length": Buffer.byteLength(body) },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      "user-agent": "Tracelight/1",
+      ...headers,
+      "content-length": Buffer.byteLength(body),
+    },
     ...connectVia(url),
     timeout: timeoutMs,
   };

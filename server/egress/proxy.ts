@@ -49,7 +49,10 @@ export function openTunnel(proxy: URL, address: string, port: number, timeoutMs:
   });
 }
 
-type CreateConnection = (options: { timeout?: number; rejectUnauthorized?: boolean; ca?: unknown }, callback: (error: Error | null, socket?: Duplex) => void) => undefined;
+type CreateConnection = (
+  options: { timeout?: number; rejectUnauthorized?: boolean; ca?: unknown },
+  callback: (error: Error | null, socket?: Duplex) => void,
+) => undefined;
 
 /** A one-request agent whose connection is a tunnel through the proxy to `target`. */
 export function tunnelAgent(target: URL, proxyUrl: string, lookup: LookupFunction): HttpAgent {
@@ -70,7 +73,10 @@ export function tunnelAgent(target: URL, proxyUrl: string, lookup: LookupFunctio
         rejectUnauthorized: options.rejectUnauthorized ?? true,
         ca: options.ca as string | undefined,
       });
-    })().then((socket) => callback(null, socket), (error: Error) => callback(error));
+    })().then(
+      (socket) => callback(null, socket),
+      (error: Error) => callback(error),
+    );
     return undefined;
   };
   (agent as unknown as { createConnection: CreateConnection }).createConnection = createConnection;

@@ -44,7 +44,8 @@ export async function createComparativeExperiment(db: Sql, workspaceId: string, 
   const [dataset] = await db.query(sql`SELECT 1 FROM datasets WHERE id = ${datasetId} AND workspace_id = ${workspaceId}`);
   if (!dataset) throw notFound(`Dataset ${datasetId} not found.`);
   const elsewhere = projects.filter((p) => p.reference_dataset_id && p.reference_dataset_id !== datasetId);
-  if (elsewhere.length) throw badRequest(`Experiment ${elsewhere.map((p) => p.name).join(", ")} was run on another dataset than ${datasetId}.`);
+  if (elsewhere.length)
+    throw badRequest(`Experiment ${elsewhere.map((p) => p.name).join(", ")} was run on another dataset than ${datasetId}.`);
   const id = input.id ?? randomUUID();
   const [row] = await db.query<Row>(sql`
     INSERT INTO comparative_experiments (id, workspace_id, name, description, reference_dataset_id, experiment_ids, extra, created_at)

@@ -34,7 +34,10 @@ export type FeedbackConfigUpdate = z.infer<typeof feedbackConfigUpdate>;
 
 /** GET /feedback-configs: repeated `key`, a name fragment, paging. */
 export const feedbackConfigListQuery = z.object({
-  key: z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  key: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
   name_contains: z.string().optional(),
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -69,8 +72,9 @@ export async function createFeedbackConfig(db: Sql, workspaceId: string, input: 
   const key = { workspaceId_feedbackKey: { workspaceId, feedbackKey: input.feedback_key } };
   const existing = await db.prisma.feedbackConfig.findUnique({ where: key });
   if (existing) {
-    const same = isDeepStrictEqual(existing.feedbackConfig, input.feedback_config)
-      && (input.is_lower_score_better == null || input.is_lower_score_better === existing.isLowerScoreBetter);
+    const same =
+      isDeepStrictEqual(existing.feedbackConfig, input.feedback_config) &&
+      (input.is_lower_score_better == null || input.is_lower_score_better === existing.isLowerScoreBetter);
     if (!same) throw badRequest(`Feedback config already exists for key "${input.feedback_key}"; update it with PATCH.`);
     return toWire(existing);
   }
@@ -78,8 +82,11 @@ export async function createFeedbackConfig(db: Sql, workspaceId: string, input: 
   const row = await db.prisma.feedbackConfig.upsert({
     where: key,
     create: {
-      id: randomUUID(), workspaceId, feedbackKey: input.feedback_key,
-      feedbackConfig: input.feedback_config as Prisma.InputJsonObject, isLowerScoreBetter: input.is_lower_score_better ?? false,
+      id: randomUUID(),
+      workspaceId,
+      feedbackKey: input.feedback_key,
+      feedbackConfig: input.feedback_config as Prisma.InputJsonObject,
+      isLowerScoreBetter: input.is_lower_score_better ?? false,
     },
     update: {},
   });
@@ -114,6 +121,8 @@ export async function updateFeedbackConfig(db: Sql, workspaceId: string, input: 
 
 export async function deleteFeedbackConfig(db: Sql, workspaceId: string, by: { feedback_key?: string; id?: string }) {
   if (!by.feedback_key && !by.id) throw badRequest("Pass feedback_key or id.");
-  const { count } = await db.prisma.feedbackConfig.deleteMany({ where: { workspaceId, ...(by.id ? { id: by.id } : { feedbackKey: by.feedback_key }) } });
+  const { count } = await db.prisma.feedbackConfig.deleteMany({
+    where: { workspaceId, ...(by.id ? { id: by.id } : { feedbackKey: by.feedback_key }) },
+  });
   if (count === 0) throw notFound("No such feedback config.");
 }

@@ -2,7 +2,10 @@ import { z } from "zod";
 import { uuid } from "../core/uuid";
 
 /** Python sends booleans as scores; we store them as 1/0. Infinity and NaN are refused by zod. */
-export const score = z.union([z.number(), z.boolean()]).transform((v) => (typeof v === "boolean" ? Number(v) : v)).nullish();
+export const score = z
+  .union([z.number(), z.boolean()])
+  .transform((v) => (typeof v === "boolean" ? Number(v) : v))
+  .nullish();
 
 const json = z.unknown().optional();
 const feedbackSource = z.looseObject({ type: z.string().nullish(), metadata: z.record(z.string(), z.unknown()).nullish() });
@@ -43,8 +46,11 @@ export const feedbackUpdate = z.object({
 });
 export type FeedbackUpdate = z.infer<typeof feedbackUpdate>;
 
-const many = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).optional()
-  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]) as z.infer<T>[]);
+const many = <T extends z.ZodType>(item: T) =>
+  z
+    .union([item, z.array(item)])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]) as z.infer<T>[]);
 
 export const feedbackListQuery = z.object({
   run: many(uuid),

@@ -28,7 +28,13 @@ withTestDatabases("feedback", (open) => {
   test("feedback on a stored run takes its trace and project; read, update, delete", async () => {
     const runId = randomUUID();
     await storeRun(db, ws, await storeProject(db, ws), { id: runId });
-    const made = await create(db, ws, { run_id: runId, key: "correctness", score: true, comment: "ok", feedback_source: { type: "api", metadata: {} } });
+    const made = await create(db, ws, {
+      run_id: runId,
+      key: "correctness",
+      score: true,
+      comment: "ok",
+      feedback_source: { type: "api", metadata: {} },
+    });
     assert.equal(made.trace_id, runId);
     assert.ok(made.session_id);
     assert.equal(made.score, 1);
@@ -93,7 +99,10 @@ withTestDatabases("feedback", (open) => {
     const q = (raw: Record<string, unknown>) => listFeedback(db, ws, feedbackListQuery.parse(raw));
     assert.equal((await q({ run: a })).length, 2);
     assert.equal((await q({ run: [a, b], key: "k1" })).length, 2);
-    assert.deepEqual((await q({ run: [a, b], source: "model" })).map((f) => f.key), ["k1"]);
+    assert.deepEqual(
+      (await q({ run: [a, b], source: "model" })).map((f) => f.key),
+      ["k1"],
+    );
     const page = await q({ run: [a, b], limit: "2", offset: "1" });
     assert.equal(page.length, 2);
     assert.equal((await q({ run: [a, b] }))[0].run_id, b, "newest first");
@@ -116,16 +125,34 @@ withTestDatabases("feedback", (open) => {
 
   test("presigned tokens: create, list, submit without a key, config bounds, expiry", async () => {
     const runId = randomUUID();
-    await assert.rejects(createFeedbackToken(db, ws, tokenCreate.parse({ run_id: runId, feedback_key: "k" })), status(404), "only for a run this workspace holds");
+    await assert.rejects(
+      createFeedbackToken(db, ws, tokenCreate.parse({ run_id: runId, feedback_key: "k" })),
+      status(404),
+      "only for a run this workspace holds",
+    );
     await storeRun(db, ws, await storeProject(db, ws), { id: runId });
-    await assert.rejects(createFeedbackToken(db, other, tokenCreate.parse({ run_id: runId, feedback_key: "k" })), status(404), "another workspace's run");
-    const made = await createFeedbackToken(db, ws, tokenCreate.parse({
-      run_id: runId, feedback_key: "rating", feedback_config: { type: "continuous", min: 0, max: 5 }, expires_in: { hours: 1 },
-    }));
+    await assert.rejects(
+      createFeedbackToken(db, other, tokenCreate.parse({ run_id: runId, feedback_key: "k" })),
+      status(404),
+      "another workspace's run",
+    );
+    const made = await createFeedbackToken(
+      db,
+      ws,
+      tokenCreate.parse({
+        run_id: runId,
+        feedback_key: "rating",
+        feedback_config: { type: "continuous", min: 0, max: 5 },
+        expires_in: { hours: 1 },
+      }),
+    );
     const token = made.url.split("/").pop()!;
     assert.ok(token.length >= 43, "32 random bytes");
     assert.ok(Date.parse(made.expires_at!) > Date.now() + 3_500_000);
-    assert.deepEqual((await listFeedbackTokens(db, ws, runId, 0, 100)).map((t) => t.url), [made.url]);
+    assert.deepEqual(
+      (await listFeedbackTokens(db, ws, runId, 0, 100)).map((t) => t.url),
+      [made.url],
+    );
     assert.equal((await listFeedbackTokens(db, other, runId, 0, 100)).length, 0);
 
     const given = await submitWithToken(db, token, { score: 4, comment: "nice" });
@@ -135,12 +162,18 @@ withTestDatabases("feedback", (open) => {
     assert.equal((given as Record<string, unknown>).session_id, undefined, "the link holder does not learn the project");
     await assert.rejects(submitWithToken(db, token, { score: 9 }), status(400), "outside the config's bounds");
     await assert.rejects(submitWithToken(db, `${token}x`, { score: 1 }), status(404));
-    const [row] = await db.query<{ token_hash: string }>({ strings: ["SELECT token_hash FROM feedback_tokens WHERE id = ", ""], values: [made.id] });
+    const [row] = await db.query<{ token_hash: string }>({
+      strings: ["SELECT token_hash FROM feedback_tokens WHERE id = ", ""],
+      values: [made.id],
+    });
     assert.notEqual(row.token_hash, token, "only a hash is stored");
 
     const expired = await createFeedbackToken(db, ws, tokenCreate.parse({ run_id: runId, feedback_key: "k", expires_in: { seconds: 1 } }));
     await new Promise((r) => setTimeout(r, 1100));
     await assert.rejects(submitWithToken(db, expired.url.split("/").pop()!, { score: 1 }), status(404));
-    await assert.rejects(createFeedbackToken(db, ws, tokenCreate.parse({ run_id: runId, feedback_key: "k", expires_at: "2001-01-01T00:00:00Z" })), status(400));
+    await assert.rejects(
+      createFeedbackToken(db, ws, tokenCreate.parse({ run_id: runId, feedback_key: "k", expires_at: "2001-01-01T00:00:00Z" })),
+      status(400),
+    );
   });
 });

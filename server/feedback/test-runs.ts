@@ -31,7 +31,10 @@ export async function storeRun(db: Sql, workspaceId: string, projectId: string, 
   const traceId = run.traceId ?? id;
   const start = run.startTime ?? new Date().toISOString();
   const ended = run.ended ?? true;
-  const stamp = start.replace(/[-:]/g, "").replace(/\.(\d{3})Z$/, "$1000Z").replace("Z", "Z");
+  const stamp = start
+    .replace(/[-:]/g, "")
+    .replace(/\.(\d{3})Z$/, "$1000Z")
+    .replace("Z", "Z");
   await db.query(sql`
     INSERT INTO runs (id, workspace_id, project_id, trace_id, parent_run_id, dotted_order, is_root, name, run_type, status,
       start_time, end_time, inputs, outputs, error, tags)

@@ -18,12 +18,14 @@ export const tokenCreate = z.object({
   run_id: uuid,
   feedback_key: z.string().min(1).max(256),
   feedback_config: z.record(z.string(), z.unknown()).nullish(),
-  expires_in: z.object({
-    days: z.number().min(0).nullish(),
-    hours: z.number().min(0).nullish(),
-    minutes: z.number().min(0).nullish(),
-    seconds: z.number().min(0).nullish(),
-  }).nullish(),
+  expires_in: z
+    .object({
+      days: z.number().min(0).nullish(),
+      hours: z.number().min(0).nullish(),
+      minutes: z.number().min(0).nullish(),
+      seconds: z.number().min(0).nullish(),
+    })
+    .nullish(),
   expires_at: z.union([z.string(), z.number()]).nullish(),
 });
 export type TokenCreate = z.infer<typeof tokenCreate>;
@@ -126,16 +128,18 @@ export async function submitWithToken(db: Sql, token: string, input: TokenFeedba
     SELECT * FROM feedback_tokens WHERE token_hash = ${hashToken(token)} AND expires_at > now()`);
   if (!link) throw notFound("This feedback link is invalid or has expired.");
   checkAgainstConfig(link.feedback_config, input);
-  const [row] = await insertFeedback(db, link.workspace_id, [{
-    run_id: link.run_id,
-    key: link.feedback_key,
-    score: input.score,
-    value: input.value,
-    comment: input.comment,
-    correction: input.correction,
-    feedback_config: link.feedback_config,
-    feedback_source: { type: "app", metadata: { ...(input.metadata ?? {}), feedback_token_id: link.id } },
-  }]);
+  const [row] = await insertFeedback(db, link.workspace_id, [
+    {
+      run_id: link.run_id,
+      key: link.feedback_key,
+      score: input.score,
+      value: input.value,
+      comment: input.comment,
+      correction: input.correction,
+      feedback_config: link.feedback_config,
+      feedback_source: { type: "app", metadata: { ...(input.metadata ?? {}), feedback_token_id: link.id } },
+    },
+  ]);
   const { id, run_id, key, score, value, comment, correction, created_at } = feedbackToWire(row);
   return { id, run_id, key, score, value, comment, correction, created_at };
 }

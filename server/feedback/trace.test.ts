@@ -25,7 +25,8 @@ withTestDatabases("feedback-trace", (open) => {
     const root = await storeRun(db, ws, project);
     const child = await storeRun(db, ws, project, { traceId: root, parentRunId: root });
     const elsewhere = await storeRun(db, ws, project);
-    const add = (workspaceId: string, runId: string, key: string) => createFeedback(db, workspaceId, feedbackCreate.parse({ run_id: runId, key }));
+    const add = (workspaceId: string, runId: string, key: string) =>
+      createFeedback(db, workspaceId, feedbackCreate.parse({ run_id: runId, key }));
     await add(ws, root, "on-root");
     await add(ws, child, "on-child");
     await add(ws, elsewhere, "other-trace");
@@ -34,7 +35,10 @@ withTestDatabases("feedback-trace", (open) => {
 
     const forChild = await feedbackOnRunAndTrace(db, ws, child, root);
     assert.deepEqual(forChild.map((f) => f.key).sort(), ["on-child", "on-root"]);
-    assert.deepEqual((await feedbackOnRunAndTrace(db, ws, pending, null)).map((f) => f.key), ["run-not-stored"]);
+    assert.deepEqual(
+      (await feedbackOnRunAndTrace(db, ws, pending, null)).map((f) => f.key),
+      ["run-not-stored"],
+    );
     assert.deepEqual(await feedbackOnRunAndTrace(db, other, child, root), []);
     assert.deepEqual(await feedbackOnRunAndTrace(db, ws, "nope", null), []);
   });

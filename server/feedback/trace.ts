@@ -7,7 +7,13 @@ import { feedbackToWire, type FeedbackRow, type WireFeedback } from "./wire";
  * All feedback on a run and on the other runs of its trace, newest first (the run view's panel).
  * Goes through the trace's run ids so both the runs trace index and the feedback run index serve it.
  */
-export async function feedbackOnRunAndTrace(db: Sql, workspaceId: string, runId: string, traceId: string | null, limit = 500): Promise<WireFeedback[]> {
+export async function feedbackOnRunAndTrace(
+  db: Sql,
+  workspaceId: string,
+  runId: string,
+  traceId: string | null,
+  limit = 500,
+): Promise<WireFeedback[]> {
   if (!isUuid(runId) || (traceId !== null && !isUuid(traceId))) return [];
   const traceRuns = traceId
     ? sql` OR run_id IN (SELECT id FROM runs WHERE workspace_id = ${workspaceId} AND trace_id = ${traceId})`

@@ -20,7 +20,11 @@ export const anyText = fc.string({
 export const anyJson = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
-    fc.constant(null), fc.boolean(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), anyText,
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    anyText,
     fc.array(tie("value"), { maxLength: 4 }),
     fc.dictionary(anyText, tie("value"), { maxKeys: 4 }),
   ),

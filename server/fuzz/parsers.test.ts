@@ -16,49 +16,115 @@ const settings = { numRuns: FUZZ_RUNS };
 
 test("fuzz: the multipart parser reads or refuses any body", async () => {
   const boundary = "XyZ";
-  const part = fc.record({ name: anyText, type: fc.constantFrom("application/json", "text/plain", "", "x; length=3"), body: fc.uint8Array({ maxLength: 64 }) });
+  const part = fc.record({
+    name: anyText,
+    type: fc.constantFrom("application/json", "text/plain", "", "x; length=3"),
+    body: fc.uint8Array({ maxLength: 64 }),
+  });
   const body = fc.oneof(
     fc.uint8Array({ maxLength: 256 }).map((b) => Buffer.from(b)),
-    fc.array(part, { maxLength: 4 }).chain((parts) => fc.boolean().map((closed) => Buffer.concat([
-      ...parts.flatMap((p) => [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\nContent-Type: ${p.type}\r\n\r\n`), Buffer.from(p.body), Buffer.from("\r\n")]),
-      Buffer.from(closed ? `--${boundary}--\r\n` : ""),
-    ]))),
+    fc
+      .array(part, { maxLength: 4 })
+      .chain((parts) =>
+        fc
+          .boolean()
+          .map((closed) =>
+            Buffer.concat([
+              ...parts.flatMap((p) => [
+                Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\nContent-Type: ${p.type}\r\n\r\n`),
+                Buffer.from(p.body),
+                Buffer.from("\r\n"),
+              ]),
+              Buffer.from(closed ? `--${boundary}--\r\n` : ""),
+            ]),
+          ),
+      ),
   );
-  await fc.assert(fc.asyncProperty(body, async (bytes) => void (await refusedOrDone(() => parseMultipart(bytes, boundary)))), settings);
+  await fc.assert(
+    fc.asyncProperty(body, async (bytes) => void (await refusedOrDone(() => parseMultipart(bytes, boundary)))),
+    settings,
+  );
 });
 
 test("fuzz: both OTLP decoders (protobuf and JSON) read or refuse any body", async () => {
-  const jsonish = anyJson.map((v) => Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [v, { traceId: v, spanId: v, attributes: [{ key: "k", value: v }] }] }] }] })));
-  await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 512 }), jsonish, async (raw, json) => {
-    for (const [bytes, type] of [[Buffer.from(raw), "application/x-protobuf"], [Buffer.from(raw), "application/json"], [json, "application/json"]] as const) {
-      const request = await refusedOrDone(() => decodeExportRequest(bytes, type));
-      if (request) spansToRuns(request, {});
-    }
-  }), settings);
+  const jsonish = anyJson.map((v) =>
+    Buffer.from(
+      JSON.stringify({
+        resourceSpans: [{ scopeSpans: [{ spans: [v, { traceId: v, spanId: v, attributes: [{ key: "k", value: v }] }] }] }],
+      }),
+    ),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.uint8Array({ maxLength: 512 }), jsonish, async (raw, json) => {
+      for (const [bytes, type] of [
+        [Buffer.from(raw), "application/x-protobuf"],
+        [Buffer.from(raw), "application/json"],
+        [json, "application/json"],
+      ] as const) {
+        const request = await refusedOrDone(() => decodeExportRequest(bytes, type));
+        if (request) spansToRuns(request, {});
+      }
+    }),
+    settings,
+  );
 });
 
 test("fuzz: the filter language compiles or refuses any text, and any filter built from its grammar", async () => {
-  const field = fc.constantFrom("name", "run_type", "latency", "start_time", "tags", "metadata", "inputs", "error", "total_tokens", "feedback_key", "x");
+  const field = fc.constantFrom(
+    "name",
+    "run_type",
+    "latency",
+    "start_time",
+    "tags",
+    "metadata",
+    "inputs",
+    "error",
+    "total_tokens",
+    "feedback_key",
+    "x",
+  );
   const op = fc.constantFrom("eq", "neq", "gt", "gte", "lt", "lte", "has", "search", "like", "in", "exists", "and", "or", "not", "bogus");
-  const value = fc.oneof(anyText.map((t) => JSON.stringify(t)), fc.double().map(String), fc.constantFrom("true", "null", "[]", '["a", 1]'));
+  const value = fc.oneof(
+    anyText.map((t) => JSON.stringify(t)),
+    fc.double().map(String),
+    fc.constantFrom("true", "null", "[]", '["a", 1]'),
+  );
   const node = fc.letrec((tie) => ({
-    expr: fc.oneof({ depthSize: "small" },
+    expr: fc.oneof(
+      { depthSize: "small" },
       fc.tuple(op, field, value).map(([o, f, v]) => `${o}(${f}, ${v})`),
       fc.tuple(fc.constantFrom("and", "or", "not"), fc.array(tie("expr"), { maxLength: 3 })).map(([o, args]) => `${o}(${args.join(", ")})`),
     ),
   })).expr;
-  await fc.assert(fc.asyncProperty(fc.oneof(node, anyText), async (source) => {
-    const compiled = await refusedOrDone(() => compileFilter(source, "r"));
-    if (compiled) compile(compiled);
-  }), settings);
+  await fc.assert(
+    fc.asyncProperty(fc.oneof(node, anyText), async (source) => {
+      const compiled = await refusedOrDone(() => compileFilter(source, "r"));
+      if (compiled) compile(compiled);
+    }),
+    settings,
+  );
 });
 
 test("fuzz: the message adapters turn any LLM run into a conversation without failing", async () => {
-  const messages = fc.array(fc.oneof(anyJson, fc.record({ role: anyText, content: anyJson, tool_calls: anyJson }, { requiredKeys: [] })), { maxLength: 4 });
+  const messages = fc.array(fc.oneof(anyJson, fc.record({ role: anyText, content: anyJson, tool_calls: anyJson }, { requiredKeys: [] })), {
+    maxLength: 4,
+  });
   const run = fc.record({
     run_type: fc.constantFrom("llm", "chain", "prompt"),
-    inputs: fc.oneof(anyJson, messages.map((m) => ({ messages: m })), messages.map((m) => ({ messages: [m] })), anyJson.map((p) => ({ prompts: [p] }))),
-    outputs: fc.oneof(anyJson, anyJson.map((c) => ({ choices: [{ message: c }] })), anyJson.map((g) => ({ generations: [[{ message: g }]] }))),
+    inputs: fc.oneof(
+      anyJson,
+      messages.map((m) => ({ messages: m })),
+      messages.map((m) => ({ messages: [m] })),
+      anyJson.map((p) => ({ prompts: [p] })),
+    ),
+    outputs: fc.oneof(
+      anyJson,
+      anyJson.map((c) => ({ choices: [{ message: c }] })),
+      anyJson.map((g) => ({ generations: [[{ message: g }]] })),
+    ),
   });
-  await fc.assert(fc.asyncProperty(run, async (r) => void (await refusedOrDone(() => toConversation(r)))), settings);
+  await fc.assert(
+    fc.asyncProperty(run, async (r) => void (await refusedOrDone(() => toConversation(r)))),
+    settings,
+  );
 });

@@ -51,7 +51,8 @@ export async function completeJson(config: GenerationConfig, messages: ChatMessa
   const choice = (completion as { choices?: { message?: { content?: unknown }; finish_reason?: unknown }[] })?.choices?.[0];
   const content = choice?.message?.content;
   if (typeof content !== "string") throw badGateway("The generation endpoint's answer has no choices[0].message.content text.");
-  if (choice?.finish_reason === "length") throw badGateway("The model stopped at its length limit before finishing its JSON; ask for less.");
+  if (choice?.finish_reason === "length")
+    throw badGateway("The model stopped at its length limit before finishing its JSON; ask for less.");
   try {
     // Some models wrap JSON in a markdown fence even in JSON mode.
     return JSON.parse(content.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, "$1"));

@@ -33,29 +33,46 @@ export async function startFakeOpenAI(): Promise<{ url: string; seen: SeenReques
     if (user.includes("NOT_JSON")) content = "Sure! Here is your prompt: be nice.";
     else if (user.includes("WRONG_SHAPE")) content = JSON.stringify({ prompt: "no messages here" });
     else if (system.startsWith("You write prompt templates")) {
-      content = JSON.stringify({ messages: [
-        { role: "system", content: "You answer questions about {topic} precisely. Output JSON like {{\"answer\": ...}}." },
-        { role: "user", content: "{question}" },
-      ] });
+      content = JSON.stringify({
+        messages: [
+          { role: "system", content: 'You answer questions about {topic} precisely. Output JSON like {{"answer": ...}}.' },
+          { role: "user", content: "{question}" },
+        ],
+      });
     } else if (system.startsWith("You write LLM-as-judge")) {
       content = JSON.stringify({
         messages: [
           { role: "system", content: "You grade answers for correctness." },
           { role: "user", content: "Question: {inputs}\nAnswer: {outputs}\nExpected: {reference_outputs}" },
         ],
-        output_schema: { type: "object", title: "correctness", properties: { correct: { type: "boolean", description: "is it right" }, comment: { type: "string" } }, required: ["correct"] },
+        output_schema: {
+          type: "object",
+          title: "correctness",
+          properties: { correct: { type: "boolean", description: "is it right" }, comment: { type: "string" } },
+          required: ["correct"],
+        },
       });
     } else {
       const count = Number(/Write (\d+) examples/.exec(user)?.[1] ?? 3);
-      content = JSON.stringify({ examples: Array.from({ length: count }, (_, i) => ({ inputs: { question: `What is ${i} + ${i}?` }, outputs: { answer: String(i + i) } })) });
+      content = JSON.stringify({
+        examples: Array.from({ length: count }, (_, i) => ({
+          inputs: { question: `What is ${i} + ${i}?` },
+          outputs: { answer: String(i + i) },
+        })),
+      });
     }
     if (user.includes("FENCED")) content = "```json\n" + content + "\n```";
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({
-      id: "chatcmpl-test", object: "chat.completion", created: 0, model: body.model,
-      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-    }));
+    res.end(
+      JSON.stringify({
+        id: "chatcmpl-test",
+        object: "chat.completion",
+        created: 0,
+        model: body.model,
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -26,17 +26,29 @@ export interface TemplateMessage {
 }
 
 /** A ChatPromptTemplate manifest; with `schema`, a StructuredPrompt whose output follows it. */
-export function chatPromptManifest(messages: TemplateMessage[], schema?: Record<string, unknown>): { manifest: Lc; input_variables: string[] } {
+export function chatPromptManifest(
+  messages: TemplateMessage[],
+  schema?: Record<string, unknown>,
+): { manifest: Lc; input_variables: string[] } {
   const all: string[] = [];
   const parts = messages.map((m) => {
     const vars = templateVariables(m.content);
     for (const v of vars) if (!all.includes(v)) all.push(v);
     return lc(["langchain", "prompts", "chat", MESSAGE_CLASS[m.role] ?? "HumanMessagePromptTemplate"], {
-      prompt: lc(["langchain", "prompts", "prompt", "PromptTemplate"], { input_variables: vars, template: m.content, template_format: "f-string" }),
+      prompt: lc(["langchain", "prompts", "prompt", "PromptTemplate"], {
+        input_variables: vars,
+        template: m.content,
+        template_format: "f-string",
+      }),
     });
   });
   const manifest = schema
-    ? lc(["langchain_core", "prompts", "structured", "StructuredPrompt"], { input_variables: all, messages: parts, schema_: schema, structured_output_kwargs: {} })
+    ? lc(["langchain_core", "prompts", "structured", "StructuredPrompt"], {
+        input_variables: all,
+        messages: parts,
+        schema_: schema,
+        structured_output_kwargs: {},
+      })
     : lc(["langchain", "prompts", "chat", "ChatPromptTemplate"], { input_variables: all, messages: parts });
   return { manifest, input_variables: all };
 }

@@ -5,28 +5,36 @@ const description = z.string().trim().min(1, "must not be empty").max(8000, "mus
 const variable = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an identifier (letters, digits, underscore)");
 
 /** POST /generate: what to draft, from a description. */
-export const generateBody = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("prompt"),
-    description,
-    /** Variables the template must use, e.g. ["question", "context"]. */
-    input_variables: z.array(variable).max(20).optional(),
-  }),
-  z.strictObject({
-    kind: z.literal("evaluator"),
-    description,
-  }),
-  z.strictObject({
-    kind: z.literal("examples"),
-    description,
-    count: z.number().int().min(1).max(50).default(5),
-    /** Generated examples follow this dataset's description, schemas and a few current examples. */
-    dataset_id: uuid.optional(),
-  }),
-], { error: (issue) => (issue.code === "invalid_union" ? 'kind must be "prompt", "evaluator" or "examples"' : undefined) });
+export const generateBody = z.discriminatedUnion(
+  "kind",
+  [
+    z.strictObject({
+      kind: z.literal("prompt"),
+      description,
+      /** Variables the template must use, e.g. ["question", "context"]. */
+      input_variables: z.array(variable).max(20).optional(),
+    }),
+    z.strictObject({
+      kind: z.literal("evaluator"),
+      description,
+    }),
+    z.strictObject({
+      kind: z.literal("examples"),
+      description,
+      count: z.number().int().min(1).max(50).default(5),
+      /** Generated examples follow this dataset's description, schemas and a few current examples. */
+      dataset_id: uuid.optional(),
+    }),
+  ],
+  { error: (issue) => (issue.code === "invalid_union" ? 'kind must be "prompt", "evaluator" or "examples"' : undefined) },
+);
 export type GenerateBody = z.infer<typeof generateBody>;
 
-const httpUrl = z.string().max(500).url().refine((v) => /^https?:\/\//i.test(v), "must be an http(s) URL");
+const httpUrl = z
+  .string()
+  .max(500)
+  .url()
+  .refine((v) => /^https?:\/\//i.test(v), "must be an http(s) URL");
 
 /**
  * PUT /generate/config: a workspace's own OpenAI-compatible endpoint. Omitted fields are kept; null
@@ -67,5 +75,8 @@ export const evaluatorOutput = z.object({
 const jsonObject = z.record(z.string(), z.unknown());
 
 export const examplesOutput = z.object({
-  examples: z.array(z.object({ inputs: jsonObject, outputs: jsonObject.nullable().optional() })).min(1).max(100),
+  examples: z
+    .array(z.object({ inputs: jsonObject, outputs: jsonObject.nullable().optional() }))
+    .min(1)
+    .max(100),
 });

@@ -44,7 +44,7 @@ test("secrets: AES-256-GCM round trip; tampering or another SECRET_KEY reads as 
 });
 
 test("template variables: f-string braces, escaped braces ignored, first-use order", () => {
-  assert.deepEqual(templateVariables("{b} and {a} then {b}; {{not}} {{\"x\": 1}}"), ["b", "a"]);
+  assert.deepEqual(templateVariables('{b} and {a} then {b}; {{not}} {{"x": 1}}'), ["b", "a"]);
 });
 
 test("request validation names the field", () => {
@@ -65,21 +65,44 @@ withTestDatabases("generation", (open) => {
 
   test("not configured: 400 that says how to configure", async () => {
     deployment(false);
-    await assert.rejects(generate(db, ws, generateBody.parse({ kind: "prompt", description: "x" })), fails(400, /GENERATION_BASE_URL.*PUT \/generate\/config/));
-    assert.deepEqual({ ...(await readGenerationConfig(db, ws)), updated_at: null }, { configured: false, source: null, base_url: null, model: "gpt-4o-mini", api_key_set: false, updated_at: null });
+    await assert.rejects(
+      generate(db, ws, generateBody.parse({ kind: "prompt", description: "x" })),
+      fails(400, /GENERATION_BASE_URL.*PUT \/generate\/config/),
+    );
+    assert.deepEqual(
+      { ...(await readGenerationConfig(db, ws)), updated_at: null },
+      { configured: false, source: null, base_url: null, model: "gpt-4o-mini", api_key_set: false, updated_at: null },
+    );
   });
 
   test("prompt: a ChatPromptTemplate manifest from the deployment's endpoint in JSON mode", async () => {
     deployment(true);
     process.env.GENERATION_MODEL = "test-model";
     fake.seen.length = 0;
-    const out = await generate(db, ws, generateBody.parse({ kind: "prompt", description: "answer questions", input_variables: ["question"] }));
+    const out = await generate(
+      db,
+      ws,
+      generateBody.parse({ kind: "prompt", description: "answer questions", input_variables: ["question"] }),
+    );
     assert.equal(out.model, "test-model");
     assert.deepEqual(out.input_variables, ["topic", "question"]);
-    const manifest = out.manifest as { id: string[]; kwargs: { input_variables: string[]; messages: { id: string[]; kwargs: { prompt: { kwargs: { template: string; input_variables: string[] } } } }[] } };
+    const manifest = out.manifest as {
+      id: string[];
+      kwargs: {
+        input_variables: string[];
+        messages: { id: string[]; kwargs: { prompt: { kwargs: { template: string; input_variables: string[] } } } }[];
+      };
+    };
     assert.deepEqual(manifest.id, ["langchain", "prompts", "chat", "ChatPromptTemplate"]);
-    assert.deepEqual(manifest.kwargs.messages.map((m) => m.id.at(-1)), ["SystemMessagePromptTemplate", "HumanMessagePromptTemplate"]);
-    assert.deepEqual(manifest.kwargs.messages[1].kwargs.prompt.kwargs, { input_variables: ["question"], template: "{question}", template_format: "f-string" });
+    assert.deepEqual(
+      manifest.kwargs.messages.map((m) => m.id.at(-1)),
+      ["SystemMessagePromptTemplate", "HumanMessagePromptTemplate"],
+    );
+    assert.deepEqual(manifest.kwargs.messages[1].kwargs.prompt.kwargs, {
+      input_variables: ["question"],
+      template: "{question}",
+      template_format: "f-string",
+    });
     const [req] = fake.seen;
     assert.equal(req.path, "/v1/chat/completions");
     assert.equal(req.authorization, "Bearer deploy-key");
@@ -104,27 +127,50 @@ withTestDatabases("generation", (open) => {
     const out = await generate(db, ws, generateBody.parse({ kind: "examples", description: "arithmetic FENCED", count: 4 }));
     assert.equal((out.examples as unknown[]).length, 4);
     assert.deepEqual((out.examples as unknown[])[2], { inputs: { question: "What is 2 + 2?" }, outputs: { answer: "4" } });
-    await assert.rejects(generate(db, ws, generateBody.parse({ kind: "examples", description: "x", dataset_id: randomUUID() })), fails(404, /Dataset/));
+    await assert.rejects(
+      generate(db, ws, generateBody.parse({ kind: "examples", description: "x", dataset_id: randomUUID() })),
+      fails(404, /Dataset/),
+    );
   });
 
   test("examples for a dataset: its name, schema and current examples guide the model", async (t) => {
     const [exists] = await db.query<{ t: string | null }>(sql`SELECT to_regclass('datasets')::text AS t`);
     if (!exists?.t) return t.skip("datasets tables not present");
     const id = randomUUID();
-    await db.query(sql`INSERT INTO datasets (id, workspace_id, name, description, inputs_schema_definition) VALUES (${id}, ${ws}, 'math', 'sums', ${JSON.stringify({ type: "object", properties: { question: { type: "string" } } })}::jsonb)`);
+    await db.query(
+      sql`INSERT INTO datasets (id, workspace_id, name, description, inputs_schema_definition) VALUES (${id}, ${ws}, 'math', 'sums', ${JSON.stringify({ type: "object", properties: { question: { type: "string" } } })}::jsonb)`,
+    );
     fake.seen.length = 0;
     const out = await generate(db, ws, generateBody.parse({ kind: "examples", description: "more sums", count: 2, dataset_id: id }));
     assert.equal(out.dataset_id, id);
     assert.match(fake.seen[0].body.messages[1].content, /"math" \(sums\)[\s\S]*question/);
-    await assert.rejects(generate(db, randomUUID(), generateBody.parse({ kind: "examples", description: "x", dataset_id: id })), fails(404, /Dataset/));
+    await assert.rejects(
+      generate(db, randomUUID(), generateBody.parse({ kind: "examples", description: "x", dataset_id: id })),
+      fails(404, /Dataset/),
+    );
   });
 
   test("bad model output and upstream failures are 502s that say what came back", async () => {
-    await assert.rejects(generate(db, ws, generateBody.parse({ kind: "prompt", description: "NOT_JSON" })), fails(502, /not valid JSON: Sure!/));
-    await assert.rejects(generate(db, ws, generateBody.parse({ kind: "prompt", description: "WRONG_SHAPE" })), fails(502, /not a valid prompt: messages/));
-    await assert.rejects(generate(db, ws, generateBody.parse({ kind: "evaluator", description: "WRONG_SHAPE" })), fails(502, /not a valid evaluator/));
-    await assert.rejects(generate(db, ws, generateBody.parse({ kind: "prompt", description: "UPSTREAM_500" })), fails(502, /HTTP 500.*upstream exploded/));
-    await assert.rejects(generate(db, ws, generateBody.parse({ kind: "prompt", description: "x", input_variables: ["missing_var"] })), fails(502, /missing_var/));
+    await assert.rejects(
+      generate(db, ws, generateBody.parse({ kind: "prompt", description: "NOT_JSON" })),
+      fails(502, /not valid JSON: Sure!/),
+    );
+    await assert.rejects(
+      generate(db, ws, generateBody.parse({ kind: "prompt", description: "WRONG_SHAPE" })),
+      fails(502, /not a valid prompt: messages/),
+    );
+    await assert.rejects(
+      generate(db, ws, generateBody.parse({ kind: "evaluator", description: "WRONG_SHAPE" })),
+      fails(502, /not a valid evaluator/),
+    );
+    await assert.rejects(
+      generate(db, ws, generateBody.parse({ kind: "prompt", description: "UPSTREAM_500" })),
+      fails(502, /HTTP 500.*upstream exploded/),
+    );
+    await assert.rejects(
+      generate(db, ws, generateBody.parse({ kind: "prompt", description: "x", input_variables: ["missing_var"] })),
+      fails(502, /missing_var/),
+    );
   });
 
   test("private addresses are refused unless ALLOW_PRIVATE_EGRESS=1", async () => {
@@ -135,10 +181,19 @@ withTestDatabases("generation", (open) => {
 
   test("workspace endpoint: key stored encrypted, never returned, sent only to its own URL; other workspaces keep the deployment's", async () => {
     const url = fake.url.replace("127.0.0.1", "localhost");
-    const cfg = await updateGenerationConfig(db, ws, generationConfigUpdate.parse({ base_url: url, api_key: "ws-secret-key", model: "ws-model" }));
-    assert.deepEqual({ ...cfg, updated_at: null }, { configured: true, source: "workspace", base_url: url, model: "ws-model", api_key_set: true, updated_at: null });
+    const cfg = await updateGenerationConfig(
+      db,
+      ws,
+      generationConfigUpdate.parse({ base_url: url, api_key: "ws-secret-key", model: "ws-model" }),
+    );
+    assert.deepEqual(
+      { ...cfg, updated_at: null },
+      { configured: true, source: "workspace", base_url: url, model: "ws-model", api_key_set: true, updated_at: null },
+    );
     assert.doesNotMatch(JSON.stringify(cfg), /ws-secret-key/);
-    const [row] = await db.query<{ api_key_encrypted: string }>(sql`SELECT api_key_encrypted FROM generation_settings WHERE workspace_id = ${ws}`);
+    const [row] = await db.query<{ api_key_encrypted: string }>(
+      sql`SELECT api_key_encrypted FROM generation_settings WHERE workspace_id = ${ws}`,
+    );
     assert.doesNotMatch(row.api_key_encrypted, /ws-secret-key/);
     fake.seen.length = 0;
     await generate(db, ws, generateBody.parse({ kind: "examples", description: "x", count: 1 }));

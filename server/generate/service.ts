@@ -34,7 +34,9 @@ export async function generationConfig(db: Sql, workspaceId: string): Promise<Ge
   if (row?.base_url) {
     const apiKey = row.api_key_encrypted ? decryptSecret(row.api_key_encrypted) : null;
     if (row.api_key_encrypted && apiKey === null) {
-      throw badRequest("This workspace's generation API key can no longer be read (the server's SECRET_KEY changed): set it again with PUT /generate/config.");
+      throw badRequest(
+        "This workspace's generation API key can no longer be read (the server's SECRET_KEY changed): set it again with PUT /generate/config.",
+      );
     }
     return { baseUrl: row.base_url, apiKey, model, source: "workspace" };
   }
@@ -61,10 +63,14 @@ async function configWire(db: Sql, workspaceId: string): Promise<Record<string, 
 
 export const readGenerationConfig = configWire;
 
-export async function updateGenerationConfig(db: Sql, workspaceId: string, input: GenerationConfigUpdate): Promise<Record<string, unknown>> {
+export async function updateGenerationConfig(
+  db: Sql,
+  workspaceId: string,
+  input: GenerationConfigUpdate,
+): Promise<Record<string, unknown>> {
   const prior = await settings(db, workspaceId);
-  const baseUrl = input.base_url !== undefined ? input.base_url : prior?.base_url ?? null;
-  const model = input.model !== undefined ? input.model : prior?.model ?? null;
+  const baseUrl = input.base_url !== undefined ? input.base_url : (prior?.base_url ?? null);
+  const model = input.model !== undefined ? input.model : (prior?.model ?? null);
   let key = prior?.api_key_encrypted ?? null;
   if (input.api_key !== undefined) key = input.api_key === null ? null : encryptSecret(input.api_key);
   // A new URL without a new key drops the old key: a key is only ever sent where it was set for.
@@ -99,7 +105,10 @@ Keep field names consistent across examples.`;
 function checked<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+  const issues = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+    .join("; ");
   throw new AppError(502, `The model's answer is not a valid ${what}: ${issues}`);
 }
 
@@ -115,14 +124,29 @@ async function datasetContext(db: Sql, workspaceId: string, datasetId: string): 
   const [exists] = await db.query<{ t: string | null }>(sql`SELECT to_regclass('datasets')::text AS t`);
   const missing = notFound(`Dataset ${datasetId} not found.`);
   if (!exists?.t) throw missing;
-  const [ds] = await db.query<{ name: string; description: string | null; inputs_schema_definition: unknown; outputs_schema_definition: unknown }>(sql`
+  const [ds] = await db.query<{
+    name: string;
+    description: string | null;
+    inputs_schema_definition: unknown;
+    outputs_schema_definition: unknown;
+  }>(sql`
     SELECT name, description, inputs_schema_definition, outputs_schema_definition FROM datasets WHERE workspace_id = ${workspaceId} AND id = ${datasetId}`);
   if (!ds) throw missing;
-  const samples = await db.query<{ inputs: unknown; outputs: unknown }>(sql`
+  const samples = await db
+    .query<{ inputs: unknown; outputs: unknown }>(
+      sql`
     SELECT inputs, outputs FROM example_versions
     WHERE workspace_id = ${workspaceId} AND dataset_id = ${datasetId} AND valid_to IS NULL
-    ORDER BY valid_from DESC LIMIT 3`).catch(() => []);
-  return { name: ds.name, description: ds.description, inputs_schema: ds.inputs_schema_definition, outputs_schema: ds.outputs_schema_definition, samples };
+    ORDER BY valid_from DESC LIMIT 3`,
+    )
+    .catch(() => []);
+  return {
+    name: ds.name,
+    description: ds.description,
+    inputs_schema: ds.inputs_schema_definition,
+    outputs_schema: ds.outputs_schema_definition,
+    samples,
+  };
 }
 
 /** POST /generate: drafts a prompt, an evaluator or dataset examples; nothing is stored. */
@@ -130,16 +154,23 @@ export async function generate(db: Sql, workspaceId: string, input: GenerateBody
   const dataset = input.kind === "examples" && input.dataset_id ? await datasetContext(db, workspaceId, input.dataset_id) : null;
   const config = await generationConfig(db, workspaceId);
   if (!config) {
-    throw badRequest("Generation is not configured: the deployment sets GENERATION_BASE_URL (and GENERATION_API_KEY, GENERATION_MODEL), or a workspace admin sets its own endpoint with PUT /generate/config.");
+    throw badRequest(
+      "Generation is not configured: the deployment sets GENERATION_BASE_URL (and GENERATION_API_KEY, GENERATION_MODEL), or a workspace admin sets its own endpoint with PUT /generate/config.",
+    );
   }
   const ask = (system: string, user: string): Promise<unknown> => {
-    const messages: ChatMessage[] = [{ role: "system", content: system }, { role: "user", content: user }];
+    const messages: ChatMessage[] = [
+      { role: "system", content: system },
+      { role: "user", content: user },
+    ];
     return completeJson(config, messages);
   };
   const base = { kind: input.kind, model: config.model };
 
   if (input.kind === "prompt") {
-    const vars = input.input_variables?.length ? `\nThe template must use exactly these variables: ${input.input_variables.map((v) => `{${v}}`).join(", ")}.` : "";
+    const vars = input.input_variables?.length
+      ? `\nThe template must use exactly these variables: ${input.input_variables.map((v) => `{${v}}`).join(", ")}.`
+      : "";
     const out = checked(promptOutput, await ask(PROMPT_SYSTEM, `Write a prompt for: ${input.description}${vars}`), "prompt");
     const built = chatPromptManifest(out.messages);
     const absent = (input.input_variables ?? []).filter((v) => !built.input_variables.includes(v));
@@ -156,8 +187,18 @@ export async function generate(db: Sql, workspaceId: string, input: GenerateBody
     ? `\nThe examples belong to the dataset ${JSON.stringify(dataset.name)}${dataset.description ? ` (${dataset.description})` : ""}.` +
       (dataset.inputs_schema ? `\nInputs follow this JSON schema: ${JSON.stringify(dataset.inputs_schema)}` : "") +
       (dataset.outputs_schema ? `\nOutputs follow this JSON schema: ${JSON.stringify(dataset.outputs_schema)}` : "") +
-      (dataset.samples.length ? `\nExisting examples (match their shape, do not repeat them): ${JSON.stringify(dataset.samples).slice(0, 6000)}` : "")
+      (dataset.samples.length
+        ? `\nExisting examples (match their shape, do not repeat them): ${JSON.stringify(dataset.samples).slice(0, 6000)}`
+        : "")
     : "";
-  const out = checked(examplesOutput, await ask(EXAMPLES_SYSTEM, `Write ${input.count} examples for: ${input.description}${context}`), "list of examples");
-  return { ...base, dataset_id: input.dataset_id ?? null, examples: out.examples.slice(0, input.count).map((e) => ({ inputs: e.inputs, outputs: e.outputs ?? null })) };
+  const out = checked(
+    examplesOutput,
+    await ask(EXAMPLES_SYSTEM, `Write ${input.count} examples for: ${input.description}${context}`),
+    "list of examples",
+  );
+  return {
+    ...base,
+    dataset_id: input.dataset_id ?? null,
+    examples: out.examples.slice(0, input.count).map((e) => ({ inputs: e.inputs, outputs: e.outputs ?? null })),
+  };
 }

@@ -10,18 +10,20 @@ type Handler = (request: Request) => Response;
  */
 export function methodNotAllowed(...allowed: Method[]): Record<Method, Handler> {
   const allow = [...allowed, "OPTIONS"].join(", ");
-  const handler: Handler = (request) => Response.json(
-    { detail: `Method ${request.method} is not allowed on ${new URL(request.url).pathname}; it answers ${allowed.join(", ")}.` },
-    { status: 405, headers: { ...CORS_HEADERS, Allow: allow } },
-  );
+  const handler: Handler = (request) =>
+    Response.json(
+      { detail: `Method ${request.method} is not allowed on ${new URL(request.url).pathname}; it answers ${allowed.join(", ")}.` },
+      { status: 405, headers: { ...CORS_HEADERS, Allow: allow } },
+    );
   return Object.fromEntries(METHODS.map((m) => [m, handler])) as Record<Method, Handler>;
 }
 
 /** Every method of a path under the REST tree that matches no route: a JSON 404, never the HTML page. */
 export function apiNotFound(): Record<Method, Handler> {
-  const handler: Handler = (request) => Response.json(
-    { detail: `Not found: no API route for ${request.method} ${new URL(request.url).pathname}.` },
-    { status: 404, headers: CORS_HEADERS },
-  );
+  const handler: Handler = (request) =>
+    Response.json(
+      { detail: `Not found: no API route for ${request.method} ${new URL(request.url).pathname}.` },
+      { status: 404, headers: CORS_HEADERS },
+    );
   return Object.fromEntries(METHODS.map((m) => [m, handler])) as Record<Method, Handler>;
 }

@@ -27,10 +27,14 @@ export interface AuthedContext extends Context {
 }
 
 type BodySpec = z.ZodType | "bytes" | "multipart" | undefined;
-type BodyOf<B> = B extends z.ZodType<infer T> ? T
-  : B extends "bytes" ? { bytes: Buffer; contentType: string }
-  : B extends "multipart" ? Part[]
-  : undefined;
+type BodyOf<B> =
+  B extends z.ZodType<infer T>
+    ? T
+    : B extends "bytes"
+      ? { bytes: Buffer; contentType: string }
+      : B extends "multipart"
+        ? Part[]
+        : undefined;
 
 interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | undefined, P> {
   access: A;
@@ -106,9 +110,12 @@ async function parseBody(spec: BodySpec, request: Request): Promise<unknown> {
  * any lookup) → identity → body (limits, decoding, zod) → query (zod)
  * → handler → one error mapper answering `{"detail": ...}`.
  */
-export function route<A extends Access, B extends BodySpec = undefined, Q extends z.ZodType | undefined = undefined, P = Record<string, string>>(
-  spec: RouteSpec<A, B, Q, P>,
-): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
+export function route<
+  A extends Access,
+  B extends BodySpec = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P = Record<string, string>,
+>(spec: RouteSpec<A, B, Q, P>): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
   return async (request, context) => {
     const response = await handle(request, context);
     for (const [name, value] of Object.entries(CORS_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
@@ -118,34 +125,36 @@ export function route<A extends Access, B extends BodySpec = undefined, Q extend
   async function handle(request: Request, context: { params: Promise<P> }): Promise<Response> {
     const ip = clientIp(request.headers);
     try {
-      return await withRateLimit(request, ip, () => withRequestOrigin(request, async () => {
-        const db = await database();
-        const sql = spec.ingest ? db.ingestSql : db.sql;
-        const identity = await resolveIdentity(request, sql).catch((error) => {
-          if (spec.access === "public" && error instanceof AppError && (error.status === 401 || error.status === 403)) return null;
-          throw error;
-        });
-        authorize(spec.access, identity);
-        const body = await parseBody(spec.body, request);
-        let query: unknown;
-        if (spec.query) {
-          const parsed = spec.query.safeParse(searchObject(new URL(request.url)));
-          if (!parsed.success) throw badRequest(describeZodError(parsed.error, "query parameters"));
-          query = parsed.data;
-        }
-        const ctx = identity ? { sql, ip, identity, workspaceId: identity.workspaceId } : { sql, ip, identity };
-        const result = await spec.handler({
-          ctx: ctx as never,
-          body: body as never,
-          query: query as never,
-          params: (await context.params) ?? ({} as P),
-          request,
-        });
-        reportAvailable();
-        if (result instanceof Response) return result;
-        // Nothing to return (a DELETE, say) is still a JSON body: the SDKs call response.json() on it.
-        return Response.json(result === undefined ? {} : result);
-      }));
+      return await withRateLimit(request, ip, () =>
+        withRequestOrigin(request, async () => {
+          const db = await database();
+          const sql = spec.ingest ? db.ingestSql : db.sql;
+          const identity = await resolveIdentity(request, sql).catch((error) => {
+            if (spec.access === "public" && error instanceof AppError && (error.status === 401 || error.status === 403)) return null;
+            throw error;
+          });
+          authorize(spec.access, identity);
+          const body = await parseBody(spec.body, request);
+          let query: unknown;
+          if (spec.query) {
+            const parsed = spec.query.safeParse(searchObject(new URL(request.url)));
+            if (!parsed.success) throw badRequest(describeZodError(parsed.error, "query parameters"));
+            query = parsed.data;
+          }
+          const ctx = identity ? { sql, ip, identity, workspaceId: identity.workspaceId } : { sql, ip, identity };
+          const result = await spec.handler({
+            ctx: ctx as never,
+            body: body as never,
+            query: query as never,
+            params: (await context.params) ?? ({} as P),
+            request,
+          });
+          reportAvailable();
+          if (result instanceof Response) return result;
+          // Nothing to return (a DELETE, say) is still a JSON body: the SDKs call response.json() on it.
+          return Response.json(result === undefined ? {} : result);
+        }),
+      );
     } catch (error) {
       return errorResponse(error);
     }

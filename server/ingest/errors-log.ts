@@ -24,12 +24,15 @@ export async function recordRefusals(db: Sql, workspaceId: string, refusals: Ref
     session_id: r.run?.session_id ?? null,
     session_name: r.run?.session_name ? escapeText(r.run.session_name) : null,
   }));
-  await db.query(sql`
+  await db
+    .query(
+      sql`
     INSERT INTO ingest_errors (id, workspace_id, project_id, run_id, detail)
     SELECT v.id, ${workspaceId}, p.id, v.run_id, v.detail
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(id uuid, run_id text, detail text, session_id uuid, session_name text)
     LEFT JOIN projects p ON p.workspace_id = ${workspaceId}
-      AND (p.id = v.session_id OR (v.session_id IS NULL AND p.name = coalesce(v.session_name, 'default')))`)
+      AND (p.id = v.session_id OR (v.session_id IS NULL AND p.name = coalesce(v.session_name, 'default')))`,
+    )
     .catch((error) => console.warn(`Could not record ${rows.length} refused runs: ${(error as Error).message}`));
 }
 
@@ -44,5 +47,11 @@ export async function listRefusals(db: Sql, workspaceId: string, q: z.infer<type
     SELECT id, project_id, run_id, detail, created_at FROM ingest_errors
     WHERE workspace_id = ${workspaceId} ${q.session ? sql`AND project_id = ${q.session}` : sql``}
     ORDER BY created_at DESC LIMIT ${q.limit}`);
-  return fromStorage(rows).map((r) => ({ id: r.id, session_id: r.project_id, run_id: r.run_id, detail: r.detail, created_at: isoFromDb(r.created_at) }));
+  return fromStorage(rows).map((r) => ({
+    id: r.id,
+    session_id: r.project_id,
+    run_id: r.run_id,
+    detail: r.detail,
+    created_at: isoFromDb(r.created_at),
+  }));
 }

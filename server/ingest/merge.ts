@@ -11,9 +11,10 @@ function isObject(value: unknown): value is Fields {
 export function mergeExtra(prior: unknown, next: unknown): unknown {
   if (!isObject(next)) return prior ?? next;
   if (!isObject(prior)) return next;
-  const metadata = isObject(prior.metadata) || isObject(next.metadata)
-    ? { ...(isObject(prior.metadata) ? prior.metadata : {}), ...(isObject(next.metadata) ? next.metadata : {}) }
-    : undefined;
+  const metadata =
+    isObject(prior.metadata) || isObject(next.metadata)
+      ? { ...(isObject(prior.metadata) ? prior.metadata : {}), ...(isObject(next.metadata) ? next.metadata : {}) }
+      : undefined;
   return metadata ? { ...prior, ...next, metadata } : { ...prior, ...next };
 }
 

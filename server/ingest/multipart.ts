@@ -50,19 +50,29 @@ export function readMultipartIngest(parts: Part[]): MultipartIngest {
       const run = entry(kind, id);
       if (rest.length === 0) {
         const body = strictJson(part);
-        if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest(`Multipart part "${part.name}" must be a JSON object.`);
+        if (typeof body !== "object" || body === null || Array.isArray(body))
+          throw badRequest(`Multipart part "${part.name}" must be a JSON object.`);
         Object.assign(run.fields, body, { id });
       } else if (FIELDS.has(rest.join("."))) {
         run.fields[rest.join(".")] = lenientJson(part);
       } else {
-        throw badRequest(`Multipart part "${part.name}": unknown run field "${rest.join(".")}"; expected one of ${[...FIELDS].join(", ")}.`);
+        throw badRequest(
+          `Multipart part "${part.name}": unknown run field "${rest.join(".")}"; expected one of ${[...FIELDS].join(", ")}.`,
+        );
       }
     } else if (kind === "attachment") {
       if (!id || rest.length === 0) throw badRequest(`Multipart part "${part.name}" must be named attachment.<run_id>.<name>.`);
       const name = rest.join(".");
-      if (name.length > 1000 || name.includes("\u0000")) throw badRequest(`Multipart part "${part.name.slice(0, 80)}…": an attachment name is at most 1,000 characters, without U+0000.`);
-      if (out.attachments.some((a) => a.runId === id && a.name === name)) throw badRequest(`Multipart part "${part.name}" appears twice: each attachment of a run needs its own name.`);
-      out.attachments.push({ runId: id, name: rest.join("."), mimeType: part.contentType.split(";")[0].trim(), bytes: Buffer.from(part.body) });
+      if (name.length > 1000 || name.includes("\u0000"))
+        throw badRequest(`Multipart part "${part.name.slice(0, 80)}…": an attachment name is at most 1,000 characters, without U+0000.`);
+      if (out.attachments.some((a) => a.runId === id && a.name === name))
+        throw badRequest(`Multipart part "${part.name}" appears twice: each attachment of a run needs its own name.`);
+      out.attachments.push({
+        runId: id,
+        name: rest.join("."),
+        mimeType: part.contentType.split(";")[0].trim(),
+        bytes: Buffer.from(part.body),
+      });
     } else if (kind === "feedback") {
       out.feedback.push({ id, ...(strictJson(part) as object) });
     } else {

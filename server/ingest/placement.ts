@@ -30,7 +30,9 @@ function fromDottedOrder(run: Unplaced & { dottedOrder: string }): Placement {
     throw badRequest(`Run ${run.id}: trace_id ${run.traceId} does not match its dotted_order, which starts with ${traceId}.`);
   }
   if (run.parentRunId && run.parentRunId.toLowerCase() !== parent) {
-    throw badRequest(`Run ${run.id}: parent_run_id ${run.parentRunId} does not match its dotted_order, whose parent is ${parent ?? "none (a root)"}.`);
+    throw badRequest(
+      `Run ${run.id}: parent_run_id ${run.parentRunId} does not match its dotted_order, whose parent is ${parent ?? "none (a root)"}.`,
+    );
   }
   return { traceId, parentRunId: parent, dottedOrder: run.dottedOrder, isRoot: parent === null, pending: false };
 }
@@ -45,9 +47,9 @@ export async function placeRuns(db: Sql, workspaceId: string, runs: Unplaced[]):
   const byId = new Map(runs.map((r) => [r.id, r]));
   for (const run of runs) if (run.dottedOrder) placed.set(run.id, fromDottedOrder(run as Unplaced & { dottedOrder: string }));
 
-  const missingParents = [...new Set(runs
-    .filter((r) => !r.dottedOrder && r.parentRunId && !byId.has(r.parentRunId))
-    .map((r) => r.parentRunId as string))];
+  const missingParents = [
+    ...new Set(runs.filter((r) => !r.dottedOrder && r.parentRunId && !byId.has(r.parentRunId)).map((r) => r.parentRunId as string)),
+  ];
   const stored = new Map<string, { trace_id: string; dotted_order: string; placement_pending: boolean }>();
   if (missingParents.length > 0) {
     const rows = await db.query<{ id: string; trace_id: string; dotted_order: string; placement_pending: boolean }>(sql`

@@ -34,7 +34,10 @@ export function threadIdOf(extra: unknown): string | null {
   const metadata = (extra as { metadata?: Record<string, unknown> } | null | undefined)?.metadata;
   const value = metadata?.thread_id ?? metadata?.session_id ?? metadata?.conversation_id;
   const id = typeof value === "string" || typeof value === "number" ? String(value) : null;
-  if (id && id.length > MAX_THREAD_ID) throw badRequest(`A thread id (metadata.thread_id) is at most ${MAX_THREAD_ID.toLocaleString("en")} characters; this one has ${id.length.toLocaleString("en")}.`);
+  if (id && id.length > MAX_THREAD_ID)
+    throw badRequest(
+      `A thread id (metadata.thread_id) is at most ${MAX_THREAD_ID.toLocaleString("en")} characters; this one has ${id.length.toLocaleString("en")}.`,
+    );
   return id;
 }
 
@@ -101,22 +104,33 @@ export function derivedColumns(d: LlmDerived): Partial<RunRow> {
  * columns. A patch that arrives before its post is stored as a provisional root until the post says more.
  */
 export function newRow(
-  run: TimedRun, provided: RunRow, placement: Placement | undefined, defaultProjectId: string, prices: readonly PriceEntry[] = [],
+  run: TimedRun,
+  provided: RunRow,
+  placement: Placement | undefined,
+  defaultProjectId: string,
+  prices: readonly PriceEntry[] = [],
 ): RunRow {
   const start = run.start ?? run.end ?? BigInt(Date.now()) * 1000n;
   const place = placement ?? {
-    traceId: run.fields.trace_id ?? run.id, parentRunId: null, dottedOrder: `${dottedStamp(start)}${run.id}`, isRoot: true, pending: false,
+    traceId: run.fields.trace_id ?? run.id,
+    parentRunId: null,
+    dottedOrder: `${dottedStamp(start)}${run.id}`,
+    isRoot: true,
+    pending: false,
   };
   const f = run.fields;
-  const derived = deriveLlm({
-    run_type: f.run_type ?? "chain",
-    inputs: f.inputs,
-    outputs: f.outputs,
-    extra: f.extra,
-    events: f.events,
-    start_time: new Date(Number(start / 1000n)),
-    end_time: run.end === null ? null : new Date(Number(run.end / 1000n)),
-  }, prices);
+  const derived = deriveLlm(
+    {
+      run_type: f.run_type ?? "chain",
+      inputs: f.inputs,
+      outputs: f.outputs,
+      extra: f.extra,
+      events: f.events,
+      start_time: new Date(Number(start / 1000n)),
+      end_time: run.end === null ? null : new Date(Number(run.end / 1000n)),
+    },
+    prices,
+  );
   return {
     project_id: defaultProjectId,
     name: "Unnamed run",

@@ -25,30 +25,35 @@ export function jsonDepth(value: unknown, limit = MAX_DEPTH): number {
 const NO_NUL = (s: string) => !s.includes("\u0000");
 
 /** A run as the SDKs send it in a post or a patch. Unknown keys are ignored. */
-export const wireRun = z.looseObject({
-  id: optional(uuid),
-  name: optional(z.string()),
-  run_type: optional(z.string()),
-  inputs: optional(z.unknown()),
-  outputs: optional(z.unknown()),
-  extra: optional(z.record(z.string(), z.unknown())),
-  events: optional(z.array(z.unknown())),
-  error: optional(z.unknown()),
-  serialized: optional(z.unknown()),
-  tags: optional(z.array(z.string().max(1000, "a tag is at most 1,000 characters"))),
-  reference_example_id: optional(uuid),
-  parent_run_id: optional(uuid),
-  trace_id: optional(uuid),
-  dotted_order: optional(z.string()),
-  session_name: optional(z.string().max(1000, "a project name is at most 1,000 characters").refine(NO_NUL, "a project name cannot contain U+0000")),
-  session_id: optional(uuid),
-  start_time: time,
-  end_time: time,
-}).superRefine((run, ctx) => {
-  for (const field of ["inputs", "outputs", "extra", "events", "serialized", "error"] as const) {
-    if (jsonDepth(run[field]) > MAX_DEPTH) ctx.addIssue({ code: "custom", path: [field], message: `nests deeper than ${MAX_DEPTH} levels` });
-  }
-});
+export const wireRun = z
+  .looseObject({
+    id: optional(uuid),
+    name: optional(z.string()),
+    run_type: optional(z.string()),
+    inputs: optional(z.unknown()),
+    outputs: optional(z.unknown()),
+    extra: optional(z.record(z.string(), z.unknown())),
+    events: optional(z.array(z.unknown())),
+    error: optional(z.unknown()),
+    serialized: optional(z.unknown()),
+    tags: optional(z.array(z.string().max(1000, "a tag is at most 1,000 characters"))),
+    reference_example_id: optional(uuid),
+    parent_run_id: optional(uuid),
+    trace_id: optional(uuid),
+    dotted_order: optional(z.string()),
+    session_name: optional(
+      z.string().max(1000, "a project name is at most 1,000 characters").refine(NO_NUL, "a project name cannot contain U+0000"),
+    ),
+    session_id: optional(uuid),
+    start_time: time,
+    end_time: time,
+  })
+  .superRefine((run, ctx) => {
+    for (const field of ["inputs", "outputs", "extra", "events", "serialized", "error"] as const) {
+      if (jsonDepth(run[field]) > MAX_DEPTH)
+        ctx.addIssue({ code: "custom", path: [field], message: `nests deeper than ${MAX_DEPTH} levels` });
+    }
+  });
 export type WireRun = z.infer<typeof wireRun>;
 
 /** Each run of a batch checked on its own: the valid ones, and why each other one was refused. */

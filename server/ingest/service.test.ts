@@ -29,7 +29,18 @@ withTestDatabases("ingest", (open) => {
 
   test("a post then a patch in another request complete one run; metadata merges", async () => {
     const id = randomUUID();
-    await ingestRuns(db, ws, { post: [{ id, name: "chain", run_type: "chain", start_time: "2024-05-01T12:00:00.123001Z", inputs: { q: 1 }, extra: { metadata: { a: 1 } } }] });
+    await ingestRuns(db, ws, {
+      post: [
+        {
+          id,
+          name: "chain",
+          run_type: "chain",
+          start_time: "2024-05-01T12:00:00.123001Z",
+          inputs: { q: 1 },
+          extra: { metadata: { a: 1 } },
+        },
+      ],
+    });
     let row = await stored(db, id);
     assert.equal(row.status, "pending");
     assert.equal(row.is_root, true);
@@ -48,7 +59,9 @@ withTestDatabases("ingest", (open) => {
   test("a patch that arrives before its post is kept and completed by the post", async () => {
     const id = randomUUID();
     await ingestRuns(db, ws, { patch: [{ id, end_time: "2024-05-01T12:00:05Z", outputs: { done: true } }] });
-    await ingestRuns(db, ws, { post: [{ id, name: "late post", run_type: "llm", start_time: "2024-05-01T12:00:00Z", inputs: { x: 1 }, session_name: "p1" }] });
+    await ingestRuns(db, ws, {
+      post: [{ id, name: "late post", run_type: "llm", start_time: "2024-05-01T12:00:00Z", inputs: { x: 1 }, session_name: "p1" }],
+    });
     const row = await stored(db, id);
     assert.equal(row.name, "late post");
     assert.equal(row.status, "success");
@@ -60,7 +73,14 @@ withTestDatabases("ingest", (open) => {
 
   test("sending the same run twice changes nothing", async () => {
     const id = randomUUID();
-    const run = { id, name: "same", run_type: "tool", start_time: "2024-05-01T12:00:00Z", end_time: "2024-05-01T12:00:01Z", outputs: { y: 1 } };
+    const run = {
+      id,
+      name: "same",
+      run_type: "tool",
+      start_time: "2024-05-01T12:00:00Z",
+      end_time: "2024-05-01T12:00:01Z",
+      outputs: { y: 1 },
+    };
     await ingestRuns(db, ws, { post: [run] });
     const first = await stored(db, id);
     await ingestRuns(db, ws, { post: [run] });
@@ -72,7 +92,9 @@ withTestDatabases("ingest", (open) => {
     const root = randomUUID();
     const child = randomUUID();
     const grandchild = randomUUID();
-    await ingestRuns(db, ws, { post: [{ id: child, parent_run_id: root, trace_id: root, name: "child", start_time: "2024-05-01T12:00:01Z" }] });
+    await ingestRuns(db, ws, {
+      post: [{ id: child, parent_run_id: root, trace_id: root, name: "child", start_time: "2024-05-01T12:00:01Z" }],
+    });
     await ingestRuns(db, ws, { post: [{ id: grandchild, parent_run_id: child, name: "grandchild", start_time: "2024-05-01T12:00:02Z" }] });
     assert.equal((await stored(db, grandchild)).placement_pending, true);
     await ingestRuns(db, ws, { post: [{ id: root, name: "root", start_time: "2024-05-01T12:00:00Z" }] });
@@ -105,12 +127,17 @@ withTestDatabases("ingest", (open) => {
     const ok = randomUUID();
     const bad = randomUUID();
     const other = randomUUID();
-    const result = await ingestRuns(db, ws, { post: [
-      { id: ok, name: "fine", start_time: "2024-05-01T12:00:00Z" },
-      { id: bad, name: "bad", dotted_order: `${stamp("2024-05-01T12:00:00Z")}${bad}`, trace_id: other },
-    ] });
+    const result = await ingestRuns(db, ws, {
+      post: [
+        { id: ok, name: "fine", start_time: "2024-05-01T12:00:00Z" },
+        { id: bad, name: "bad", dotted_order: `${stamp("2024-05-01T12:00:00Z")}${bad}`, trace_id: other },
+      ],
+    });
     assert.equal(result.created, 1);
-    assert.deepEqual(result.rejected.map((r) => r.id), [bad]);
+    assert.deepEqual(
+      result.rejected.map((r) => r.id),
+      [bad],
+    );
     assert.match(result.rejected[0].detail, /trace_id/);
     assert.equal((await stored(db, ok))?.name, "fine");
     assert.equal(await stored(db, bad), undefined);
@@ -129,9 +156,17 @@ withTestDatabases("ingest", (open) => {
     const id = randomUUID();
     const other = (await createWorkspace(db, "other")).id;
     await ingestRuns(db, ws, { post: [{ id, name: "mine", start_time: "2024-05-01T12:00:00Z" }] });
-    await assert.rejects(ingestRuns(db, other, { patch: [{ id, name: "theirs", outputs: { stolen: true } }] }),
-      (e: unknown) => e instanceof AppError && e.status === 409 && e.detail.includes(id), "never a silent drop: a 409 naming the run");
-    const mixed = await ingestRuns(db, other, { post: [{ id, name: "again" }, { id: randomUUID(), name: "theirs-ok" }] });
+    await assert.rejects(
+      ingestRuns(db, other, { patch: [{ id, name: "theirs", outputs: { stolen: true } }] }),
+      (e: unknown) => e instanceof AppError && e.status === 409 && e.detail.includes(id),
+      "never a silent drop: a 409 naming the run",
+    );
+    const mixed = await ingestRuns(db, other, {
+      post: [
+        { id, name: "again" },
+        { id: randomUUID(), name: "theirs-ok" },
+      ],
+    });
     assert.deepEqual([mixed.created, mixed.rejected.map((r) => r.id)], [1, [id]]);
     const row = await stored(db, id);
     assert.equal(row.name, "mine");
@@ -142,11 +177,21 @@ withTestDatabases("ingest", (open) => {
   test("U+0000 and lone surrogates anywhere in a run are stored and read back as sent", async () => {
     const id = randomUUID();
     const weird = "nul\u0000 lone\ud800 private\ue000 end";
-    await ingestRuns(db, ws, { post: [{
-      id, name: `name ${weird}`, start_time: "2024-05-01T12:00:00Z", error: `boom ${weird}`, tags: [weird],
-      inputs: { [`key ${weird}`]: weird, list: [weird] }, outputs: { text: weird }, extra: { metadata: { [weird]: weird } },
-      events: [{ name: "new_token", kwargs: { token: weird } }],
-    }] });
+    await ingestRuns(db, ws, {
+      post: [
+        {
+          id,
+          name: `name ${weird}`,
+          start_time: "2024-05-01T12:00:00Z",
+          error: `boom ${weird}`,
+          tags: [weird],
+          inputs: { [`key ${weird}`]: weird, list: [weird] },
+          outputs: { text: weird },
+          extra: { metadata: { [weird]: weird } },
+          events: [{ name: "new_token", kwargs: { token: weird } }],
+        },
+      ],
+    });
     const run = (await readRun(db, ws, id))!;
     assert.equal(run.name, `name ${weird}`);
     assert.equal(run.error, `boom ${weird}`);
@@ -163,11 +208,31 @@ withTestDatabases("ingest", (open) => {
 
   test("an LLM run completed by a patch gets tokens from the merged run", async () => {
     const id = randomUUID();
-    await ingestRuns(db, ws, { post: [{ id, name: "ChatOpenAI", run_type: "llm", start_time: "2024-05-01T12:00:00Z",
-      inputs: { messages: [{ role: "user", content: "hi" }] }, extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } } }] });
-    await ingestRuns(db, ws, { patch: [{ id, end_time: "2024-05-01T12:00:02Z",
-      events: [{ name: "new_token", time: "2024-05-01T12:00:00.5Z" }],
-      outputs: { choices: [{ message: { role: "assistant", content: "hello" } }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } } }] });
+    await ingestRuns(db, ws, {
+      post: [
+        {
+          id,
+          name: "ChatOpenAI",
+          run_type: "llm",
+          start_time: "2024-05-01T12:00:00Z",
+          inputs: { messages: [{ role: "user", content: "hi" }] },
+          extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
+        },
+      ],
+    });
+    await ingestRuns(db, ws, {
+      patch: [
+        {
+          id,
+          end_time: "2024-05-01T12:00:02Z",
+          events: [{ name: "new_token", time: "2024-05-01T12:00:00.5Z" }],
+          outputs: {
+            choices: [{ message: { role: "assistant", content: "hello" } }],
+            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          },
+        },
+      ],
+    });
     const row = await stored(db, id);
     assert.equal(row.prompt_tokens, 10);
     assert.equal(row.completion_tokens, 5);
@@ -180,16 +245,37 @@ withTestDatabases("ingest", (open) => {
   test("a root run answers its trace's tokens and cost, summed over the trace's LLM runs as they arrive", async () => {
     const root = randomUUID();
     const llm = (tokens: [number, number]) => ({
-      id: randomUUID(), trace_id: root, parent_run_id: root, name: "ChatOpenAI", run_type: "llm", start_time: "2024-05-01T12:00:01Z",
-      inputs: { messages: [{ role: "user", content: "hi" }] }, extra: { metadata: { ls_model_name: "gpt-4o-mini" } },
+      id: randomUUID(),
+      trace_id: root,
+      parent_run_id: root,
+      name: "ChatOpenAI",
+      run_type: "llm",
+      start_time: "2024-05-01T12:00:01Z",
+      inputs: { messages: [{ role: "user", content: "hi" }] },
+      extra: { metadata: { ls_model_name: "gpt-4o-mini" } },
       outputs: { usage: { prompt_tokens: tokens[0], completion_tokens: tokens[1] } },
     });
     const first = llm([100, 20]);
-    await ingestRuns(db, ws, { post: [{ id: root, trace_id: root, name: "agent", run_type: "chain", start_time: "2024-05-01T12:00:00Z" }, first] });
+    await ingestRuns(db, ws, {
+      post: [{ id: root, trace_id: root, name: "agent", run_type: "chain", start_time: "2024-05-01T12:00:00Z" }, first],
+    });
     let wire = (await readRun(db, ws, root))!;
     assert.equal(wire.total_tokens, 120);
     const second = llm([30, 5]);
-    await ingestRuns(db, ws, { post: [second, { id: randomUUID(), trace_id: root, parent_run_id: root, name: "tool", run_type: "tool", start_time: "2024-05-01T12:00:02Z", outputs: { usage: { prompt_tokens: 999 } } }] });
+    await ingestRuns(db, ws, {
+      post: [
+        second,
+        {
+          id: randomUUID(),
+          trace_id: root,
+          parent_run_id: root,
+          name: "tool",
+          run_type: "tool",
+          start_time: "2024-05-01T12:00:02Z",
+          outputs: { usage: { prompt_tokens: 999 } },
+        },
+      ],
+    });
     wire = (await readRun(db, ws, root))!;
     assert.equal(wire.prompt_tokens, 130);
     assert.equal(wire.completion_tokens, 25);

@@ -123,7 +123,11 @@ export async function ingestBatch(
   });
   const rejected = [...posts.rejected, ...patches.rejected, ...result.rejected];
   const sent = new Map([...posts.runs, ...patches.runs].map((r) => [r.id, r]));
-  await recordRefusals(db, workspaceId, rejected.map((r) => ({ ...r, run: sent.get(r.id) })));
+  await recordRefusals(
+    db,
+    workspaceId,
+    rejected.map((r) => ({ ...r, run: sent.get(r.id) })),
+  );
   return { ...result, rejected };
 }
 
@@ -135,7 +139,8 @@ async function ingestTogether(db: Sql, workspaceId: string, input: IngestInput):
   const prices = runs.length ? await workspacePriceEntries(db, workspaceId) : [];
   const result = await db.tx(async (tx) => {
     const projects = await resolveProjects(tx, workspaceId, [
-      ...runs.filter((r) => r.fields.session_id || r.fields.session_name)
+      ...runs
+        .filter((r) => r.fields.session_id || r.fields.session_name)
         .map((r) => ({ sessionId: r.fields.session_id, sessionName: r.fields.session_name })),
       { sessionName: DEFAULT_PROJECT },
     ]);
@@ -165,9 +170,15 @@ async function ingestTogether(db: Sql, workspaceId: string, input: IngestInput):
     const defaultProject = projects.byName.get(DEFAULT_PROJECT)!;
     const newRows = fresh.map((run) => newRow(run, providedOf(run), placements.get(run.id), defaultProject, prices));
     // Billing counts runs created and traces begun (root runs created), in the same statement.
-    const inserted = new Set(newRows.length === 0 ? [] : (await tx.query<{ id: string }>(sql`
+    const inserted = new Set(
+      newRows.length === 0
+        ? []
+        : (
+            await tx.query<{ id: string }>(sql`
       WITH inserted_runs AS (${insertNewStatement(workspaceId, newRows)}), usage AS (${usageOfInsertedRuns(workspaceId)})
-      SELECT id FROM inserted_runs`)).map((r) => r.id));
+      SELECT id FROM inserted_runs`)
+          ).map((r) => r.id),
+    );
     // Posted runs already stored, and runs a concurrent request inserted first: apply ours on top.
     const stored = fresh.filter((r) => !inserted.has(r.id)).map(providedOf);
     for (const id of await updateExisting(tx, workspaceId, stored)) updated.add(id);
@@ -198,7 +209,11 @@ async function ingestTogether(db: Sql, workspaceId: string, input: IngestInput):
     return { created: inserted.size, updated: updated.size, rejected: [] };
   });
   // After the commit, off the request path: a rule's failure never fails the ingest.
-  evaluateRulesAfterIngest(workspaceId, runs.map((r) => r.id), db);
+  evaluateRulesAfterIngest(
+    workspaceId,
+    runs.map((r) => r.id),
+    db,
+  );
   return result;
 }
 
@@ -207,15 +222,20 @@ async function rederive(db: Sql, workspaceId: string, ids: string[], prices: rea
   const stored = await loadForDerive(db, workspaceId, ids);
   const rows: RunRow[] = stored.map((run) => ({
     id: run.id,
-    ...derivedColumns(deriveLlm({
-      run_type: run.run_type,
-      inputs: run.inputs,
-      outputs: run.outputs,
-      extra: run.extra,
-      events: run.events,
-      start_time: new Date(run.start_time),
-      end_time: run.end_time ? new Date(run.end_time) : null,
-    }, prices)),
+    ...derivedColumns(
+      deriveLlm(
+        {
+          run_type: run.run_type,
+          inputs: run.inputs,
+          outputs: run.outputs,
+          extra: run.extra,
+          events: run.events,
+          start_time: new Date(run.start_time),
+          end_time: run.end_time ? new Date(run.end_time) : null,
+        },
+        prices,
+      ),
+    ),
   }));
   await writeDerived(db, workspaceId, rows);
 }

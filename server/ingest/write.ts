@@ -4,23 +4,61 @@ import { storableJson } from "../db/storable";
 
 /** Every column an ingest request may set, with its SQL type for jsonb_to_recordset. */
 const COLUMNS = {
-  id: "uuid", project_id: "uuid", trace_id: "uuid", parent_run_id: "uuid", dotted_order: "text",
-  is_root: "boolean", placement_pending: "boolean", name: "text", run_type: "text",
-  start_time: "timestamptz", end_time: "timestamptz", inputs: "jsonb", outputs: "jsonb", error: "text",
-  extra: "jsonb", events: "jsonb", tags: "text[]", serialized: "jsonb", reference_example_id: "uuid",
-  thread_id: "text", model: "text", provider: "text", prompt_tokens: "integer", completion_tokens: "integer",
-  total_tokens: "integer", tokens_estimated: "boolean", prompt_cost: "numeric", completion_cost: "numeric",
-  total_cost: "numeric", usage_details: "jsonb", first_token_time: "timestamptz", diagnostics: "jsonb",
-  input_preview: "text", output_preview: "text",
+  id: "uuid",
+  project_id: "uuid",
+  trace_id: "uuid",
+  parent_run_id: "uuid",
+  dotted_order: "text",
+  is_root: "boolean",
+  placement_pending: "boolean",
+  name: "text",
+  run_type: "text",
+  start_time: "timestamptz",
+  end_time: "timestamptz",
+  inputs: "jsonb",
+  outputs: "jsonb",
+  error: "text",
+  extra: "jsonb",
+  events: "jsonb",
+  tags: "text[]",
+  serialized: "jsonb",
+  reference_example_id: "uuid",
+  thread_id: "text",
+  model: "text",
+  provider: "text",
+  prompt_tokens: "integer",
+  completion_tokens: "integer",
+  total_tokens: "integer",
+  tokens_estimated: "boolean",
+  prompt_cost: "numeric",
+  completion_cost: "numeric",
+  total_cost: "numeric",
+  usage_details: "jsonb",
+  first_token_time: "timestamptz",
+  diagnostics: "jsonb",
+  input_preview: "text",
+  output_preview: "text",
 } as const;
 
 export type RunColumn = keyof typeof COLUMNS;
 export type RunRow = Partial<Record<RunColumn, unknown>> & { id: string };
 
-const RECORD = Object.entries(COLUMNS).map(([name, type]) => `${name} ${type}`).join(", ");
+const RECORD = Object.entries(COLUMNS)
+  .map(([name, type]) => `${name} ${type}`)
+  .join(", ");
 const DERIVED: RunColumn[] = [
-  "model", "provider", "prompt_tokens", "completion_tokens", "total_tokens", "tokens_estimated",
-  "prompt_cost", "completion_cost", "total_cost", "usage_details", "first_token_time", "diagnostics",
+  "model",
+  "provider",
+  "prompt_tokens",
+  "completion_tokens",
+  "total_tokens",
+  "tokens_estimated",
+  "prompt_cost",
+  "completion_cost",
+  "total_cost",
+  "usage_details",
+  "first_token_time",
+  "diagnostics",
 ];
 const MERGED: RunColumn[] = (Object.keys(COLUMNS) as RunColumn[]).filter((c) => c !== "id" && c !== "extra");
 
@@ -56,7 +94,9 @@ export async function updateExisting(db: Sql, workspaceId: string, rows: RunRow[
 /** The INSERT of `insertNew`, returning the id and trace_id of each run inserted (for use in a WITH). */
 export function insertNewStatement(workspaceId: string, rows: RunRow[]): SqlFragment {
   const columns = Object.keys(COLUMNS).join(", ");
-  const values = Object.keys(COLUMNS).map((c) => `v.${c}`).join(", ");
+  const values = Object.keys(COLUMNS)
+    .map((c) => `v.${c}`)
+    .join(", ");
   return sql`
     INSERT INTO runs (workspace_id, ${rawText(columns)}, status, latency_ms)
     SELECT ${workspaceId}::uuid, ${rawText(values)},

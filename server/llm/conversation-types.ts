@@ -38,8 +38,7 @@ export interface Diagnostic {
   message: string;
 }
 
-export type ConversationFormat =
-  | "native" | "openai" | "openai-responses" | "anthropic" | "gemini" | "langchain" | "other" | "unknown";
+export type ConversationFormat = "native" | "openai" | "openai-responses" | "anthropic" | "gemini" | "langchain" | "other" | "unknown";
 
 export interface Conversation {
   format: ConversationFormat;

@@ -29,7 +29,11 @@ export type * from "./conversation-types";
  * Formats 5-7 read the same plain `{role, content: string}` messages the same way; the order only
  * decides the label.
  */
-const FORMATS: { format: ConversationFormat; detect: (i: unknown, o: unknown) => boolean; read: (i: unknown, o: unknown, ctx: Ctx) => Sides }[] = [
+const FORMATS: {
+  format: ConversationFormat;
+  detect: (i: unknown, o: unknown) => boolean;
+  read: (i: unknown, o: unknown, ctx: Ctx) => Sides;
+}[] = [
   { format: "langchain", detect: detectLangChain, read: readLangChain },
   { format: "gemini", detect: detectGemini, read: readGemini },
   { format: "openai-responses", detect: detectOpenAIResponses, read: readOpenAIResponses },
@@ -74,7 +78,12 @@ function checkToolLinks(messages: Located[], diagnostics: Diagnostic[]) {
   }
 }
 
-const EMPTY = (format: ConversationFormat, diagnostics: Diagnostic[] = []): Conversation => ({ format, input: [], output: [], diagnostics });
+const EMPTY = (format: ConversationFormat, diagnostics: Diagnostic[] = []): Conversation => ({
+  format,
+  input: [],
+  output: [],
+  diagnostics,
+});
 
 /** The run's conversation in the canonical model. Never throws: a run it cannot read is format "unknown". */
 export function toConversation(run: { run_type: string; inputs: unknown; outputs: unknown }): Conversation {
@@ -92,9 +101,16 @@ export function toConversation(run: { run_type: string; inputs: unknown; outputs
       const sides = f.read(inputs, outputs, ctx);
       if (!sides.input.length && !sides.output.length) continue;
       checkToolLinks([...sides.input, ...sides.output], ctx.diagnostics);
-      return { format: f.format, input: sides.input.map((l) => l.message), output: sides.output.map((l) => l.message), diagnostics: ctx.diagnostics };
+      return {
+        format: f.format,
+        input: sides.input.map((l) => l.message),
+        output: sides.output.map((l) => l.message),
+        diagnostics: ctx.diagnostics,
+      };
     } catch (e) {
-      return EMPTY("unknown", [{ path: "inputs", message: `The ${f.format} messages could not be read: ${(e as Error)?.message ?? String(e)}` }]);
+      return EMPTY("unknown", [
+        { path: "inputs", message: `The ${f.format} messages could not be read: ${(e as Error)?.message ?? String(e)}` },
+      ]);
     }
   }
   return EMPTY("unknown");

@@ -47,7 +47,8 @@ const lookups = new Map<string, PriceEntry | null>();
  * prices first (in the caller's order, skipping those whose start_date is after `at`), then the shipped table.
  */
 export function findPrice(model: string, provider: string | null, custom: readonly PriceEntry[] = [], at?: Date): PriceEntry | null {
-  const matches = (e: PriceEntry) => regex(e.match)?.test(model) && (!e.provider || !provider || e.provider.toLowerCase() === provider.toLowerCase());
+  const matches = (e: PriceEntry) =>
+    regex(e.match)?.test(model) && (!e.provider || !provider || e.provider.toLowerCase() === provider.toLowerCase());
   const started = (e: PriceEntry) => !e.start_date || !at || Date.parse(e.start_date) <= at.getTime();
   const own = custom.find((e) => started(e) && matches(e));
   if (own) return own;

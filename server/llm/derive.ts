@@ -64,8 +64,14 @@ function estimate(run: LlmRunInput, model: string | null): Usage {
   const prompt = countTokens(collectText(run.inputs).join("\n"), model);
   const completion = run.outputs == null ? 0 : countTokens(collectText(run.outputs).join("\n"), model);
   return {
-    prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion,
-    cache_read: 0, cache_creation: 0, reasoning: 0, input_audio: 0, output_audio: 0,
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    cache_read: 0,
+    cache_creation: 0,
+    reasoning: 0,
+    input_audio: 0,
+    output_audio: 0,
   };
 }
 
@@ -81,18 +87,36 @@ export function deriveLlm(run: LlmRunInput, customPrices?: readonly PriceEntry[]
   const isLlm = run.run_type === "llm";
   if (!isLlm && !reported) {
     return {
-      model: null, provider: null, prompt_tokens: null, completion_tokens: null, total_tokens: null, tokens_estimated: false,
-      prompt_cost: null, completion_cost: null, total_cost: null, usage_details: null, first_token_time, diagnostics: null,
+      model: null,
+      provider: null,
+      prompt_tokens: null,
+      completion_tokens: null,
+      total_tokens: null,
+      tokens_estimated: false,
+      prompt_cost: null,
+      completion_cost: null,
+      total_cost: null,
+      usage_details: null,
+      first_token_time,
+      diagnostics: null,
     };
   }
   const model = modelName(run.inputs, run.extra, run.outputs);
   const provider = providerName(run.extra);
   const usage = reported ?? estimate(run, model);
   const price = model ? findPrice(model, provider, customPrices, run.start_time) : null;
-  let cost: { prompt: number | null; completion: number | null; total: number | null; breakdown?: Record<string, number> } = { prompt: null, completion: null, total: null };
+  let cost: { prompt: number | null; completion: number | null; total: number | null; breakdown?: Record<string, number> } = {
+    prompt: null,
+    completion: null,
+    total: null,
+  };
   if (usage.reported_cost) {
     const c = usage.reported_cost;
-    cost = { prompt: c.prompt, completion: c.completion, total: c.total ?? (c.prompt !== null || c.completion !== null ? (c.prompt ?? 0) + (c.completion ?? 0) : null) };
+    cost = {
+      prompt: c.prompt,
+      completion: c.completion,
+      total: c.total ?? (c.prompt !== null || c.completion !== null ? (c.prompt ?? 0) + (c.completion ?? 0) : null),
+    };
   } else if (price) {
     const c = computeCost(usage, price);
     cost = { prompt: round(c.prompt_cost), completion: round(c.completion_cost), total: round(c.total_cost), breakdown: c.breakdown };

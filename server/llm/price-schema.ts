@@ -34,20 +34,25 @@ export function patternProblem(pattern: string): string | null {
 
 const perMillion = z.number().finite().nonnegative("must not be negative").max(1_000_000, "must be at most 1000000 USD per 1M tokens");
 
-export const priceMap = z.strictObject({
-  input: perMillion.nullish(),
-  output: perMillion.nullish(),
-  cache_read: perMillion.nullish(),
-  cache_write: perMillion.nullish(),
-  reasoning: perMillion.nullish(),
-  input_audio: perMillion.nullish(),
-  output_audio: perMillion.nullish(),
-}).refine((p) => p.input != null || p.output != null, { message: "must give at least an input or an output price" });
+export const priceMap = z
+  .strictObject({
+    input: perMillion.nullish(),
+    output: perMillion.nullish(),
+    cache_read: perMillion.nullish(),
+    cache_write: perMillion.nullish(),
+    reasoning: perMillion.nullish(),
+    input_audio: perMillion.nullish(),
+    output_audio: perMillion.nullish(),
+  })
+  .refine((p) => p.input != null || p.output != null, { message: "must give at least an input or an output price" });
 
-const pattern = z.string().superRefine((value, ctx) => {
-  const problem = patternProblem(value);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-}).transform(normalizePattern);
+const pattern = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = patternProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .transform(normalizePattern);
 
 const startDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d\d-\d\d/.test(v), "must be an ISO-8601 date or time");
 

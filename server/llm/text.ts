@@ -13,7 +13,8 @@ export function collectText(value: unknown, out: string[] = [], depth = 0): stri
     for (const item of value) collectText(item, out, depth + 1);
   } else if (typeof value === "object") {
     const obj = value as Obj;
-    if (obj.type === "image" || obj.type === "image_url" || obj.type === "input_image" || "base64" in obj || "inlineData" in obj) return out;
+    if (obj.type === "image" || obj.type === "image_url" || obj.type === "input_image" || "base64" in obj || "inlineData" in obj)
+      return out;
     let found = false;
     for (const key of TEXT_KEYS) {
       if (key in obj) {
@@ -21,7 +22,20 @@ export function collectText(value: unknown, out: string[] = [], depth = 0): stri
         collectText(typeof obj[key] === "object" && key.startsWith("arg") ? JSON.stringify(obj[key]) : obj[key], out, depth + 1);
       }
     }
-    for (const key of ["messages", "choices", "message", "generations", "kwargs", "parts", "contents", "tool_calls", "function_call", "function", "data", "system"]) {
+    for (const key of [
+      "messages",
+      "choices",
+      "message",
+      "generations",
+      "kwargs",
+      "parts",
+      "contents",
+      "tool_calls",
+      "function_call",
+      "function",
+      "data",
+      "system",
+    ]) {
       if (key in obj) {
         found = true;
         collectText(obj[key], out, depth + 1);

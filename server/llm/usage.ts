@@ -38,34 +38,46 @@ function fromUsageMetadata(u: Obj): Usage | null {
   const cost = [u.input_cost, u.output_cost, u.total_cost].some((c) => num(c) !== null)
     ? { prompt: num(u.input_cost), completion: num(u.output_cost), total: num(u.total_cost) }
     : undefined;
-  return finish({
-    prompt_tokens: n0(u.input_tokens),
-    completion_tokens: n0(u.output_tokens),
-    cache_read: n0(inDetails.cache_read),
-    cache_creation: n0(inDetails.cache_creation),
-    reasoning: n0(outDetails.reasoning),
-    input_audio: n0(inDetails.audio),
-    output_audio: n0(outDetails.audio),
-    ...(cost ? { reported_cost: cost } : {}),
-  }, num(u.total_tokens));
+  return finish(
+    {
+      prompt_tokens: n0(u.input_tokens),
+      completion_tokens: n0(u.output_tokens),
+      cache_read: n0(inDetails.cache_read),
+      cache_creation: n0(inDetails.cache_creation),
+      reasoning: n0(outDetails.reasoning),
+      input_audio: n0(inDetails.audio),
+      output_audio: n0(outDetails.audio),
+      ...(cost ? { reported_cost: cost } : {}),
+    },
+    num(u.total_tokens),
+  );
 }
 
 /** OpenAI chat completions (prompt_tokens include cached) and Responses (input_tokens include cached). */
 function fromOpenAi(u: Obj): Usage | null {
-  const prompt = num(u.prompt_tokens) ?? (num(u.cache_creation_input_tokens) === null && num(u.cache_read_input_tokens) === null ? num(u.input_tokens) : null);
+  const prompt =
+    num(u.prompt_tokens) ??
+    (num(u.cache_creation_input_tokens) === null && num(u.cache_read_input_tokens) === null ? num(u.input_tokens) : null);
   const completion = num(u.completion_tokens) ?? (prompt !== null ? num(u.output_tokens) : null);
   if (prompt === null && completion === null) return null;
-  const inDetails = (isObj(u.prompt_tokens_details) ? u.prompt_tokens_details : isObj(u.input_tokens_details) ? u.input_tokens_details : {}) as Obj;
-  const outDetails = (isObj(u.completion_tokens_details) ? u.completion_tokens_details : isObj(u.output_tokens_details) ? u.output_tokens_details : {}) as Obj;
-  return finish({
-    prompt_tokens: prompt ?? 0,
-    completion_tokens: completion ?? 0,
-    cache_read: n0(inDetails.cached_tokens),
-    cache_creation: 0,
-    reasoning: n0(outDetails.reasoning_tokens),
-    input_audio: n0(inDetails.audio_tokens),
-    output_audio: n0(outDetails.audio_tokens),
-  }, num(u.total_tokens));
+  const inDetails = (
+    isObj(u.prompt_tokens_details) ? u.prompt_tokens_details : isObj(u.input_tokens_details) ? u.input_tokens_details : {}
+  ) as Obj;
+  const outDetails = (
+    isObj(u.completion_tokens_details) ? u.completion_tokens_details : isObj(u.output_tokens_details) ? u.output_tokens_details : {}
+  ) as Obj;
+  return finish(
+    {
+      prompt_tokens: prompt ?? 0,
+      completion_tokens: completion ?? 0,
+      cache_read: n0(inDetails.cached_tokens),
+      cache_creation: 0,
+      reasoning: n0(outDetails.reasoning_tokens),
+      input_audio: n0(inDetails.audio_tokens),
+      output_audio: n0(outDetails.audio_tokens),
+    },
+    num(u.total_tokens),
+  );
 }
 
 /** Anthropic: input_tokens EXCLUDE cache reads and writes, so they are added. */
@@ -76,7 +88,11 @@ function fromAnthropic(u: Obj): Usage | null {
   return finish({
     prompt_tokens: n0(u.input_tokens) + read + write,
     completion_tokens: n0(u.output_tokens),
-    cache_read: read, cache_creation: write, reasoning: 0, input_audio: 0, output_audio: 0,
+    cache_read: read,
+    cache_creation: write,
+    reasoning: 0,
+    input_audio: 0,
+    output_audio: 0,
   });
 }
 
@@ -84,12 +100,18 @@ function fromAnthropic(u: Obj): Usage | null {
 function fromGemini(u: Obj): Usage | null {
   if (num(u.promptTokenCount) === null && num(u.prompt_token_count) === null) return null;
   const thoughts = n0(u.thoughtsTokenCount ?? u.thoughts_token_count);
-  return finish({
-    prompt_tokens: n0(u.promptTokenCount ?? u.prompt_token_count),
-    completion_tokens: n0(u.candidatesTokenCount ?? u.candidates_token_count) + thoughts,
-    cache_read: n0(u.cachedContentTokenCount ?? u.cached_content_token_count),
-    cache_creation: 0, reasoning: thoughts, input_audio: 0, output_audio: 0,
-  }, num(u.totalTokenCount ?? u.total_token_count));
+  return finish(
+    {
+      prompt_tokens: n0(u.promptTokenCount ?? u.prompt_token_count),
+      completion_tokens: n0(u.candidatesTokenCount ?? u.candidates_token_count) + thoughts,
+      cache_read: n0(u.cachedContentTokenCount ?? u.cached_content_token_count),
+      cache_creation: 0,
+      reasoning: thoughts,
+      input_audio: 0,
+      output_audio: 0,
+    },
+    num(u.totalTokenCount ?? u.total_token_count),
+  );
 }
 
 function fromAny(u: unknown): Usage | null {
@@ -103,14 +125,27 @@ function lastMessageUsage(outputs: Obj): unknown {
     const flat = Array.isArray(list) ? list.flat(2) : [];
     for (let i = flat.length - 1; i >= 0; i--) {
       const m = flat[i] as Obj;
-      const candidate = m?.usage_metadata ?? (m?.message as Obj)?.usage_metadata ?? ((m?.message as Obj)?.kwargs as Obj)?.usage_metadata ?? (m?.kwargs as Obj)?.usage_metadata;
+      const candidate =
+        m?.usage_metadata ??
+        (m?.message as Obj)?.usage_metadata ??
+        ((m?.message as Obj)?.kwargs as Obj)?.usage_metadata ??
+        (m?.kwargs as Obj)?.usage_metadata;
       if (candidate) return candidate;
     }
   }
   return undefined;
 }
 
-const COUNTS = ["prompt_tokens", "completion_tokens", "total_tokens", "cache_read", "cache_creation", "reasoning", "input_audio", "output_audio"] as const;
+const COUNTS = [
+  "prompt_tokens",
+  "completion_tokens",
+  "total_tokens",
+  "cache_read",
+  "cache_creation",
+  "reasoning",
+  "input_audio",
+  "output_audio",
+] as const;
 const MAX_COUNT = 2 ** 31 - 1;
 
 /** Token counts are whole numbers from 0 to 2^31 - 1; a run reporting others is refused, saying which. */
@@ -129,7 +164,10 @@ export function extractUsage(outputs: unknown, extra: unknown): Usage | null {
   const o = isObj(outputs) ? outputs : {};
   const meta = isObj(extra) && isObj(extra.metadata) ? extra.metadata : {};
   const candidates = [
-    o.usage_metadata, o.usage, o.usageMetadata, lastMessageUsage(o),
+    o.usage_metadata,
+    o.usage,
+    o.usageMetadata,
+    lastMessageUsage(o),
     isObj(o.llm_output) ? (o.llm_output.token_usage ?? o.llm_output.usage) : undefined,
     isObj(o.response_metadata) ? o.response_metadata.usage : undefined,
     meta.usage_metadata,

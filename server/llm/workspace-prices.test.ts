@@ -12,7 +12,11 @@ import { createModelPrice, deleteModelPrice, listModelPrices, updateModelPrice, 
 
 const status = (code: number) => (e: unknown) => e instanceof AppError && e.status === code;
 const llmRun = (model: string, usage: Record<string, unknown>, start = "2026-01-01T00:00:00Z") => ({
-  id: randomUUID(), name: "llm", run_type: "llm", start_time: start, end_time: start,
+  id: randomUUID(),
+  name: "llm",
+  run_type: "llm",
+  start_time: start,
+  end_time: start,
   inputs: { messages: [{ role: "user", content: "hi" }] },
   outputs: { usage_metadata: usage },
   extra: { metadata: { ls_model_name: model, ls_provider: "openai" } },
@@ -20,9 +24,18 @@ const llmRun = (model: string, usage: Record<string, unknown>, start = "2026-01-
 const M = { input_tokens: 1_000_000, output_tokens: 1_000_000, total_tokens: 2_000_000 };
 
 async function cost(db: Sql, id: string) {
-  const [row] = await db.query<{ prompt_cost: string | number; completion_cost: string | number; total_cost: string | number; usage_details: Record<string, unknown> }>(
-    sql`SELECT prompt_cost, completion_cost, total_cost, usage_details FROM runs WHERE id = ${id}`);
-  return { prompt: Number(row.prompt_cost), completion: Number(row.completion_cost), total: Number(row.total_cost), price: row.usage_details?.price_model };
+  const [row] = await db.query<{
+    prompt_cost: string | number;
+    completion_cost: string | number;
+    total_cost: string | number;
+    usage_details: Record<string, unknown>;
+  }>(sql`SELECT prompt_cost, completion_cost, total_cost, usage_details FROM runs WHERE id = ${id}`);
+  return {
+    prompt: Number(row.prompt_cost),
+    completion: Number(row.completion_cost),
+    total: Number(row.total_cost),
+    price: row.usage_details?.price_model,
+  };
 }
 
 test("pattern safety: compiles, capped, no nested quantifiers or back-references; (?i) accepted", () => {
@@ -50,14 +63,31 @@ withTestDatabases("workspace model prices", (open) => {
   });
 
   test("CRUD; list shows the workspace's prices first, then the shipped table; other workspaces see 404", async () => {
-    const created = await createModelPrice(db, ws, modelPriceCreate.parse({ name: "mine", match_pattern: "^mine-\\d$", provider: "acme", prices: { input: 1, output: 2, cache_read: 0.5 } }));
+    const created = await createModelPrice(
+      db,
+      ws,
+      modelPriceCreate.parse({
+        name: "mine",
+        match_pattern: "^mine-\\d$",
+        provider: "acme",
+        prices: { input: 1, output: 2, cache_read: 0.5 },
+      }),
+    );
     assert.equal(created.source, "workspace");
     assert.deepEqual(created.prices, { input: 1, output: 2, cache_read: 0.5 });
     const all = await listModelPrices(db, ws, modelPriceListQuery.parse({}));
     assert.equal(all[0].id, created.id);
     assert.ok(all.some((p) => p.source === "shipped" && p.name === "gpt-4o"));
-    assert.deepEqual((await listModelPrices(db, ws, modelPriceListQuery.parse({ source: "workspace" }))).map((p) => p.id), [created.id]);
-    const updated = await updateModelPrice(db, ws, created.id, modelPriceUpdate.parse({ name: "renamed", provider: null, prices: { input: 3 } }));
+    assert.deepEqual(
+      (await listModelPrices(db, ws, modelPriceListQuery.parse({ source: "workspace" }))).map((p) => p.id),
+      [created.id],
+    );
+    const updated = await updateModelPrice(
+      db,
+      ws,
+      created.id,
+      modelPriceUpdate.parse({ name: "renamed", provider: null, prices: { input: 3 } }),
+    );
     assert.equal(updated.name, "renamed");
     assert.equal(updated.provider, null);
     assert.deepEqual(updated.prices, { input: 3 });
@@ -76,7 +106,11 @@ withTestDatabases("workspace model prices", (open) => {
     await ingestRuns(db, ws, { post: [before] });
     assert.deepEqual(await cost(db, before.id), { prompt: 2.5, completion: 10, total: 12.5, price: "gpt-4o" });
 
-    const price = await createModelPrice(db, ws, modelPriceCreate.parse({ name: "our gpt-4o deal", match_pattern: "^gpt-4o$", prices: { input: 1, output: 4 } }));
+    const price = await createModelPrice(
+      db,
+      ws,
+      modelPriceCreate.parse({ name: "our gpt-4o deal", match_pattern: "^gpt-4o$", prices: { input: 1, output: 4 } }),
+    );
     const after = llmRun("gpt-4o", M);
     await ingestRuns(db, ws, { post: [after] });
     assert.deepEqual(await cost(db, after.id), { prompt: 1, completion: 4, total: 5, price: "our gpt-4o deal" });
@@ -106,8 +140,27 @@ withTestDatabases("workspace model prices", (open) => {
 
   test("start dates: the latest price started by the run's start applies; provider narrows; new models get a price", async () => {
     await createModelPrice(db, ws, modelPriceCreate.parse({ name: "v1", match_pattern: "^house-model$", prices: { input: 1, output: 1 } }));
-    await createModelPrice(db, ws, modelPriceCreate.parse({ name: "v2", match_pattern: "^house-model$", start_date: "2026-06-01T00:00:00Z", prices: { input: 2, output: 2 } }));
-    await createModelPrice(db, ws, modelPriceCreate.parse({ name: "azure only", match_pattern: "^house-model$", provider: "azure", start_date: "2027-01-01", prices: { input: 9, output: 9 } }));
+    await createModelPrice(
+      db,
+      ws,
+      modelPriceCreate.parse({
+        name: "v2",
+        match_pattern: "^house-model$",
+        start_date: "2026-06-01T00:00:00Z",
+        prices: { input: 2, output: 2 },
+      }),
+    );
+    await createModelPrice(
+      db,
+      ws,
+      modelPriceCreate.parse({
+        name: "azure only",
+        match_pattern: "^house-model$",
+        provider: "azure",
+        start_date: "2027-01-01",
+        prices: { input: 9, output: 9 },
+      }),
+    );
     const early = llmRun("house-model", M, "2026-03-01T00:00:00Z");
     const late = llmRun("house-model", M, "2026-07-01T00:00:00Z");
     const openaiLater = llmRun("house-model", M, "2027-02-01T00:00:00Z");
@@ -116,6 +169,9 @@ withTestDatabases("workspace model prices", (open) => {
     assert.equal((await cost(db, late.id)).price, "v2");
     assert.equal((await cost(db, openaiLater.id)).price, "v2");
     const entries = await workspacePriceEntries(db, ws);
-    assert.deepEqual(entries.map((e) => e.model), ["azure only", "v2", "v1"]);
+    assert.deepEqual(
+      entries.map((e) => e.model),
+      ["azure only", "v2", "v1"],
+    );
   });
 });

@@ -58,7 +58,11 @@ const SHIPPED: ModelPriceWire[] = (table as { models: PriceEntry[] }).models.map
 }));
 
 /** The order custom prices are tried in: the latest start date first (undated last), then the newest. */
-const ORDER: Prisma.ModelPriceOrderByWithRelationInput[] = [{ startDate: { sort: "desc", nulls: "last" } }, { createdAt: "desc" }, { id: "asc" }];
+const ORDER: Prisma.ModelPriceOrderByWithRelationInput[] = [
+  { startDate: { sort: "desc", nulls: "last" } },
+  { createdAt: "desc" },
+  { id: "asc" },
+];
 
 const workspacePrices = (db: Sql, workspaceId: string) => db.prisma.modelPrice.findMany({ where: { workspaceId }, orderBy: ORDER });
 
@@ -73,8 +77,13 @@ const startDate = (value: string | null | undefined) => (value ? new Date(value)
 export async function createModelPrice(db: Sql, workspaceId: string, input: ModelPriceCreate): Promise<ModelPriceWire> {
   const row = await db.prisma.modelPrice.create({
     data: {
-      id: randomUUID(), workspaceId, name: input.name, matchPattern: input.match_pattern, provider: input.provider ?? null,
-      startDate: startDate(input.start_date), prices: pricesOf(input.prices),
+      id: randomUUID(),
+      workspaceId,
+      name: input.name,
+      matchPattern: input.match_pattern,
+      provider: input.provider ?? null,
+      startDate: startDate(input.start_date),
+      prices: pricesOf(input.prices),
     },
   });
   forgetPrices(workspaceId);

@@ -47,7 +47,10 @@ function arrayify(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const k of keys) out[k] = arrayify(value[k]);
   if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
-    return keys.map(Number).sort((a, b) => a - b).map((i) => out[String(i)]);
+    return keys
+      .map(Number)
+      .sort((a, b) => a - b)
+      .map((i) => out[String(i)]);
   }
   return out;
 }

@@ -44,19 +44,30 @@ const span = z.looseObject({
 });
 
 const request = z.looseObject({
-  resourceSpans: z.array(z.looseObject({
-    resource: z.looseObject({ attributes: attributeList }).nullish(),
-    scopeSpans: z.array(z.looseObject({
-      scope: z.looseObject({ name: z.string().nullish(), version: z.string().nullish() }).nullish(),
-      spans: z.array(span).nullish(),
-    })).nullish(),
-  })).nullish(),
+  resourceSpans: z
+    .array(
+      z.looseObject({
+        resource: z.looseObject({ attributes: attributeList }).nullish(),
+        scopeSpans: z
+          .array(
+            z.looseObject({
+              scope: z.looseObject({ name: z.string().nullish(), version: z.string().nullish() }).nullish(),
+              spans: z.array(span).nullish(),
+            }),
+          )
+          .nullish(),
+      }),
+    )
+    .nullish(),
 });
 
 const OTHER_SIGNALS: Record<string, string> = { resourceLogs: "logs", resourceMetrics: "metrics", resourceProfiles: "profiles" };
 
 function describe(error: z.ZodError): string {
-  return error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join(".") || "body"}: ${i.message}`)
+    .join("; ");
 }
 
 export function decodeJsonRequest(bytes: Buffer): ExportRequest {

@@ -38,7 +38,10 @@ export function decodeExportRequest(bytes: Buffer, contentType: string): ExportR
 }
 
 /** The ExportTraceServiceResponse body in the request's encoding; `null` means full success. */
-export function encodeExportResponse(partialSuccess: PartialSuccess | null, contentType: string): { body: Uint8Array; contentType: string } {
+export function encodeExportResponse(
+  partialSuccess: PartialSuccess | null,
+  contentType: string,
+): { body: Uint8Array; contentType: string } {
   if (encodingOf(contentType) === "protobuf") {
     return { body: encodeProtobufResponse(partialSuccess), contentType: "application/x-protobuf" };
   }

@@ -37,37 +37,62 @@ const kv = (attributes: Record<string, string | number> = {}) =>
   }));
 
 function protobufBody(spans: SpanSpec[]): Buffer {
-  return Buffer.from(Request.encode(Request.fromObject({
-    resourceSpans: [{
-      resource: { attributes: kv({ "service.name": "otel-export-test" }) },
-      scopeSpans: [{ scope: { name: "test" }, spans: spans.map((s) => ({
-        traceId: Buffer.from(TRACE, "hex"),
-        spanId: Buffer.from(s.spanId, "hex"),
-        parentSpanId: s.parentSpanId ? Buffer.from(s.parentSpanId, "hex") : undefined,
-        name: s.name,
-        kind: 1,
-        startTimeUnixNano: String(T0 + BigInt(s.startOffsetMs) * 1_000_000n),
-        endTimeUnixNano: String(T0 + BigInt(s.startOffsetMs + s.durationMs) * 1_000_000n),
-        attributes: kv(s.attributes),
-      })) }],
-    }],
-  })).finish());
+  return Buffer.from(
+    Request.encode(
+      Request.fromObject({
+        resourceSpans: [
+          {
+            resource: { attributes: kv({ "service.name": "otel-export-test" }) },
+            scopeSpans: [
+              {
+                scope: { name: "test" },
+                spans: spans.map((s) => ({
+                  traceId: Buffer.from(TRACE, "hex"),
+                  spanId: Buffer.from(s.spanId, "hex"),
+                  parentSpanId: s.parentSpanId ? Buffer.from(s.parentSpanId, "hex") : undefined,
+                  name: s.name,
+                  kind: 1,
+                  startTimeUnixNano: String(T0 + BigInt(s.startOffsetMs) * 1_000_000n),
+                  endTimeUnixNano: String(T0 + BigInt(s.startOffsetMs + s.durationMs) * 1_000_000n),
+                  attributes: kv(s.attributes),
+                })),
+              },
+            ],
+          },
+        ],
+      }),
+    ).finish(),
+  );
 }
 
 function jsonBody(spans: SpanSpec[]): Buffer {
-  return Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: spans.map((s) => ({
-    traceId: TRACE,
-    spanId: s.spanId,
-    parentSpanId: s.parentSpanId ?? "",
-    name: s.name,
-    startTimeUnixNano: String(T0 + BigInt(s.startOffsetMs) * 1_000_000n),
-    endTimeUnixNano: String(T0 + BigInt(s.startOffsetMs + s.durationMs) * 1_000_000n),
-    attributes: kv(s.attributes),
-  })) }] }] }));
+  return Buffer.from(
+    JSON.stringify({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: spans.map((s) => ({
+                traceId: TRACE,
+                spanId: s.spanId,
+                parentSpanId: s.parentSpanId ?? "",
+                name: s.name,
+                startTimeUnixNano: String(T0 + BigInt(s.startOffsetMs) * 1_000_000n),
+                endTimeUnixNano: String(T0 + BigInt(s.startOffsetMs + s.durationMs) * 1_000_000n),
+                attributes: kv(s.attributes),
+              })),
+            },
+          ],
+        },
+      ],
+    }),
+  );
 }
 
 async function row(db: Sql, spanId: string) {
-  const [r] = await db.query<Record<string, any>>(sql`SELECT r.*, p.name AS project FROM runs r JOIN projects p ON p.id = r.project_id WHERE r.id = ${uuidFromOtelSpanId(spanId)}`);
+  const [r] = await db.query<Record<string, any>>(
+    sql`SELECT r.*, p.name AS project FROM runs r JOIN projects p ON p.id = r.project_id WHERE r.id = ${uuidFromOtelSpanId(spanId)}`,
+  );
   return r;
 }
 
@@ -87,14 +112,39 @@ withTestDatabases("otel export", (open) => {
       contentType: "application/x-protobuf",
       projectName: "otel-proto",
       bytes: protobufBody([
-        { spanId: tool, parentSpanId: agent, name: "execute_tool search", startOffsetMs: 900, durationMs: 50, attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "search" } },
-        { spanId: chat, parentSpanId: agent, name: "chat gpt-4o-mini", startOffsetMs: 10, durationMs: 800, attributes: {
-          "gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o-mini",
-          "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: "hi" }] }]),
-          "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "hello" }], finish_reason: "stop" }]),
-          "gen_ai.usage.input_tokens": 1000, "gen_ai.usage.output_tokens": 200,
-        } },
-        { spanId: agent, name: "invoke_agent helper", startOffsetMs: 0, durationMs: 1000, attributes: { "gen_ai.operation.name": "invoke_agent" } },
+        {
+          spanId: tool,
+          parentSpanId: agent,
+          name: "execute_tool search",
+          startOffsetMs: 900,
+          durationMs: 50,
+          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "search" },
+        },
+        {
+          spanId: chat,
+          parentSpanId: agent,
+          name: "chat gpt-4o-mini",
+          startOffsetMs: 10,
+          durationMs: 800,
+          attributes: {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.provider.name": "openai",
+            "gen_ai.request.model": "gpt-4o-mini",
+            "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: "hi" }] }]),
+            "gen_ai.output.messages": JSON.stringify([
+              { role: "assistant", parts: [{ type: "text", content: "hello" }], finish_reason: "stop" },
+            ]),
+            "gen_ai.usage.input_tokens": 1000,
+            "gen_ai.usage.output_tokens": 200,
+          },
+        },
+        {
+          spanId: agent,
+          name: "invoke_agent helper",
+          startOffsetMs: 0,
+          durationMs: 1000,
+          attributes: { "gen_ai.operation.name": "invoke_agent" },
+        },
       ]),
     });
     assert.equal(response.status, 200);
@@ -121,21 +171,52 @@ withTestDatabases("otel export", (open) => {
 
   test("every convention's LLM span is an llm run under its parent with tokens and cost", async () => {
     const root = newSpanId();
-    const model = { openinference: "llm.model_name", traceloop: "gen_ai.request.model", vercel: "ai.model.id", langsmith: "langsmith.metadata.ls_model_name" };
+    const model = {
+      openinference: "llm.model_name",
+      traceloop: "gen_ai.request.model",
+      vercel: "ai.model.id",
+      langsmith: "langsmith.metadata.ls_model_name",
+    };
     const conventions: Record<keyof typeof model, Record<string, string | number>> = {
-      openinference: { "openinference.span.kind": "LLM", "llm.provider": "openai", "llm.token_count.prompt": 100, "llm.token_count.completion": 50 },
-      traceloop: { "llm.request.type": "chat", "gen_ai.system": "openai", "gen_ai.usage.prompt_tokens": 100, "gen_ai.usage.completion_tokens": 50 },
-      vercel: { "ai.operationId": "ai.generateText.doGenerate", "ai.model.provider": "openai.chat", "ai.usage.inputTokens": 100, "ai.usage.outputTokens": 50 },
-      langsmith: { "langsmith.span.kind": "llm", "langsmith.metadata.ls_provider": "openai", "langsmith.usage_metadata": '{"input_tokens":100,"output_tokens":50,"total_tokens":150}' },
+      openinference: {
+        "openinference.span.kind": "LLM",
+        "llm.provider": "openai",
+        "llm.token_count.prompt": 100,
+        "llm.token_count.completion": 50,
+      },
+      traceloop: {
+        "llm.request.type": "chat",
+        "gen_ai.system": "openai",
+        "gen_ai.usage.prompt_tokens": 100,
+        "gen_ai.usage.completion_tokens": 50,
+      },
+      vercel: {
+        "ai.operationId": "ai.generateText.doGenerate",
+        "ai.model.provider": "openai.chat",
+        "ai.usage.inputTokens": 100,
+        "ai.usage.outputTokens": 50,
+      },
+      langsmith: {
+        "langsmith.span.kind": "llm",
+        "langsmith.metadata.ls_provider": "openai",
+        "langsmith.usage_metadata": '{"input_tokens":100,"output_tokens":50,"total_tokens":150}',
+      },
     };
     const ids = Object.fromEntries(Object.keys(conventions).map((name) => [name, newSpanId()]));
-    await exportTraces(db, ws, { contentType: "application/x-protobuf", bytes: protobufBody([
-      { spanId: root, name: "root", startOffsetMs: 0, durationMs: 100 },
-      ...Object.entries(conventions).map(([name, attributes], i) => ({
-        spanId: ids[name], parentSpanId: root, name, startOffsetMs: i + 1, durationMs: 10,
-        attributes: { ...attributes, [model[name as keyof typeof model]]: "gpt-4o" },
-      })),
-    ]) });
+    await exportTraces(db, ws, {
+      contentType: "application/x-protobuf",
+      bytes: protobufBody([
+        { spanId: root, name: "root", startOffsetMs: 0, durationMs: 100 },
+        ...Object.entries(conventions).map(([name, attributes], i) => ({
+          spanId: ids[name],
+          parentSpanId: root,
+          name,
+          startOffsetMs: i + 1,
+          durationMs: 10,
+          attributes: { ...attributes, [model[name as keyof typeof model]]: "gpt-4o" },
+        })),
+      ]),
+    });
     const parent = await row(db, root);
     for (const name of Object.keys(conventions)) {
       const r = await row(db, ids[name]);
@@ -149,10 +230,23 @@ withTestDatabases("otel export", (open) => {
 
   test("time to first chunk and the conversation id reach first_token_time and thread_id", async () => {
     const streamed = newSpanId();
-    await exportTraces(db, ws, { contentType: "application/x-protobuf", bytes: protobufBody([{
-      spanId: streamed, name: "chat", startOffsetMs: 0, durationMs: 2000,
-      attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o", "gen_ai.response.time_to_first_chunk": 0.35, "gen_ai.conversation.id": "conv-42" },
-    }]) });
+    await exportTraces(db, ws, {
+      contentType: "application/x-protobuf",
+      bytes: protobufBody([
+        {
+          spanId: streamed,
+          name: "chat",
+          startOffsetMs: 0,
+          durationMs: 2000,
+          attributes: {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.request.model": "gpt-4o",
+            "gen_ai.response.time_to_first_chunk": 0.35,
+            "gen_ai.conversation.id": "conv-42",
+          },
+        },
+      ]),
+    });
     const r = await row(db, streamed);
     assert.equal(new Date(r.first_token_time).getTime() - new Date(r.start_time).getTime(), 350);
     assert.equal(r.thread_id, "conv-42");
@@ -161,14 +255,18 @@ withTestDatabases("otel export", (open) => {
   test("a child exported before its parent is kept, then placed under it when the parent arrives", async () => {
     const parent = newSpanId();
     const child = newSpanId();
-    const first = await exportTraces(db, ws, { contentType: "application/json", bytes: jsonBody([
-      { spanId: child, parentSpanId: parent, name: "child", startOffsetMs: 5, durationMs: 5 },
-    ]) });
+    const first = await exportTraces(db, ws, {
+      contentType: "application/json",
+      bytes: jsonBody([{ spanId: child, parentSpanId: parent, name: "child", startOffsetMs: 5, durationMs: 5 }]),
+    });
     assert.equal(first.status, 200);
     assert.deepEqual(await first.json(), {});
     assert.equal((await row(db, child)).placement_pending, true);
 
-    await exportTraces(db, ws, { contentType: "application/json", bytes: jsonBody([{ spanId: parent, name: "parent", startOffsetMs: 0, durationMs: 20 }]) });
+    await exportTraces(db, ws, {
+      contentType: "application/json",
+      bytes: jsonBody([{ spanId: parent, name: "parent", startOffsetMs: 0, durationMs: 20 }]),
+    });
     const [p, c] = [await row(db, parent), await row(db, child)];
     assert.equal(c.placement_pending, false);
     assert.equal(c.trace_id, p.id);
@@ -191,9 +289,18 @@ withTestDatabases("otel export", (open) => {
 
   test("an unknown langsmith.trace.session_id does not fail the export: the span goes to default with a warning", async () => {
     const orphan = newSpanId();
-    const response = await exportTraces(db, ws, { contentType: "application/json", bytes: jsonBody([{
-      spanId: orphan, name: "orphan", startOffsetMs: 0, durationMs: 1, attributes: { "langsmith.trace.session_id": "6f1f4a4e-8b1e-4f7a-9d7e-3c2b1a0f9e8d" },
-    }]) });
+    const response = await exportTraces(db, ws, {
+      contentType: "application/json",
+      bytes: jsonBody([
+        {
+          spanId: orphan,
+          name: "orphan",
+          startOffsetMs: 0,
+          durationMs: 1,
+          attributes: { "langsmith.trace.session_id": "6f1f4a4e-8b1e-4f7a-9d7e-3c2b1a0f9e8d" },
+        },
+      ]),
+    });
     assert.equal(response.status, 200);
     const answer = await response.json();
     assert.equal(answer.partialSuccess.rejectedSpans, "0");
@@ -207,7 +314,10 @@ withTestDatabases("otel export", (open) => {
     const status = await bad.json();
     assert.equal(status.code, 3);
     assert.match(status.message, /not valid JSON/);
-    const badProto = await exportTraces(db, ws, { contentType: "application/x-protobuf", bytes: Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f]) });
+    const badProto = await exportTraces(db, ws, {
+      contentType: "application/x-protobuf",
+      bytes: Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f]),
+    });
     assert.equal(badProto.status, 400);
     assert.equal(badProto.headers.get("content-type"), "application/x-protobuf");
     await assert.rejects(exportTraces(db, ws, { contentType: "text/plain", bytes: Buffer.from("x") }), (e: AppError) => e.status === 415);

@@ -38,7 +38,9 @@ function batches(runs: WireRun[], size: number): WireRun[][] {
 async function withKnownSessions(db: Sql, workspaceId: string, runs: WireRun[]): Promise<string | null> {
   const ids = [...new Set(runs.map((r) => r.session_id).filter((id): id is string => !!id))];
   if (ids.length === 0) return null;
-  const rows = await db.query<{ id: string }>(sql`SELECT id FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+  const rows = await db.query<{ id: string }>(
+    sql`SELECT id FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`,
+  );
   const known = new Set(rows.map((r) => r.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length === 0) return null;
@@ -76,8 +78,17 @@ export async function exportTraces(db: Sql, workspaceId: string, input: ExportIn
   for (const batch of batches(runs, env().MAX_BATCH_RUNS)) {
     refused.push(...(await ingestRuns(db, workspaceId, { post: batch })).rejected);
   }
-  await recordRefusals(db, workspaceId, refused.map((r) => ({ ...r, run: runs.find((run) => run.id === r.id) })));
-  const refusedMessage = refused.length ? `${refused.length} span(s) refused: ${refused.slice(0, 3).map((r) => `${r.id}: ${r.detail}`).join("; ")}` : "";
+  await recordRefusals(
+    db,
+    workspaceId,
+    refused.map((r) => ({ ...r, run: runs.find((run) => run.id === r.id) })),
+  );
+  const refusedMessage = refused.length
+    ? `${refused.length} span(s) refused: ${refused
+        .slice(0, 3)
+        .map((r) => `${r.id}: ${r.detail}`)
+        .join("; ")}`
+    : "";
   const message = [rejected.message, refusedMessage, warning].filter(Boolean).join(" ");
   // OTLP: a partial success with zero rejected spans and a message is a warning.
   const partial = message ? { rejectedSpans: rejected.count + refused.length, errorMessage: message } : null;

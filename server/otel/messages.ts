@@ -48,7 +48,8 @@ function mediaPart(modality: unknown, mime: unknown, url: string): ContentPart {
   return { type: "file", file: { file_data: url, ...(typeof mime === "string" ? { mime_type: mime } : {}) } };
 }
 
-const dataUri = (mime: unknown, base64: unknown) => `data:${typeof mime === "string" ? mime : "application/octet-stream"};base64,${asText(base64)}`;
+const dataUri = (mime: unknown, base64: unknown) =>
+  `data:${typeof mime === "string" ? mime : "application/octet-stream"};base64,${asText(base64)}`;
 
 /** GenAI semconv messages (`{role, parts: [...]}`), with one tool message per tool_call_response part. */
 function fromGenAiMessage(message: Record<string, unknown>): ChatMessage[] {
@@ -70,7 +71,11 @@ function fromGenAiMessage(message: Record<string, unknown>): ChatMessage[] {
         calls.push(toolCall(part.id, part.name, part.arguments));
         break;
       case "tool_call_response":
-        toolReplies.push({ role: "tool", content: asText(part.response), ...(optionalString(part.id) ? { tool_call_id: part.id as string } : {}) });
+        toolReplies.push({
+          role: "tool",
+          content: asText(part.response),
+          ...(optionalString(part.id) ? { tool_call_id: part.id as string } : {}),
+        });
         break;
       case "blob":
         parts.push(mediaPart(part.modality, part.mime_type, dataUri(part.mime_type, part.content)));
@@ -82,9 +87,17 @@ function fromGenAiMessage(message: Record<string, unknown>): ChatMessage[] {
         parts.push(part as ContentPart);
     }
   }
-  const own: ChatMessage[] = parts.length || calls.length || !toolReplies.length
-    ? [{ role, content: collapse(parts), ...(calls.length ? { tool_calls: calls } : {}), ...(optionalString(message.name) ? { name: message.name as string } : {}) }]
-    : [];
+  const own: ChatMessage[] =
+    parts.length || calls.length || !toolReplies.length
+      ? [
+          {
+            role,
+            content: collapse(parts),
+            ...(calls.length ? { tool_calls: calls } : {}),
+            ...(optionalString(message.name) ? { name: message.name as string } : {}),
+          },
+        ]
+      : [];
   return [...own, ...toolReplies];
 }
 

@@ -33,10 +33,12 @@ export interface RawSpan {
   status?: { code?: number | string | null; message?: string | null } | null;
 }
 export interface RawRequest {
-  resourceSpans?: {
-    resource?: { attributes?: RawKeyValue[] | null } | null;
-    scopeSpans?: { scope?: { name?: string | null; version?: string | null } | null; spans?: RawSpan[] | null }[] | null;
-  }[] | null;
+  resourceSpans?:
+    | {
+        resource?: { attributes?: RawKeyValue[] | null } | null;
+        scopeSpans?: { scope?: { name?: string | null; version?: string | null } | null; spans?: RawSpan[] | null }[] | null;
+      }[]
+    | null;
 }
 
 const HEX = /^[0-9a-fA-F]*$/;
@@ -90,7 +92,12 @@ export function attributes(list: RawKeyValue[] | null | undefined): Attributes {
 
 const STATUS_NAMES: Record<string, number> = { STATUS_CODE_UNSET: 0, STATUS_CODE_OK: 1, STATUS_CODE_ERROR: 2 };
 const KIND_NAMES: Record<string, number> = {
-  SPAN_KIND_UNSPECIFIED: 0, SPAN_KIND_INTERNAL: 1, SPAN_KIND_SERVER: 2, SPAN_KIND_CLIENT: 3, SPAN_KIND_PRODUCER: 4, SPAN_KIND_CONSUMER: 5,
+  SPAN_KIND_UNSPECIFIED: 0,
+  SPAN_KIND_INTERNAL: 1,
+  SPAN_KIND_SERVER: 2,
+  SPAN_KIND_CLIENT: 3,
+  SPAN_KIND_PRODUCER: 4,
+  SPAN_KIND_CONSUMER: 5,
 };
 
 /** Enums MUST be integers in OTLP/JSON; names are tolerated. */

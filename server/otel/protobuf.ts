@@ -21,9 +21,7 @@ let types: Types | undefined;
 
 /** google.rpc.Status without `details`: the body of an OTLP error answer. */
 function statusType(): protobuf.Type {
-  return new protobuf.Type("Status")
-    .add(new protobuf.Field("code", 1, "int32"))
-    .add(new protobuf.Field("message", 2, "string"));
+  return new protobuf.Type("Status").add(new protobuf.Field("code", 1, "int32")).add(new protobuf.Field("message", 2, "string"));
 }
 
 /** Parsed once, on the first OTLP request. */

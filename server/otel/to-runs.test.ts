@@ -5,9 +5,15 @@ import { event, span, T0 } from "./test-spans";
 import { spansToRuns } from "./to-runs";
 
 test("a tree in one request: ids from span ids, trace id from the root, dotted orders from start times, any span order", () => {
-  const root = span({ "gen_ai.operation.name": "invoke_agent" }, { name: "agent", startTimeUnixNano: T0, endTimeUnixNano: T0 + 3_000_000_000n });
+  const root = span(
+    { "gen_ai.operation.name": "invoke_agent" },
+    { name: "agent", startTimeUnixNano: T0, endTimeUnixNano: T0 + 3_000_000_000n },
+  );
   const llm = span({ "gen_ai.operation.name": "chat" }, { name: "chat", parentSpanId: root.spanId, startTimeUnixNano: T0 + 1_000n });
-  const tool = span({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "search" }, { parentSpanId: llm.spanId, startTimeUnixNano: T0 + 2_000_000n });
+  const tool = span(
+    { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "search" },
+    { parentSpanId: llm.spanId, startTimeUnixNano: T0 + 2_000_000n },
+  );
   const { runs, rejected } = spansToRuns({ spans: [tool, llm, root] });
   assert.equal(rejected.count, 0);
   const [t, l, r] = runs;
@@ -36,17 +42,34 @@ test("a child whose parent is not in the request keeps its parent and leaves pla
 });
 
 test("exception events and ERROR status make the run's error; other events stay events", () => {
-  const failed = span({}, {
-    status: { code: 2, message: "upstream 500" },
-    events: [
-      event("exception", { "exception.type": "APIError", "exception.message": "Internal Server Error", "exception.stacktrace": "APIError: Internal Server Error\n    at call (client.ts:10)" }),
-      event("retry", { attempt: 2 }, 5_000n),
-    ],
+  const failed = span(
+    {},
+    {
+      status: { code: 2, message: "upstream 500" },
+      events: [
+        event("exception", {
+          "exception.type": "APIError",
+          "exception.message": "Internal Server Error",
+          "exception.stacktrace": "APIError: Internal Server Error\n    at call (client.ts:10)",
+        }),
+        event("retry", { attempt: 2 }, 5_000n),
+      ],
+    },
+  );
+  const { runs } = spansToRuns({
+    spans: [failed, span({}, { status: { code: 2, message: "timed out" } }), span({}, { status: { code: 2, message: "" } })],
   });
-  const { runs } = spansToRuns({ spans: [failed, span({}, { status: { code: 2, message: "timed out" } }), span({}, { status: { code: 2, message: "" } })] });
   assert.equal(runs[0].error, "APIError: Internal Server Error\n\nAPIError: Internal Server Error\n    at call (client.ts:10)");
   assert.deepEqual(runs[0].events, [
-    { name: "exception", time: "2025-11-23T08:00:00.123457Z", kwargs: { "exception.type": "APIError", "exception.message": "Internal Server Error", "exception.stacktrace": "APIError: Internal Server Error\n    at call (client.ts:10)" } },
+    {
+      name: "exception",
+      time: "2025-11-23T08:00:00.123457Z",
+      kwargs: {
+        "exception.type": "APIError",
+        "exception.message": "Internal Server Error",
+        "exception.stacktrace": "APIError: Internal Server Error\n    at call (client.ts:10)",
+      },
+    },
     { name: "retry", time: "2025-11-23T08:00:00.123461Z", kwargs: { attempt: 2 } },
   ]);
   assert.equal(runs[1].error, "timed out");
@@ -56,16 +79,24 @@ test("exception events and ERROR status make the run's error; other events stay 
 
 test("spans without ids or with bad times are rejected and counted; the rest are kept", () => {
   const good = span({});
-  const { runs, rejected } = spansToRuns({ spans: [
-    span({}, { traceId: "" }),
-    span({}, { spanId: "0000000000000000" }),
-    span({}, { startTimeUnixNano: null }),
-    span({}, { endTimeUnixNano: T0 - 1n }),
-    good,
-  ] });
-  assert.deepEqual(runs.map((r) => r.id), [uuidFromOtelSpanId(good.spanId)]);
+  const { runs, rejected } = spansToRuns({
+    spans: [
+      span({}, { traceId: "" }),
+      span({}, { spanId: "0000000000000000" }),
+      span({}, { startTimeUnixNano: null }),
+      span({}, { endTimeUnixNano: T0 - 1n }),
+      good,
+    ],
+  });
+  assert.deepEqual(
+    runs.map((r) => r.id),
+    [uuidFromOtelSpanId(good.spanId)],
+  );
   assert.equal(rejected.count, 4);
-  assert.match(rejected.message, /^4 spans rejected: span [0-9a-f]+: missing or invalid trace id; span 0000000000000000: missing or invalid span id; span [0-9a-f]+: missing start time; span [0-9a-f]+: end time before start time$/);
+  assert.match(
+    rejected.message,
+    /^4 spans rejected: span [0-9a-f]+: missing or invalid trace id; span 0000000000000000: missing or invalid span id; span [0-9a-f]+: missing start time; span [0-9a-f]+: end time before start time$/,
+  );
 });
 
 test("an unfinished span has no end_time; nothing mapped means chain, span name, empty inputs", () => {
@@ -95,7 +126,10 @@ test("spans whose parent chain loops are rejected alone, so ingest never sees a 
   self.parentSpanId = self.spanId;
   const fine = span({});
   const { runs, rejected } = spansToRuns({ spans: [a, b, self, fine] });
-  assert.deepEqual(runs.map((r) => r.id), [uuidFromOtelSpanId(fine.spanId)]);
+  assert.deepEqual(
+    runs.map((r) => r.id),
+    [uuidFromOtelSpanId(fine.spanId)],
+  );
   assert.equal(rejected.count, 3);
   assert.match(rejected.message, /parent chain forms a cycle/);
 });

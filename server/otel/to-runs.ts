@@ -32,7 +32,8 @@ export interface SpansToRuns {
 }
 
 /** Events whose content the adapters have already turned into inputs and outputs. */
-const CONTENT_EVENTS = /^gen_ai\.(system|user|assistant|tool)\.message$|^gen_ai\.choice$|^gen_ai\.content\.|^gen_ai\.client\.inference\.operation\.details$/;
+const CONTENT_EVENTS =
+  /^gen_ai\.(system|user|assistant|tool)\.message$|^gen_ai\.choice$|^gen_ai\.content\.|^gen_ai\.client\.inference\.operation\.details$/;
 
 interface Accepted {
   span: OtlpSpan;
@@ -58,11 +59,13 @@ function check(span: OtlpSpan): string | null {
 
 /** `exception` events (message + stacktrace, as LangSmith shows them), else the ERROR status message. */
 function errorOf(span: OtlpSpan): string | undefined {
-  const exceptions = span.events.filter((e) => e.name === "exception").map((e) => {
-    const a = e.attributes;
-    const head = [a["exception.type"], a["exception.message"]].filter((x) => x !== undefined && x !== "").join(": ");
-    return a["exception.stacktrace"] ? `${head}\n\n${a["exception.stacktrace"]}` : head;
-  });
+  const exceptions = span.events
+    .filter((e) => e.name === "exception")
+    .map((e) => {
+      const a = e.attributes;
+      const head = [a["exception.type"], a["exception.message"]].filter((x) => x !== undefined && x !== "").join(": ");
+      return a["exception.stacktrace"] ? `${head}\n\n${a["exception.stacktrace"]}` : head;
+    });
   if (exceptions.length) return exceptions.join("\n\n");
   if (span.status.code === STATUS_ERROR) return span.status.message || "Span ended with status ERROR";
   return undefined;
@@ -101,7 +104,9 @@ function metadataOf(span: OtlpSpan, draft: Draft, owns: SpanReading["owns"], usa
 function session(draft: Draft, span: OtlpSpan, projectName: string | undefined): Pick<WireRun, "session_name" | "session_id"> {
   if (projectName) return { session_name: projectName };
   const sessionId = asUuid(draft.sessionId);
-  const name = draft.sessionName ?? (typeof span.resource["openinference.project.name"] === "string" ? span.resource["openinference.project.name"] : undefined);
+  const name =
+    draft.sessionName ??
+    (typeof span.resource["openinference.project.name"] === "string" ? span.resource["openinference.project.name"] : undefined);
   if (name) return { session_name: name };
   if (sessionId) return { session_id: sessionId };
   return { session_name: "default" };
@@ -110,7 +115,12 @@ function session(draft: Draft, span: OtlpSpan, projectName: string | undefined):
 const SEGMENT = /^\d{8}T\d{12}Z([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /** A given dotted_order is kept only if it agrees with the run's ids; a bad one would fail the whole request downstream. */
-function consistentDottedOrder(dotted: string | undefined, id: string, parentId: string | undefined, traceId: string | undefined): string | undefined {
+function consistentDottedOrder(
+  dotted: string | undefined,
+  id: string,
+  parentId: string | undefined,
+  traceId: string | undefined,
+): string | undefined {
   if (!dotted) return undefined;
   const ids = dotted.split(".").map((s) => SEGMENT.exec(s)?.[1]?.toLowerCase());
   if (ids.some((x) => !x) || ids[ids.length - 1] !== id) return undefined;
@@ -147,7 +157,7 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
   const bySpanId = new Map(accepted.map((a) => [a.span.spanId.toLowerCase(), a]));
   const parentOf = (a: Accepted): Accepted | undefined => (a.parentSpanId ? bySpanId.get(a.parentSpanId) : undefined);
   const parentRunId = (a: Accepted): string | undefined =>
-    a.draft.parentRunId ?? (a.parentSpanId ? parentOf(a)?.id ?? uuidFromOtelSpanId(a.parentSpanId) : undefined);
+    a.draft.parentRunId ?? (a.parentSpanId ? (parentOf(a)?.id ?? uuidFromOtelSpanId(a.parentSpanId)) : undefined);
 
   // A parent chain that loops would make ingest refuse the whole request: reject those spans alone.
   const looping = new Set<Accepted>();
@@ -184,37 +194,41 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
     return result;
   };
 
-  const runs = accepted.filter((a) => !looping.has(a)).map((a): WireRun => {
-    const { span, draft } = a;
-    const { traceId, dotted } = place(a);
-    const runType = draft.runType ?? "chain";
-    const usage = draft.usage && (runType === "llm" || runType === "embedding") ? completeUsage(draft.usage) : undefined;
-    const outputs = usage ? { ...draft.outputs, usage_metadata: usage } : draft.outputs;
-    const params = draft.invocationParams ?? {};
-    const run: WireRun = {
-      id: a.id,
-      name: draft.name ?? (span.name || "span"),
-      run_type: runType,
-      inputs: draft.inputs ?? {},
-      extra: { metadata: metadataOf(span, draft, a.owns, usage), ...(Object.keys(params).length ? { invocation_params: params } : {}) },
-      events: runEvents(span, draft),
-      tags: draft.tags ?? [],
-      start_time: formatMicros(a.startMicros),
-      ...session(draft, span, options.projectName),
-    };
-    if (traceId) run.trace_id = traceId;
-    const parentId = parentRunId(a);
-    if (parentId) run.parent_run_id = parentId;
-    if (dotted) run.dotted_order = dotted;
-    if (outputs) run.outputs = outputs;
-    if (a.endMicros !== null) run.end_time = formatMicros(a.endMicros);
-    const error = errorOf(span);
-    if (error) run.error = error;
-    if (draft.referenceExampleId) run.reference_example_id = draft.referenceExampleId;
-    return run;
-  });
+  const runs = accepted
+    .filter((a) => !looping.has(a))
+    .map((a): WireRun => {
+      const { span, draft } = a;
+      const { traceId, dotted } = place(a);
+      const runType = draft.runType ?? "chain";
+      const usage = draft.usage && (runType === "llm" || runType === "embedding") ? completeUsage(draft.usage) : undefined;
+      const outputs = usage ? { ...draft.outputs, usage_metadata: usage } : draft.outputs;
+      const params = draft.invocationParams ?? {};
+      const run: WireRun = {
+        id: a.id,
+        name: draft.name ?? (span.name || "span"),
+        run_type: runType,
+        inputs: draft.inputs ?? {},
+        extra: { metadata: metadataOf(span, draft, a.owns, usage), ...(Object.keys(params).length ? { invocation_params: params } : {}) },
+        events: runEvents(span, draft),
+        tags: draft.tags ?? [],
+        start_time: formatMicros(a.startMicros),
+        ...session(draft, span, options.projectName),
+      };
+      if (traceId) run.trace_id = traceId;
+      const parentId = parentRunId(a);
+      if (parentId) run.parent_run_id = parentId;
+      if (dotted) run.dotted_order = dotted;
+      if (outputs) run.outputs = outputs;
+      if (a.endMicros !== null) run.end_time = formatMicros(a.endMicros);
+      const error = errorOf(span);
+      if (error) run.error = error;
+      if (draft.referenceExampleId) run.reference_example_id = draft.referenceExampleId;
+      return run;
+    });
 
   const count = reasons.length;
-  const message = count ? `${count} span${count === 1 ? "" : "s"} rejected: ${reasons.slice(0, 5).join("; ")}${count > 5 ? "; …" : ""}` : "";
+  const message = count
+    ? `${count} span${count === 1 ? "" : "s"} rejected: ${reasons.slice(0, 5).join("; ")}${count > 5 ? "; …" : ""}`
+    : "";
   return { runs, rejected: { count, message } };
 }

@@ -27,7 +27,9 @@ const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value ?? null);
@@ -35,7 +37,9 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256 over the parent's hash and the canonical manifest: the same content on another parent is another commit. */
 export function commitHash(parentHash: string | null, manifest: unknown): string {
-  return createHash("sha256").update(`${parentHash ?? ""}\n${canonicalJson(manifest)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${parentHash ?? ""}\n${canonicalJson(manifest)}`)
+    .digest("hex");
 }
 
 function commitWire(row: CommitRow, repo: RepoRow) {
@@ -84,14 +88,21 @@ async function resolveCommit(db: Sql, repo: RepoRow, ref: string): Promise<Commi
   if (HEX_PREFIX.test(ref)) {
     const rows = await db.query<CommitRow>(sql`
       SELECT * FROM prompt_commits WHERE repo_id = ${repo.id} AND commit_hash LIKE ${`${ref.toLowerCase()}%`} ORDER BY version DESC LIMIT 2`);
-    if (rows.length > 1) throw badRequest(`Commit prefix ${JSON.stringify(ref)} matches more than one commit of ${name}; give more characters of the hash.`);
+    if (rows.length > 1)
+      throw badRequest(`Commit prefix ${JSON.stringify(ref)} matches more than one commit of ${name}; give more characters of the hash.`);
     if (rows.length === 1) return rows[0];
   }
   throw notFound(`No commit or tag ${JSON.stringify(ref)} in prompt ${name}.`);
 }
 
 /** GET /commits/{owner}/{repo}/: {commits, total}, newest first. */
-export async function listCommits(db: Sql, caller: Caller, owner: string, repo: string, q: CommitListQuery): Promise<{ commits: WireCommit[]; total: number }> {
+export async function listCommits(
+  db: Sql,
+  caller: Caller,
+  owner: string,
+  repo: string,
+  q: CommitListQuery,
+): Promise<{ commits: WireCommit[]; total: number }> {
   const row = await findRepo(db, caller, owner, repo, "read");
   const commits = await db.query<CommitRow>(sql`
     SELECT * FROM prompt_commits WHERE repo_id = ${row.id} ORDER BY version DESC LIMIT ${q.limit} OFFSET ${q.offset}`);
@@ -103,7 +114,13 @@ export async function listCommits(db: Sql, caller: Caller, owner: string, repo: 
  * prefix; absent means "on the latest") must name the latest commit, else 409: someone pushed in
  * between. A manifest identical to the latest commit's is a 409 too: there is nothing to commit.
  */
-export async function createCommit(db: Sql, caller: Caller, owner: string, repo: string, input: CommitCreate): Promise<{ commit: WireCommit }> {
+export async function createCommit(
+  db: Sql,
+  caller: Caller,
+  owner: string,
+  repo: string,
+  input: CommitCreate,
+): Promise<{ commit: WireCommit }> {
   await ensureHandle(db, caller.workspaceId); // outside the transaction: choosing a handle may retry on a unique violation
   return db.tx(async (t) => {
     const row = await findRepo(t, caller, owner, repo, "write");
@@ -115,7 +132,9 @@ export async function createCommit(db: Sql, caller: Caller, owner: string, repo:
       throw conflict(`parent_commit ${parent} does not exist: prompt ${name} has no commits yet; push without a parent_commit.`);
     }
     if (parent && latest && !(parent.length >= 4 && latest.commit_hash.startsWith(parent))) {
-      throw conflict(`parent_commit ${parent} is not the latest commit of ${name} (the latest is ${latest.commit_hash}): pull the latest version and push again.`);
+      throw conflict(
+        `parent_commit ${parent} is not the latest commit of ${name} (the latest is ${latest.commit_hash}): pull the latest version and push again.`,
+      );
     }
     if (latest && canonicalJson(latest.manifest) === canonicalJson(input.manifest)) {
       throw conflict(`Nothing to commit: the manifest is identical to the latest commit ${latest.commit_hash} of ${name}.`);
@@ -128,7 +147,8 @@ export async function createCommit(db: Sql, caller: Caller, owner: string, repo:
         VALUES (${id}, ${caller.workspaceId}, ${row.id}, ${(latest?.version ?? 0) + 1}, ${hash}, ${latest?.id ?? null}, ${latest?.commit_hash ?? null},
           ${JSON.stringify(input.manifest)}::jsonb, ${JSON.stringify(input.examples ?? [])}::jsonb, ${input.description ?? null})`);
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`Another commit to ${name} was pushed at the same time: pull the latest version and push again.`);
+      if (isUniqueViolation(error))
+        throw conflict(`Another commit to ${name} was pushed at the same time: pull the latest version and push again.`);
       throw error;
     }
     await t.query(sql`UPDATE prompt_repos SET updated_at = now() WHERE id = ${row.id}`);
@@ -173,7 +193,14 @@ export async function listTags(db: Sql, caller: Caller, owner: string, repo: str
 }
 
 /** POST /repos/{owner}/{repo}/tags {tag_name, commit_id}: points the tag at that commit (moving it if it exists). */
-export async function tagCommit(db: Sql, caller: Caller, owner: string, repo: string, tagName: string, commitRef: string): Promise<Record<string, unknown>> {
+export async function tagCommit(
+  db: Sql,
+  caller: Caller,
+  owner: string,
+  repo: string,
+  tagName: string,
+  commitRef: string,
+): Promise<Record<string, unknown>> {
   const row = await findRepo(db, caller, owner, repo, "write");
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(commitRef);
   const [byId] = isUuid ? await db.query<CommitRow>(sql`SELECT * FROM prompt_commits WHERE id = ${commitRef} AND repo_id = ${row.id}`) : [];

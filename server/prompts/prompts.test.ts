@@ -19,7 +19,9 @@ const rejectsWith = (code: number, detail?: RegExp) => (e: unknown) => {
 };
 
 const manifest = (text: string) => ({
-  lc: 1, type: "constructor", id: ["langchain", "prompts", "chat", "ChatPromptTemplate"],
+  lc: 1,
+  type: "constructor",
+  id: ["langchain", "prompts", "chat", "ChatPromptTemplate"],
   kwargs: { input_variables: ["question"], messages: [{ role: "system", content: text }] },
 });
 
@@ -56,7 +58,11 @@ withTestDatabases("prompts", (open) => {
   });
 
   test("create, get by '-' and by handle, 409 on a taken name, tags and flags", async () => {
-    const { repo } = await createRepo(db, me, repoCreate.parse({ repo_handle: "greeter", description: "Says hello", tags: ["chat", "en"] }));
+    const { repo } = await createRepo(
+      db,
+      me,
+      repoCreate.parse({ repo_handle: "greeter", description: "Says hello", tags: ["chat", "en"] }),
+    );
     assert.equal(repo.full_name, "acme-prompts/greeter");
     assert.equal(repo.owner, "acme-prompts");
     assert.equal(repo.tenant_id, me.workspaceId);
@@ -102,8 +108,14 @@ withTestDatabases("prompts", (open) => {
 
     const list = await listCommits(db, me, "-", "qa", { limit: 2, offset: 0 });
     assert.equal(list.total, 3);
-    assert.deepEqual(list.commits.map((c) => c.commit_hash), [third.commit_hash, second.commit_hash]);
-    assert.deepEqual((await listCommits(db, me, "-", "qa", { limit: 2, offset: 2 })).commits.map((c) => c.commit_hash), [first.commit_hash]);
+    assert.deepEqual(
+      list.commits.map((c) => c.commit_hash),
+      [third.commit_hash, second.commit_hash],
+    );
+    assert.deepEqual(
+      (await listCommits(db, me, "-", "qa", { limit: 2, offset: 2 })).commits.map((c) => c.commit_hash),
+      [first.commit_hash],
+    );
     const { repo } = await getRepo(db, me, "-", "qa");
     assert.equal(repo.num_commits, 3);
     assert.equal(repo.last_commit_hash, third.commit_hash);
@@ -127,18 +139,28 @@ withTestDatabases("prompts", (open) => {
     assert.deepEqual((await pullCommit(db, me, "-", "tagged", "prod")).manifest, manifest("a"));
     const moved = await tagCommit(db, me, "-", "tagged", "prod", b.commit_hash as string);
     assert.equal(moved.commit_hash, b.commit_hash);
-    assert.deepEqual((await listTags(db, me, "-", "tagged")).map((t) => t.tag_name), ["prod"]);
+    assert.deepEqual(
+      (await listTags(db, me, "-", "tagged")).map((t) => t.tag_name),
+      ["prod"],
+    );
     assert.deepEqual((await pullCommit(db, me, "-", "tagged", "prod")).manifest, manifest("b"));
   });
 
   test("list: query, prefix, tags, visibility, archive, sort and paging with total", async () => {
     const ws: Caller = { workspaceId: await workspace("Lister"), liker: "key:l" };
-    for (const [handle, description, tags] of [["translate-fr", "French translation", ["i18n"]], ["translate-de", "German", ["i18n", "de"]], ["summarize", "Short summaries", []]] as const) {
+    for (const [handle, description, tags] of [
+      ["translate-fr", "French translation", ["i18n"]],
+      ["translate-de", "German", ["i18n", "de"]],
+      ["summarize", "Short summaries", []],
+    ] as const) {
       await createRepo(db, ws, repoCreate.parse({ repo_handle: handle, description, tags: [...tags] }));
     }
     const list = (q: Record<string, string | string[]>) => listRepos(db, ws, repoListQuery.parse(q));
     assert.equal((await list({})).total, 3);
-    assert.deepEqual(names(await list({ query: "translat", sort_field: "repo_handle", sort_direction: "asc" })), ["translate-de", "translate-fr"]);
+    assert.deepEqual(names(await list({ query: "translat", sort_field: "repo_handle", sort_direction: "asc" })), [
+      "translate-de",
+      "translate-fr",
+    ]);
     assert.deepEqual(names(await list({ query: "summaries" })), ["summarize"], "description matches too");
     assert.deepEqual(names(await list({ query: "fr", match_prefix: "true" })), []);
     assert.deepEqual(names(await list({ tags: ["i18n", "de"] })), ["translate-de"]);
@@ -176,13 +198,21 @@ withTestDatabases("prompts", (open) => {
     await updateRepo(db, me, "-", "shared", repoUpdate.parse({ is_public: true }));
     assert.equal((await getRepo(db, other, "acme-prompts", "shared")).repo.full_name, "acme-prompts/shared");
     assert.deepEqual((await pullCommit(db, other, "acme-prompts", "shared", "latest")).manifest, manifest("hello"));
-    await assert.rejects(updateRepo(db, other, "acme-prompts", "shared", repoUpdate.parse({ description: "mine now" })), rejectsWith(403, /another workspace/));
-    await assert.rejects(createCommit(db, other, "acme-prompts", "shared", commitCreate.parse({ manifest: manifest("x") })), rejectsWith(403));
+    await assert.rejects(
+      updateRepo(db, other, "acme-prompts", "shared", repoUpdate.parse({ description: "mine now" })),
+      rejectsWith(403, /another workspace/),
+    );
+    await assert.rejects(
+      createCommit(db, other, "acme-prompts", "shared", commitCreate.parse({ manifest: manifest("x") })),
+      rejectsWith(403),
+    );
     await assert.rejects(deleteRepo(db, other, "acme-prompts", "shared"), rejectsWith(403));
 
     await deleteRepo(db, me, "-", "shared");
     await assert.rejects(getRepo(db, me, "-", "shared"), rejectsWith(404));
-    const [{ n }] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM prompt_commits c WHERE NOT EXISTS (SELECT 1 FROM prompt_repos r WHERE r.id = c.repo_id)`);
+    const [{ n }] = await db.query<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM prompt_commits c WHERE NOT EXISTS (SELECT 1 FROM prompt_repos r WHERE r.id = c.repo_id)`,
+    );
     assert.equal(n, 0, "commits go with their repo");
   });
 

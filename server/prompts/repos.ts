@@ -39,18 +39,26 @@ export async function listRepos(db: Sql, caller: Caller, q: RepoListQuery): Prom
   if (!scope) return { repos: [], total: 0 };
   const where: SqlFragment[] = [scope];
   if (q.query) {
-    where.push(q.match_prefix
-      ? sql`r.repo_handle ILIKE ${`${like(q.query)}%`}`
-      : sql`(r.repo_handle ILIKE ${`%${like(q.query)}%`} OR coalesce(r.description, '') ILIKE ${`%${like(q.query)}%`})`);
+    where.push(
+      q.match_prefix
+        ? sql`r.repo_handle ILIKE ${`${like(q.query)}%`}`
+        : sql`(r.repo_handle ILIKE ${`%${like(q.query)}%`} OR coalesce(r.description, '') ILIKE ${`%${like(q.query)}%`})`,
+    );
   }
   if (q.is_public !== undefined) where.push(sql`r.is_public = ${q.is_public}`);
   if (q.is_archived !== "allow") where.push(sql`r.is_archived = ${q.is_archived === "true"}`);
   if (q.tags?.length) where.push(sql`r.tags @> ${q.tags}::text[]`);
-  if (q.has_commits !== undefined) where.push(sql`${raw(q.has_commits ? "" : "NOT ")}EXISTS (SELECT 1 FROM prompt_commits c WHERE c.repo_id = r.id)`);
-  if (q.is_liked !== undefined) where.push(sql`${raw(q.is_liked ? "" : "NOT ")}EXISTS (SELECT 1 FROM prompt_likes l WHERE l.repo_id = r.id AND l.liker = ${caller.liker})`);
+  if (q.has_commits !== undefined)
+    where.push(sql`${raw(q.has_commits ? "" : "NOT ")}EXISTS (SELECT 1 FROM prompt_commits c WHERE c.repo_id = r.id)`);
+  if (q.is_liked !== undefined)
+    where.push(
+      sql`${raw(q.is_liked ? "" : "NOT ")}EXISTS (SELECT 1 FROM prompt_likes l WHERE l.repo_id = r.id AND l.liker = ${caller.liker})`,
+    );
   const filter = join(where, " AND ");
   const order = raw(`${SORT_COLUMN[q.sort_field]} ${q.sort_direction === "asc" ? "ASC" : "DESC"}, r.id`);
-  const rows = await db.query<RepoRow>(sql`${repoSelect(caller.liker)} WHERE ${filter} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`);
+  const rows = await db.query<RepoRow>(
+    sql`${repoSelect(caller.liker)} WHERE ${filter} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`,
+  );
   const [{ total }] = await db.query<{ total: number }>(sql`SELECT count(*)::int AS total FROM prompt_repos r WHERE ${filter}`);
   return { repos: rows.map(repoWire), total };
 }

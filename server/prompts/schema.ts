@@ -1,13 +1,20 @@
 import { z } from "zod";
 import { flag, many } from "../http/query-params";
 
-
 /** Repo names as LangSmith accepts them: letters, digits, "-", "_" and "."; no "/" or ":" (they split identifiers). */
-export const repoHandle = z.string().trim().min(1, "must not be empty").max(128)
+export const repoHandle = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(128)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "may contain only letters, digits, '-', '_' and '.', and must start with a letter or digit");
 
 /** Workspace (tenant) handles: lowercase letters, digits, "-" and "_", 3 to 64 characters. */
-export const tenantHandle = z.string().trim().min(3).max(64)
+export const tenantHandle = z
+  .string()
+  .trim()
+  .min(3)
+  .max(64)
   .regex(/^[a-z0-9][a-z0-9_-]*$/, "may contain only lowercase letters, digits, '-' and '_', and must start with a letter or digit");
 
 const tags = z.array(z.string().trim().min(1).max(128)).max(100);
@@ -42,7 +49,10 @@ export const repoListQuery = z.looseObject({
   match_prefix: flag,
   is_public: flag,
   /** "true" archived only, "false" (default) unarchived only, "allow" both. */
-  is_archived: z.enum(["true", "false", "allow", "True", "False"]).default("false").transform((v) => v.toLowerCase() as "true" | "false" | "allow"),
+  is_archived: z
+    .enum(["true", "false", "allow", "True", "False"])
+    .default("false")
+    .transform((v) => v.toLowerCase() as "true" | "false" | "allow"),
   tags: many(z.string()),
   has_commits: flag,
   is_liked: flag,
@@ -73,7 +83,12 @@ export const commitReadQuery = z.looseObject({ include_model: flag, is_view: fla
 export const likeBody = z.looseObject({ like: z.boolean() });
 
 export const tagCreate = z.looseObject({
-  tag_name: z.string().trim().min(1).max(128).regex(/^[^/:\s]+$/, "must not contain '/', ':' or spaces"),
+  tag_name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .regex(/^[^/:\s]+$/, "must not contain '/', ':' or spaces"),
   commit_id: z.string().trim().min(1),
 });
 

@@ -10,10 +10,15 @@ interface WorkspaceRow {
   created_at: string;
 }
 
-
 /** "Default workspace" → "default-workspace"; always 3..40 characters of [a-z0-9-]. */
 export function slugify(name: string): string {
-  const slug = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40).replace(/-+$/, "");
+  const slug = name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
   return slug.length >= 3 ? slug : `workspace${slug ? `-${slug}` : ""}`;
 }
 

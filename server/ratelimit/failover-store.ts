@@ -48,7 +48,9 @@ export class FailoverCounterStore implements CounterStore {
     } catch (error) {
       if (!this.down) {
         this.down = true;
-        this.warn(`rate limits: Redis unavailable (${error instanceof Error ? error.message : String(error)}); counting in this instance's memory until it is back.`);
+        this.warn(
+          `rate limits: Redis unavailable (${error instanceof Error ? error.message : String(error)}); counting in this instance's memory until it is back.`,
+        );
       }
       return call(this.fallback);
     }

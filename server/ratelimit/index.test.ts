@@ -9,6 +9,9 @@ test("RATE_LIMITS=off admits every request and sends no headers, from one proces
   const limiter = rateLimiter();
   assert.equal(rateLimiter(), limiter);
   for (let i = 0; i < 20; i++) {
-    assert.deepEqual(await limiter.check({ method: "POST", path: "/runs/stats", ip: "127.0.0.1", apiKey: "k" }), { allowed: true, headers: {} });
+    assert.deepEqual(await limiter.check({ method: "POST", path: "/runs/stats", ip: "127.0.0.1", apiKey: "k" }), {
+      allowed: true,
+      headers: {},
+    });
   }
 });

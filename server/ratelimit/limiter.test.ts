@@ -69,7 +69,10 @@ for (const region of ["us", "eu"] as Region[]) {
         const time = clock();
         const limiter = createRateLimiter({ region, now: time.now });
         const req = requestFor(row.identity, REPRESENTATIVE[row.id]!);
-        assert.deepEqual(applicableRows(req).map((a) => a.row.id), [row.id]);
+        assert.deepEqual(
+          applicableRows(req).map((a) => a.row.id),
+          [row.id],
+        );
 
         for (let i = 1; i <= count; i++) {
           const decision = await limiter.check(req);
@@ -90,7 +93,10 @@ for (const region of ["us", "eu"] as Region[]) {
           "X-RateLimit-Reset": String(windowSeconds - 1),
           "Retry-After": String(windowSeconds - 1),
         });
-        assert.equal(refused.detail, `Rate limit exceeded for ${row.category}: ${count} requests per ${windowSeconds} seconds. Retry after ${windowSeconds - 1} s.`);
+        assert.equal(
+          refused.detail,
+          `Rate limit exceeded for ${row.category}: ${count} requests per ${windowSeconds} seconds. Retry after ${windowSeconds - 1} s.`,
+        );
 
         assert.equal((await limiter.check(otherCaller(row.identity, req))).allowed, true, "another caller has its own budget");
 

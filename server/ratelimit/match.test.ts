@@ -8,7 +8,10 @@ const ip = "203.0.113.9";
 const key = (method: string, path: string): RateLimitRequest => ({ method, path, ip, apiKey: "lsv2_sk_test" });
 const user = (method: string, path: string): RateLimitRequest => ({ method, path, ip, userId: "user-1" });
 const anon = (method: string, path: string): RateLimitRequest => ({ method, path, ip });
-const ids = (req: RateLimitRequest) => applicableRows(req).map((a) => a.row.id).sort();
+const ids = (req: RateLimitRequest) =>
+  applicableRows(req)
+    .map((a) => a.row.id)
+    .sort();
 
 describe("path normalization", () => {
   test("strips /api/v1 and /v1 prefixes, trailing and doubled slashes, query and fragment", () => {

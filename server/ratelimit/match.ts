@@ -20,7 +20,10 @@ export interface AppliedRow {
  * prefix, because next.config.mjs rewrites `/X`, `/v1/X` and `/api/v1/X` onto the same handler.
  */
 export function normalizePath(raw: string): string {
-  let path = raw.split(/[?#]/, 1)[0]!.replace(/\/{2,}/g, "/").replace(/\/+$/, "");
+  let path = raw
+    .split(/[?#]/, 1)[0]!
+    .replace(/\/{2,}/g, "/")
+    .replace(/\/+$/, "");
   if (!path.startsWith("/")) path = `/${path}`;
   for (const prefix of ["/api/v1", "/v1"]) {
     if (path === prefix || path.startsWith(`${prefix}/`)) path = path.slice(prefix.length) || "/";

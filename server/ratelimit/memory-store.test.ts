@@ -26,7 +26,10 @@ test("consume is all-or-nothing across counters", async () => {
   assert.equal((await store.consume([tight, loose])).allowed, true);
   const refused = await store.consume([tight, loose]);
   assert.equal(refused.allowed, false);
-  assert.deepEqual(refused.states, [{ count: 1, resetMs: 1_000 }, { count: 1, resetMs: 5_000 }]);
+  assert.deepEqual(refused.states, [
+    { count: 1, resetMs: 1_000 },
+    { count: 1, resetMs: 5_000 },
+  ]);
   assert.deepEqual((await store.consume([loose])).states, [{ count: 2, resetMs: 5_000 }]);
 });
 

@@ -46,7 +46,10 @@ export class MemoryCounterStore implements CounterStore {
     });
     const allowed = counters.every((c, i) => (current[i]?.count ?? 0) < c.limit);
     if (!allowed) {
-      return { allowed, states: counters.map((c, i) => ({ count: current[i]?.count ?? 0, resetMs: current[i] ? current[i].endsAt - now : c.windowMs })) };
+      return {
+        allowed,
+        states: counters.map((c, i) => ({ count: current[i]?.count ?? 0, resetMs: current[i] ? current[i].endsAt - now : c.windowMs })),
+      };
     }
     const states = counters.map((c, i) => {
       let window = current[i];

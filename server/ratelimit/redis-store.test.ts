@@ -53,7 +53,13 @@ function relayTo(target: URL) {
 describe("Redis counters", { skip: REDIS_URL ? false : "TEST_REDIS_URL not set" }, () => {
   const limiters: RateLimiter[] = [];
   const limiter = (options: { keyPrefix?: string; redisUrl?: string; warn?: (m: string) => void } = {}) => {
-    const created = createRateLimiter({ region: "us", redisUrl: REDIS_URL, keyPrefix: PREFIX, warn: () => assert.fail("Redis fell back"), ...options });
+    const created = createRateLimiter({
+      region: "us",
+      redisUrl: REDIS_URL,
+      keyPrefix: PREFIX,
+      warn: () => assert.fail("Redis fell back"),
+      ...options,
+    });
     limiters.push(created);
     return created;
   };
@@ -114,7 +120,10 @@ describe("Redis counters", { skip: REDIS_URL ? false : "TEST_REDIS_URL not set" 
     const store = new RedisCounterStore({ url: REDIS_URL!, keyPrefix: PREFIX, timeoutMs: 1_000 });
     try {
       const counter = { key: `short-${randomUUID()}`, limit: 2, windowMs: 300 };
-      assert.deepEqual((await store.consume([counter])).states.map((s) => s.count), [1]);
+      assert.deepEqual(
+        (await store.consume([counter])).states.map((s) => s.count),
+        [1],
+      );
       assert.equal((await store.consume([counter])).allowed, true);
       const refused = await store.consume([counter]);
       assert.equal(refused.allowed, false);

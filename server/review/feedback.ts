@@ -62,7 +62,13 @@ async function ownFeedback(db: Sql, workspaceId: string, userId: string, id: str
   return feedback;
 }
 
-export async function updateReview(db: Sql, workspaceId: string, userId: string, id: string, change: Omit<ReviewInput, "key">): Promise<WireFeedback> {
+export async function updateReview(
+  db: Sql,
+  workspaceId: string,
+  userId: string,
+  id: string,
+  change: Omit<ReviewInput, "key">,
+): Promise<WireFeedback> {
   const feedback = await ownFeedback(db, workspaceId, userId, id);
   await checkAgainstConfig(db, workspaceId, { key: feedback.key, score: change.score, value: change.value });
   return updateFeedback(db, workspaceId, id, {
@@ -84,7 +90,13 @@ export type ReviewedFeedback = WireFeedback & { author: { user_id: string; name:
  * Feedback on the run and its trace, each with the name of the reviewer who left it (when a person
  * did) and whether the signed-in user left it (and so may change it).
  */
-export async function reviewsOnRun(db: Sql, workspaceId: string, userId: string, runId: string, traceId: string | null): Promise<ReviewedFeedback[]> {
+export async function reviewsOnRun(
+  db: Sql,
+  workspaceId: string,
+  userId: string,
+  runId: string,
+  traceId: string | null,
+): Promise<ReviewedFeedback[]> {
   const feedback = await feedbackOnRunAndTrace(db, workspaceId, runId, traceId);
   const ids = [...new Set(feedback.map(authorOf).filter((id): id is string => !!id && /^[0-9a-f-]{36}$/i.test(id)))];
   const users = ids.length

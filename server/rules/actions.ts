@@ -89,20 +89,34 @@ export async function applyActions(db: Sql, rule: RuleRow, run: RuleRun): Promis
   if (rule.add_feedback) {
     const fb = rule.add_feedback;
     await attempt("add_feedback", async () => {
-      const [row] = await insertFeedback(db, rule.workspace_id, [{
-        run_id: run.id, trace_id: run.trace_id, key: fb.key, score: fb.score, value: fb.value, comment: fb.comment,
-        feedback_source: { type: "auto_eval", metadata: { rule_id: rule.id } },
-      }]);
+      const [row] = await insertFeedback(db, rule.workspace_id, [
+        {
+          run_id: run.id,
+          trace_id: run.trace_id,
+          key: fb.key,
+          score: fb.score,
+          value: fb.value,
+          comment: fb.comment,
+          feedback_source: { type: "auto_eval", metadata: { rule_id: rule.id } },
+        },
+      ]);
       return { ok: true, detail: `feedback ${row.id}` };
     });
   }
   if (rule.add_to_dataset_id) {
     const datasetId = rule.add_to_dataset_id;
-    await attempt("add_to_dataset", async () => ({ ok: true, detail: `example ${await addRunToDataset(db, rule.workspace_id, datasetId, run)}` }));
+    await attempt("add_to_dataset", async () => ({
+      ok: true,
+      detail: `example ${await addRunToDataset(db, rule.workspace_id, datasetId, run)}`,
+    }));
   }
   for (const hook of rule.webhooks) {
     await attempt("webhook", async () => {
-      const result = await postJson(hook.url, { rule_id: rule.id, rule_name: rule.display_name, run: runPayload(run) }, { headers: hook.headers ?? {} });
+      const result = await postJson(
+        hook.url,
+        { rule_id: rule.id, rule_name: rule.display_name, run: runPayload(run) },
+        { headers: hook.headers ?? {} },
+      );
       return { ok: result.ok, attempts: result.attempts, status: result.status, detail: `${hook.url}: ${result.detail}` };
     });
   }

@@ -55,7 +55,11 @@ withTestDatabases("automation rules", (open) => {
     createRule(db, workspace, ruleCreate.parse({ display_name: "r", session_id: project, ...body }));
 
   test("CRUD, validation and workspace scoping", async () => {
-    const rule = await make({ filter: 'eq(run_type, "llm")', add_feedback: { key: "flagged", score: 1 }, webhooks: [{ url: `${hookUrl}/x`, headers: { authorization: "secret" } }] });
+    const rule = await make({
+      filter: 'eq(run_type, "llm")',
+      add_feedback: { key: "flagged", score: 1 },
+      webhooks: [{ url: `${hookUrl}/x`, headers: { authorization: "secret" } }],
+    });
     assert.equal(rule.sampling_rate, 1);
     assert.deepEqual(rule.webhooks, [{ url: `${hookUrl}/x`, headers: { authorization: "<redacted>" } }]);
     assert.equal((await readRule(db, ws, rule.id)).display_name, "r");
@@ -75,17 +79,28 @@ withTestDatabases("automation rules", (open) => {
     await assert.rejects(make({ add_feedback: { key: "k" }, session_id: randomUUID() }), status(404), "unknown project");
     await assert.rejects(make({ add_feedback: { key: "k" } }, other), status(404), "another workspace's project");
     assert.throws(() => ruleCreate.parse({ display_name: "r", session_id: project, sampling_rate: 1.5, add_feedback: { key: "k" } }));
-    await assert.rejects(updateRule(db, ws, rule.id, ruleUpdate.parse({ add_feedback: null, webhooks: [] })), status(400), "would leave no action");
+    await assert.rejects(
+      updateRule(db, ws, rule.id, ruleUpdate.parse({ add_feedback: null, webhooks: [] })),
+      status(400),
+      "would leave no action",
+    );
     await deleteRule(db, ws, rule.id);
     await assert.rejects(readRule(db, ws, rule.id), status(404));
   });
 
   test("after ingest: matching finished runs get feedback and a webhook, once; others are left alone", async () => {
     const p = await storeProject(db, ws);
-    const rule = await createRule(db, ws, ruleCreate.parse({
-      display_name: "llm runs", session_id: p, filter: 'eq(run_type, "llm")',
-      add_feedback: { key: "auto", score: 0.5 }, webhooks: [{ url: `${hookUrl}/hook`, headers: { "x-token": "t" } }],
-    }));
+    const rule = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({
+        display_name: "llm runs",
+        session_id: p,
+        filter: 'eq(run_type, "llm")',
+        add_feedback: { key: "auto", score: 0.5 },
+        webhooks: [{ url: `${hookUrl}/hook`, headers: { "x-token": "t" } }],
+      }),
+    );
     const llm = await storeRun(db, ws, p, { runType: "llm", name: "chat", outputs: { text: "hi" } });
     const chain = await storeRun(db, ws, p, { runType: "chain" });
     const pending = await storeRun(db, ws, p, { runType: "llm", ended: false });
@@ -100,7 +115,10 @@ withTestDatabases("automation rules", (open) => {
     assert.deepEqual(hook[0].body.run.outputs, { text: "hi" });
     assert.equal(hook[0].headers["x-token"], "t");
     const feedback = await listFeedback(db, ws, feedbackListQuery.parse({ run: llm }));
-    assert.deepEqual(feedback.map((f) => [f.key, f.score, (f.feedback_source as { type: string }).type]), [["auto", 0.5, "auto_eval"]]);
+    assert.deepEqual(
+      feedback.map((f) => [f.key, f.score, (f.feedback_source as { type: string }).type]),
+      [["auto", 0.5, "auto_eval"]],
+    );
 
     const again = await evaluateRules(db, ws, [llm]);
     assert.equal(again[0].matched, 0, "a run is acted on once per rule");
@@ -116,11 +134,22 @@ withTestDatabases("automation rules", (open) => {
 
   test("sampling rate 0 acts on nothing; disabled rules are skipped on ingest", async () => {
     const p = await storeProject(db, ws);
-    const never = await createRule(db, ws, ruleCreate.parse({ display_name: "never", session_id: p, sampling_rate: 0, add_feedback: { key: "s0" } }));
-    const off = await createRule(db, ws, ruleCreate.parse({ display_name: "off", session_id: p, is_enabled: false, add_feedback: { key: "off" } }));
+    const never = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({ display_name: "never", session_id: p, sampling_rate: 0, add_feedback: { key: "s0" } }),
+    );
+    const off = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({ display_name: "off", session_id: p, is_enabled: false, add_feedback: { key: "off" } }),
+    );
     const runs = [await storeRun(db, ws, p), await storeRun(db, ws, p)];
     const reports = await evaluateRules(db, ws, runs);
-    assert.deepEqual(reports.map((r) => [r.rule_id, r.matched, r.sampled]), [[never.id, 2, 0]]);
+    assert.deepEqual(
+      reports.map((r) => [r.rule_id, r.matched, r.sampled]),
+      [[never.id, 2, 0]],
+    );
     assert.equal((await listFeedback(db, ws, feedbackListQuery.parse({ run: runs }))).length, 0);
     const manual = await triggerRule(db, ws, off.id);
     assert.equal(manual.sampled, 2, "a disabled rule can still be run by hand");
@@ -130,14 +159,28 @@ withTestDatabases("automation rules", (open) => {
     const p = await storeProject(db, ws);
     const runs: string[] = [];
     for (let i = 0; i < 200; i++) runs.push(await storeRun(db, ws, p, { name: i % 2 ? "odd" : "even" }));
-    const half = await createRule(db, ws, ruleCreate.parse({ display_name: "half", session_id: p, sampling_rate: 0.5, filter: 'eq(name, "even")', add_feedback: { key: "half" } }));
+    const half = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({
+        display_name: "half",
+        session_id: p,
+        sampling_rate: 0.5,
+        filter: 'eq(name, "even")',
+        add_feedback: { key: "half" },
+      }),
+    );
     const report = await triggerRule(db, ws, half.id);
     assert.equal(report.matched, 100);
     assert.ok(report.sampled > 25 && report.sampled < 75, `sampled ${report.sampled} of 100 at 0.5`);
     assert.equal((await triggerRule(db, ws, half.id)).matched, 0, "a second trigger finds nothing new");
 
     failing.add("/broken");
-    const broken = await createRule(db, ws, ruleCreate.parse({ display_name: "broken", session_id: p, filter: `eq(id, "${runs[0]}")`, webhooks: [{ url: `${hookUrl}/broken` }] }));
+    const broken = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({ display_name: "broken", session_id: p, filter: `eq(id, "${runs[0]}")`, webhooks: [{ url: `${hookUrl}/broken` }] }),
+    );
     const bad = await triggerRule(db, ws, broken.id);
     assert.deepEqual(bad.actions, { succeeded: 0, failed: 1 });
     assert.equal(received.filter((r) => r.body.rule_id === broken.id).length, 3, "three attempts");

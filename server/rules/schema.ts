@@ -3,7 +3,10 @@ import { uuid } from "../core/uuid";
 import { score } from "../feedback/schema";
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be a valid HTTP header name");
-const headerValue = z.string().max(4096).regex(/^[^\r\n]*$/, "must not contain line breaks");
+const headerValue = z
+  .string()
+  .max(4096)
+  .regex(/^[^\r\n]*$/, "must not contain line breaks");
 
 export const webhook = z.object({
   url: z.string().min(1).max(2048),

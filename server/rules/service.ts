@@ -47,7 +47,11 @@ export type WireRule = ReturnType<typeof ruleToWire>;
 
 const missing = (id: string) => notFound(`Rule ${id} not found.`);
 
-async function checkReferences(db: Sql, workspaceId: string, rule: { session_id?: string; add_to_dataset_id?: string | null; filter?: string | null; webhooks?: Webhook[] | null }) {
+async function checkReferences(
+  db: Sql,
+  workspaceId: string,
+  rule: { session_id?: string; add_to_dataset_id?: string | null; filter?: string | null; webhooks?: Webhook[] | null },
+) {
   if (rule.session_id) {
     const [project] = await db.query(sql`SELECT 1 FROM projects WHERE id = ${rule.session_id} AND workspace_id = ${workspaceId}`);
     if (!project) throw notFound(`Project ${rule.session_id} not found.`);
@@ -67,7 +71,11 @@ function checkHasAction(rule: { add_to_dataset_id: string | null; add_feedback: 
 }
 
 export async function createRule(db: Sql, workspaceId: string, input: RuleCreate): Promise<WireRule> {
-  checkHasAction({ add_to_dataset_id: input.add_to_dataset_id ?? null, add_feedback: input.add_feedback ?? null, webhooks: input.webhooks });
+  checkHasAction({
+    add_to_dataset_id: input.add_to_dataset_id ?? null,
+    add_feedback: input.add_feedback ?? null,
+    webhooks: input.webhooks,
+  });
   await checkReferences(db, workspaceId, input);
   const [row] = await db.query<RuleRow>(sql`
     INSERT INTO run_rules (id, workspace_id, project_id, display_name, filter, sampling_rate, is_enabled, add_to_dataset_id, add_feedback, webhooks)
@@ -89,7 +97,11 @@ export async function readRule(db: Sql, workspaceId: string, id: string): Promis
   return ruleToWire(await loadRule(db, workspaceId, id));
 }
 
-export async function listRules(db: Sql, workspaceId: string, q: { session_id?: string; offset: number; limit: number }): Promise<WireRule[]> {
+export async function listRules(
+  db: Sql,
+  workspaceId: string,
+  q: { session_id?: string; offset: number; limit: number },
+): Promise<WireRule[]> {
   const rows = await db.query<RuleRow>(sql`
     SELECT * FROM run_rules WHERE workspace_id = ${workspaceId} ${q.session_id ? sql`AND project_id = ${q.session_id}` : sql``}
     ORDER BY created_at, id LIMIT ${q.limit} OFFSET ${q.offset}`);
@@ -101,7 +113,7 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
   checkHasAction({
     add_to_dataset_id: change.add_to_dataset_id !== undefined ? change.add_to_dataset_id : current.add_to_dataset_id,
     add_feedback: change.add_feedback !== undefined ? change.add_feedback : current.add_feedback,
-    webhooks: change.webhooks !== undefined ? change.webhooks ?? [] : current.webhooks,
+    webhooks: change.webhooks !== undefined ? (change.webhooks ?? []) : current.webhooks,
   });
   await checkReferences(db, workspaceId, change);
   const sets: SqlFragment[] = [sql`updated_at = now()`];
@@ -111,7 +123,8 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
   if (change.sampling_rate !== undefined) sets.push(sql`sampling_rate = ${change.sampling_rate}`);
   if (change.is_enabled !== undefined) sets.push(sql`is_enabled = ${change.is_enabled}`);
   if (change.add_to_dataset_id !== undefined) sets.push(sql`add_to_dataset_id = ${change.add_to_dataset_id}`);
-  if (change.add_feedback !== undefined) sets.push(sql`add_feedback = ${change.add_feedback ? JSON.stringify(change.add_feedback) : null}::jsonb`);
+  if (change.add_feedback !== undefined)
+    sets.push(sql`add_feedback = ${change.add_feedback ? JSON.stringify(change.add_feedback) : null}::jsonb`);
   if (change.webhooks !== undefined) sets.push(sql`webhooks = ${JSON.stringify(change.webhooks ?? [])}::jsonb`);
   const [row] = await db.query<RuleRow>(sql`
     UPDATE run_rules SET ${join(sets)} WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING *`);
@@ -127,7 +140,16 @@ export async function deleteRule(db: Sql, workspaceId: string, id: string): Prom
 /** GET /runs/rules/{id}/logs: what each action did, newest first. */
 export async function ruleLogs(db: Sql, workspaceId: string, id: string, page: { offset: number; limit: number }) {
   await loadRule(db, workspaceId, id);
-  const rows = await db.query<{ id: string; run_id: string; action: string; outcome: string; attempts: number; status_code: number | null; detail: string | null; created_at: string }>(sql`
+  const rows = await db.query<{
+    id: string;
+    run_id: string;
+    action: string;
+    outcome: string;
+    attempts: number;
+    status_code: number | null;
+    detail: string | null;
+    created_at: string;
+  }>(sql`
     SELECT id, run_id, action, outcome, attempts, status_code, detail, created_at FROM run_rule_logs
     WHERE rule_id = ${id} AND workspace_id = ${workspaceId}
     ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`);

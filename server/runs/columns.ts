@@ -51,9 +51,32 @@ export interface UsageDetails {
 }
 
 const LIGHT = [
-  "id", "workspace_id", "project_id", "trace_id", "parent_run_id", "dotted_order", "is_root", "name", "run_type", "status",
-  "start_time", "end_time", "latency_ms", "error", "tags", "reference_example_id", "thread_id", "model", "provider",
-  "prompt_tokens", "completion_tokens", "total_tokens", "first_token_time", "usage_details", "input_preview", "output_preview",
+  "id",
+  "workspace_id",
+  "project_id",
+  "trace_id",
+  "parent_run_id",
+  "dotted_order",
+  "is_root",
+  "name",
+  "run_type",
+  "status",
+  "start_time",
+  "end_time",
+  "latency_ms",
+  "error",
+  "tags",
+  "reference_example_id",
+  "thread_id",
+  "model",
+  "provider",
+  "prompt_tokens",
+  "completion_tokens",
+  "total_tokens",
+  "first_token_time",
+  "usage_details",
+  "input_preview",
+  "output_preview",
 ];
 const COSTS = ["prompt_cost", "completion_cost", "total_cost"];
 /** Large JSON columns, read only when the caller's `select` asks for them. */

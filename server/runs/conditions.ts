@@ -27,7 +27,8 @@ export function runConditions(workspaceId: string, s: Partial<RunSelection>, ali
     parts.push(sql`${a}.id = ANY(${s.id}::uuid[])`);
     return andAll(parts);
   }
-  if (s.session) parts.push(s.session.length === 1 ? sql`${a}.project_id = ${s.session[0]}` : sql`${a}.project_id = ANY(${s.session}::uuid[])`);
+  if (s.session)
+    parts.push(s.session.length === 1 ? sql`${a}.project_id = ${s.session[0]}` : sql`${a}.project_id = ANY(${s.session}::uuid[])`);
   if (s.trace) parts.push(sql`${a}.trace_id = ${s.trace}`);
   if (s.parent_run) parts.push(sql`${a}.parent_run_id = ${s.parent_run}`);
   if (s.run_type) parts.push(sql`${a}.run_type = ${s.run_type}`);
@@ -42,11 +43,15 @@ export function runConditions(workspaceId: string, s: Partial<RunSelection>, ali
   if (s.filter) parts.push(compileFilter(s.filter, alias));
   if (s.trace_filter) {
     const t = raw(`${alias}_root`);
-    parts.push(sql`EXISTS (SELECT 1 FROM runs ${t} WHERE ${t}.workspace_id = ${a}.workspace_id AND ${t}.trace_id = ${a}.trace_id AND ${t}.is_root AND ${compileFilter(s.trace_filter, `${alias}_root`)})`);
+    parts.push(
+      sql`EXISTS (SELECT 1 FROM runs ${t} WHERE ${t}.workspace_id = ${a}.workspace_id AND ${t}.trace_id = ${a}.trace_id AND ${t}.is_root AND ${compileFilter(s.trace_filter, `${alias}_root`)})`,
+    );
   }
   if (s.tree_filter) {
     const t = raw(`${alias}_tree`);
-    parts.push(sql`EXISTS (SELECT 1 FROM runs ${t} WHERE ${t}.workspace_id = ${a}.workspace_id AND ${t}.trace_id = ${a}.trace_id AND ${t}.id <> ${a}.id AND ${compileFilter(s.tree_filter, `${alias}_tree`)})`);
+    parts.push(
+      sql`EXISTS (SELECT 1 FROM runs ${t} WHERE ${t}.workspace_id = ${a}.workspace_id AND ${t}.trace_id = ${a}.trace_id AND ${t}.id <> ${a}.id AND ${compileFilter(s.tree_filter, `${alias}_tree`)})`,
+    );
   }
   return andAll(parts);
 }

@@ -14,8 +14,14 @@ export function encodeCursor(cursor: Cursor): string {
 export function decodeCursor(text: string): Cursor {
   try {
     const value = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-    if (value?.v === 1 && typeof value.t === "string" && typeof value.i === "string" && (value.o === "asc" || value.o === "desc")
-      && /^[0-9a-f-]{36}$/i.test(value.i) && !Number.isNaN(Date.parse(value.t))) {
+    if (
+      value?.v === 1 &&
+      typeof value.t === "string" &&
+      typeof value.i === "string" &&
+      (value.o === "asc" || value.o === "desc") &&
+      /^[0-9a-f-]{36}$/i.test(value.i) &&
+      !Number.isNaN(Date.parse(value.t))
+    ) {
       return { startTime: value.t, id: value.i, order: value.o };
     }
   } catch {

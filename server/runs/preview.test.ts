@@ -3,12 +3,31 @@ import assert from "node:assert/strict";
 import { PREVIEW_CHARS, previewOf } from "./preview";
 
 test("previews: the last user message and the final answer of a conversation", () => {
-  const inputs = { messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Where is\n my order?" }] };
+  const inputs = {
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "Where is\n my order?" },
+    ],
+  };
   assert.equal(previewOf(inputs, "input"), "Where is my order?");
   assert.equal(previewOf({ choices: [{ message: { role: "assistant", content: "It shipped." } }] }, "output"), "It shipped.");
-  const toolCall = { choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "track", arguments: "{\"order\":1}" } }] } }] };
+  const toolCall = {
+    choices: [
+      {
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c1", type: "function", function: { name: "track", arguments: '{"order":1}' } }],
+        },
+      },
+    ],
+  };
   assert.match(previewOf(toolCall, "output") ?? "", /^track\(/);
-  assert.equal(previewOf({ messages: [{ role: "assistant", content: "Of course." }] }, "output"), "Of course.", "a chain's own messages shape");
+  assert.equal(
+    previewOf({ messages: [{ role: "assistant", content: "Of course." }] }, "output"),
+    "Of course.",
+    "a chain's own messages shape",
+  );
 });
 
 test("previews: a speaking key as itself, anything else as compact JSON, always one bounded line", () => {

@@ -14,7 +14,8 @@ const oneLine = (text: string) => {
 
 function messageText(message: Message): string {
   const parts = message.blocks.map((b) =>
-    b.type === "text" ? b.text : b.type === "tool_call" ? `${b.name}(${compactJson(b.args, 80)})` : b.type === "image" ? "[image]" : "");
+    b.type === "text" ? b.text : b.type === "tool_call" ? `${b.name}(${compactJson(b.args, 80)})` : b.type === "image" ? "[image]" : "",
+  );
   return parts.filter(Boolean).join(" ");
 }
 
@@ -25,7 +26,10 @@ function lastMessageContent(messages: unknown): string | null {
   const content = (last as { content?: unknown } | undefined)?.content;
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    const text = content.map((p) => (typeof p === "string" ? p : typeof (p as { text?: unknown })?.text === "string" ? (p as { text: string }).text : "")).filter(Boolean).join(" ");
+    const text = content
+      .map((p) => (typeof p === "string" ? p : typeof (p as { text?: unknown })?.text === "string" ? (p as { text: string }).text : ""))
+      .filter(Boolean)
+      .join(" ");
     return text || null;
   }
   return null;
@@ -67,7 +71,9 @@ export function spokenText(value: unknown, side: "input" | "output", budget = 4_
   if (value === null || value === undefined) return null;
   if (typeof value === "string") return value;
   if (typeof value !== "object") return String(value);
-  const conversation = toConversation(side === "input" ? { run_type: "llm", inputs: value, outputs: undefined } : { run_type: "llm", inputs: undefined, outputs: value });
+  const conversation = toConversation(
+    side === "input" ? { run_type: "llm", inputs: value, outputs: undefined } : { run_type: "llm", inputs: undefined, outputs: value },
+  );
   const messages = side === "input" ? conversation.input : conversation.output;
   const wanted = side === "input" ? "user" : "assistant";
   const message = [...messages].reverse().find((m) => m.role === wanted) ?? messages.at(-1);
@@ -78,7 +84,9 @@ export function spokenText(value: unknown, side: "input" | "output", budget = 4_
   if (keys.length === 0) return null;
   const said = lastMessageContent(record.messages);
   if (said) return said;
-  const speaking = SPEAKING_KEYS.find((k) => typeof record[k] === "string") ?? (keys.length === 1 && typeof record[keys[0]!] === "string" ? keys[0] : undefined);
+  const speaking =
+    SPEAKING_KEYS.find((k) => typeof record[k] === "string") ??
+    (keys.length === 1 && typeof record[keys[0]!] === "string" ? keys[0] : undefined);
   return speaking ? (record[speaking] as string) : compactJson(value, budget);
 }
 

@@ -26,10 +26,46 @@ withTestDatabases("runs query", (open) => {
     db = (await open()).sql;
     project = await seedProject(db, ws);
     other = await seedProject(db, ws);
-    runs.agent = await seedRun(db, ws, project, { name: "agent", start: at(0), latencyMs: 8000, metadata: { user: "ann", tier: 2 }, tags: ["prod"], threadId: "t1", inputs: { question: "weather in Paris?" }, outputs: { answer: "sunny" } });
-    runs.llm = await seedRun(db, ws, project, { name: "ChatOpenAI", runType: "llm", parent: { ...runs.agent, id: runs.agent.id }, start: at(0.1), latencyMs: 2500, model: "gpt-4o", promptTokens: 100, completionTokens: 20, promptCost: 0.001, completionCost: 0.002, firstTokenMs: 300, tags: ["prod", "llm"] });
-    runs.tool = await seedRun(db, ws, project, { name: "search_tool", runType: "tool", parent: { ...runs.agent, id: runs.agent.id }, start: at(0.2), latencyMs: 100, error: "Timeout contacting API" });
-    runs.agent2 = await seedRun(db, ws, project, { name: "agent2", start: at(5), latencyMs: 500, metadata: { user: "bob", tier: 1 }, tags: ["dev"], inputs: { question: "hello" } });
+    runs.agent = await seedRun(db, ws, project, {
+      name: "agent",
+      start: at(0),
+      latencyMs: 8000,
+      metadata: { user: "ann", tier: 2 },
+      tags: ["prod"],
+      threadId: "t1",
+      inputs: { question: "weather in Paris?" },
+      outputs: { answer: "sunny" },
+    });
+    runs.llm = await seedRun(db, ws, project, {
+      name: "ChatOpenAI",
+      runType: "llm",
+      parent: { ...runs.agent, id: runs.agent.id },
+      start: at(0.1),
+      latencyMs: 2500,
+      model: "gpt-4o",
+      promptTokens: 100,
+      completionTokens: 20,
+      promptCost: 0.001,
+      completionCost: 0.002,
+      firstTokenMs: 300,
+      tags: ["prod", "llm"],
+    });
+    runs.tool = await seedRun(db, ws, project, {
+      name: "search_tool",
+      runType: "tool",
+      parent: { ...runs.agent, id: runs.agent.id },
+      start: at(0.2),
+      latencyMs: 100,
+      error: "Timeout contacting API",
+    });
+    runs.agent2 = await seedRun(db, ws, project, {
+      name: "agent2",
+      start: at(5),
+      latencyMs: 500,
+      metadata: { user: "bob", tier: 1 },
+      tags: ["dev"],
+      inputs: { question: "hello" },
+    });
     runs.pending = await seedRun(db, ws, project, { name: "pending", start: at(6), latencyMs: null, metadata: { user: "ann" } });
     runs.elsewhere = await seedRun(db, ws, other, { name: "elsewhere", start: at(7) });
     await seedRun(db, otherWs, await seedProject(db, otherWs), { name: "foreign", start: at(8) });
@@ -40,7 +76,10 @@ withTestDatabases("runs query", (open) => {
 
   test("a project's runs, newest first, with the wire shape", async () => {
     const page = await q({});
-    assert.deepEqual(page.runs.map((r) => r.name), ["pending", "agent2", "search_tool", "ChatOpenAI", "agent"]);
+    assert.deepEqual(
+      page.runs.map((r) => r.name),
+      ["pending", "agent2", "search_tool", "ChatOpenAI", "agent"],
+    );
     assert.equal(page.cursors.next, null);
     const agent = page.runs.find((r) => r.name === "agent")!;
     assert.equal(agent.parent_run_id, null);
@@ -123,7 +162,7 @@ withTestDatabases("runs query", (open) => {
       ["gte(total_cost, 0.003)", ["ChatOpenAI"]],
       ['lt(first_token_time, "1s")', ["ChatOpenAI"]],
       ['eq(status, "pending")', ["pending"]],
-      ['eq(end_time, null)', ["pending"]],
+      ["eq(end_time, null)", ["pending"]],
       [`gte(start_time, "${at(5).toISOString()}")`, ["agent2", "pending"]],
       ['not(or(eq(name, "agent"), eq(name, "agent2")))', ["ChatOpenAI", "pending", "search_tool"]],
       ["eq(execution_order, 1)", ["agent", "agent2", "pending"]],
@@ -137,38 +176,85 @@ withTestDatabases("runs query", (open) => {
     const root = randomUUID();
     const child = (tokens: number) => {
       const id = randomUUID();
-      return { id, trace_id: root, parent_run_id: root, dotted_order: `20260101T000000000000Z${root}.20260101T000001000000Z${id}`, name: "llm", run_type: "llm", session_id: traced, start_time: "2026-01-01T00:00:01Z", end_time: "2026-01-01T00:00:02Z", inputs: {}, outputs: { usage_metadata: { input_tokens: tokens, output_tokens: 0, total_tokens: tokens } } };
+      return {
+        id,
+        trace_id: root,
+        parent_run_id: root,
+        dotted_order: `20260101T000000000000Z${root}.20260101T000001000000Z${id}`,
+        name: "llm",
+        run_type: "llm",
+        session_id: traced,
+        start_time: "2026-01-01T00:00:01Z",
+        end_time: "2026-01-01T00:00:02Z",
+        inputs: {},
+        outputs: { usage_metadata: { input_tokens: tokens, output_tokens: 0, total_tokens: tokens } },
+      };
     };
-    await ingestRuns(db, ws, { post: [
-      { id: root, trace_id: root, dotted_order: `20260101T000000000000Z${root}`, name: "agent", run_type: "chain", session_id: traced, start_time: "2026-01-01T00:00:00Z", inputs: {} },
-      child(30_000), child(30_329),
-    ] });
-    const roots = (filter: string) => queryRuns(db, ws, runQueryBody.parse({ session: [traced], is_root: true, filter })).then((p) => p.runs.map((r) => [r.name, r.total_tokens]));
+    await ingestRuns(db, ws, {
+      post: [
+        {
+          id: root,
+          trace_id: root,
+          dotted_order: `20260101T000000000000Z${root}`,
+          name: "agent",
+          run_type: "chain",
+          session_id: traced,
+          start_time: "2026-01-01T00:00:00Z",
+          inputs: {},
+        },
+        child(30_000),
+        child(30_329),
+      ],
+    });
+    const roots = (filter: string) =>
+      queryRuns(db, ws, runQueryBody.parse({ session: [traced], is_root: true, filter })).then((p) =>
+        p.runs.map((r) => [r.name, r.total_tokens]),
+      );
     assert.deepEqual(await roots("gt(total_tokens, 50000)"), [["agent", 60_329]], "the root shows 60,329 and is matched by it");
     assert.deepEqual(await roots("lt(total_tokens, 50000)"), []);
     const all = await queryRuns(db, ws, runQueryBody.parse({ session: [traced], filter: "gt(total_tokens, 50000)" }));
-    assert.deepEqual(all.runs.map((r) => r.name), ["agent"], "a child keeps its own count");
+    assert.deepEqual(
+      all.runs.map((r) => r.name),
+      ["agent"],
+      "a child keeps its own count",
+    );
   });
 
   test("trace_filter applies to the root, tree_filter to another run of the trace", async () => {
     assert.deepEqual(await names({ trace_filter: 'eq(name, "agent")' }), ["ChatOpenAI", "agent", "search_tool"]);
     assert.deepEqual(await names({ is_root: true, tree_filter: 'eq(run_type, "llm")' }), ["agent"]);
-    assert.deepEqual(await names({ filter: 'eq(run_type, "tool")', tree_filter: 'gt(total_tokens, 0)' }), ["search_tool"]);
-    assert.deepEqual(await names({ trace_filter: 'and(eq(feedback_key, "correctness"), eq(feedback_score, 1))', run_type: "llm" }), ["ChatOpenAI"]);
+    assert.deepEqual(await names({ filter: 'eq(run_type, "tool")', tree_filter: "gt(total_tokens, 0)" }), ["search_tool"]);
+    assert.deepEqual(await names({ trace_filter: 'and(eq(feedback_key, "correctness"), eq(feedback_score, 1))', run_type: "llm" }), [
+      "ChatOpenAI",
+    ]);
     assert.deepEqual(await names({ execution_order: 1 }), await names({ is_root: true }), "execution_order 1 is the roots only");
   });
 
   test("select trims the answer but keeps the identity columns; limits above 100 are capped", async () => {
     const page = await q({ select: ["inputs", "outputs"], limit: 1 });
-    assert.deepEqual(Object.keys(page.runs[0]).sort(),
-      ["dotted_order", "id", "inputs", "name", "outputs", "parent_run_id", "run_type", "session_id", "start_time", "status", "trace_id"]);
+    assert.deepEqual(Object.keys(page.runs[0]).sort(), [
+      "dotted_order",
+      "id",
+      "inputs",
+      "name",
+      "outputs",
+      "parent_run_id",
+      "run_type",
+      "session_id",
+      "start_time",
+      "status",
+      "trace_id",
+    ]);
     assert.ok(page.cursors.next);
     const capped = await q({ limit: 500 });
     assert.equal(capped.runs.length, 5);
   });
 
   test("a malformed filter or cursor is the caller's error", async () => {
-    await assert.rejects(q({ filter: 'eq(name, "x" "y")' }), (e: unknown) => e instanceof FilterSyntaxError && /position 13/.test(e.message));
+    await assert.rejects(
+      q({ filter: 'eq(name, "x" "y")' }),
+      (e: unknown) => e instanceof FilterSyntaxError && /position 13/.test(e.message),
+    );
     await assert.rejects(q({ cursor: "garbage" }), /Invalid cursor/);
   });
 });

@@ -30,9 +30,11 @@ export async function queryRuns(db: Sql, workspaceId: string, body: RunQueryBody
   if (body.cursor) {
     const cursor = decodeCursor(body.cursor);
     if (cursor.order !== order) throw badRequest("Invalid cursor: it was made for the other order.");
-    conditions.push(order === "desc"
-      ? sql`r.start_time <= ${cursor.startTime}::timestamptz AND (r.start_time < ${cursor.startTime}::timestamptz OR r.id > ${cursor.id}::uuid)`
-      : sql`r.start_time >= ${cursor.startTime}::timestamptz AND (r.start_time > ${cursor.startTime}::timestamptz OR r.id < ${cursor.id}::uuid)`);
+    conditions.push(
+      order === "desc"
+        ? sql`r.start_time <= ${cursor.startTime}::timestamptz AND (r.start_time < ${cursor.startTime}::timestamptz OR r.id > ${cursor.id}::uuid)`
+        : sql`r.start_time >= ${cursor.startTime}::timestamptz AND (r.start_time > ${cursor.startTime}::timestamptz OR r.id < ${cursor.id}::uuid)`,
+    );
   }
   const select = body.select && body.select.length > 0 ? new Set(body.select) : null;
   const heavy = new Set<string>(select ? HEAVY_COLUMNS.filter((c) => select.has(c)) : HEAVY_COLUMNS);

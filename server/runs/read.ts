@@ -18,17 +18,37 @@ function withTraceTotals(row: RunRow, totals: Map<string, TraceTotals>): RunRow 
 }
 
 /** Rows to wire runs, with their feedback statistics, attachment links and trace roll-ups looked up in three queries. */
-export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[], select: ReadonlySet<string> | null): Promise<SelectedRun[]>;
+export async function serializeRuns(
+  db: Sql,
+  workspaceId: string,
+  rows: RunRow[],
+  select: ReadonlySet<string> | null,
+): Promise<SelectedRun[]>;
 export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[]): Promise<WireRun[]>;
-export async function serializeRuns(db: Sql, workspaceId: string, rows: RunRow[], select?: ReadonlySet<string> | null): Promise<SelectedRun[]> {
+export async function serializeRuns(
+  db: Sql,
+  workspaceId: string,
+  rows: RunRow[],
+  select?: ReadonlySet<string> | null,
+): Promise<SelectedRun[]> {
   const ids = rows.map((r) => r.id);
   const wantsFeedback = !select || select.has("feedback_stats");
   const [stats, links, totals] = await Promise.all([
     wantsFeedback ? feedbackStats(db, workspaceId, ids) : Promise.resolve(new Map()),
     attachmentLinks(db, workspaceId, ids),
-    traceTotals(db, workspaceId, rows.filter((r) => r.is_root).map((r) => r.trace_id)),
+    traceTotals(
+      db,
+      workspaceId,
+      rows.filter((r) => r.is_root).map((r) => r.trace_id),
+    ),
   ]);
-  return rows.map((row) => serializeRun(withTraceTotals(row, totals), { feedbackStats: stats.get(row.id) ?? null, attachments: links.get(row.id) ?? null, select }));
+  return rows.map((row) =>
+    serializeRun(withTraceTotals(row, totals), {
+      feedbackStats: stats.get(row.id) ?? null,
+      attachments: links.get(row.id) ?? null,
+      select,
+    }),
+  );
 }
 
 /** One run of the workspace, serialized whole; null when it does not exist there. */
@@ -37,7 +57,9 @@ export type RunDetail = WireRun & { diagnostics?: Diagnostic[] };
 
 export async function readRun(db: Sql, workspaceId: string, id: string): Promise<RunDetail | null> {
   if (!UUID.test(id)) return null;
-  const rows = (await db.query<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.id = ${id}`)).map(fromStorage);
+  const rows = (await db.query<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.id = ${id}`)).map(
+    fromStorage,
+  );
   if (rows.length === 0) return null;
   const [run]: RunDetail[] = await serializeRuns(db, workspaceId, rows);
   // Structural problems in an LLM run's messages: in the single-run answer only (too heavy for pages).

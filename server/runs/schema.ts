@@ -3,9 +3,18 @@ import { MAX_SEARCH_CHARS } from "./filter/parse";
 import { uuid } from "../core/uuid";
 
 /** One id or a list of ids (JS sends `reference_example` as a string, Python as a list). */
-const uuids = z.union([uuid, z.array(uuid)]).nullish().transform((v) => (v === null || v === undefined ? undefined : Array.isArray(v) ? v : [v]));
-const text = z.string().nullish().transform((v) => v ?? undefined);
-const time = z.union([z.string(), z.number()]).nullish().transform((v) => v ?? undefined);
+const uuids = z
+  .union([uuid, z.array(uuid)])
+  .nullish()
+  .transform((v) => (v === null || v === undefined ? undefined : Array.isArray(v) ? v : [v]));
+const text = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? undefined);
+const time = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((v) => v ?? undefined);
 
 /** The run selection shared by /runs/query, /runs/stats and charts: what the SDKs send. */
 export const runSelection = z.looseObject({
@@ -19,7 +28,11 @@ export const runSelection = z.looseObject({
   error: z.boolean().nullish(),
   start_time: time,
   end_time: time,
-  query: z.string().max(MAX_SEARCH_CHARS, `a search of at most ${MAX_SEARCH_CHARS.toLocaleString("en")} characters`).nullish().transform((v) => v ?? undefined),
+  query: z
+    .string()
+    .max(MAX_SEARCH_CHARS, `a search of at most ${MAX_SEARCH_CHARS.toLocaleString("en")} characters`)
+    .nullish()
+    .transform((v) => v ?? undefined),
   filter: text,
   trace_filter: text,
   tree_filter: text,

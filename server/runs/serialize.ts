@@ -53,7 +53,8 @@ export interface WireRun {
 }
 
 /** The fields every selection returns (IDENTITY_FIELDS). */
-export type IdentityField = "id" | "name" | "run_type" | "start_time" | "trace_id" | "dotted_order" | "parent_run_id" | "session_id" | "status";
+export type IdentityField =
+  "id" | "name" | "run_type" | "start_time" | "trace_id" | "dotted_order" | "parent_run_id" | "session_id" | "status";
 
 /** A run serialized with the SDK's `select`: its identity, and whichever selected fields it has. */
 export type SelectedRun = Pick<WireRun, IdentityField> & Partial<WireRun>;
@@ -79,7 +80,17 @@ const num = (value: unknown): number | null => (value === null || value === unde
  * The columns every selection returns, whatever `select` names: the Python client's Run model
  * requires them, and a run without its place in a trace is not usable.
  */
-export const IDENTITY_FIELDS: readonly IdentityField[] = ["id", "name", "run_type", "start_time", "trace_id", "dotted_order", "parent_run_id", "session_id", "status"];
+export const IDENTITY_FIELDS: readonly IdentityField[] = [
+  "id",
+  "name",
+  "run_type",
+  "start_time",
+  "trace_id",
+  "dotted_order",
+  "parent_run_id",
+  "session_id",
+  "status",
+];
 
 /** Only the non-zero entries, or null when none is (the SDK's `*_details` maps). */
 function details(entries: Record<string, number | undefined>): Record<string, number> | null {

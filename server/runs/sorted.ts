@@ -24,8 +24,13 @@ const SORT_BY: Record<SortKey, SqlFragment> = {
  * measure last, ties broken by id so pages never overlap.
  */
 export async function sortedRuns(
-  db: Sql, workspaceId: string, selection: RunSelection,
-  sort: { by: SortKey; dir: "asc" | "desc" }, offset: number, limit: number, select: string[],
+  db: Sql,
+  workspaceId: string,
+  selection: RunSelection,
+  sort: { by: SortKey; dir: "asc" | "desc" },
+  offset: number,
+  limit: number,
+  select: string[],
 ): Promise<{ runs: SelectedRun[]; next: number | null }> {
   const rows = await db.query<RunRow>(sql`
     SELECT ${runColumns("r", new Set())} FROM runs r

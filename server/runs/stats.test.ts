@@ -20,10 +20,45 @@ withTestDatabases("runs stats and threads", (open) => {
     db = (await open()).sql;
     project = await seedProject(db, ws);
     // Thread t1: two traces; thread t2: one trace with an error; one run outside any thread.
-    const a = await seedRun(db, ws, project, { name: "turn1", start: at(0), latencyMs: 1000, threadId: "t1", inputs: { q: "hi" }, outputs: { a: "hello" } });
-    await seedRun(db, ws, project, { name: "llm", runType: "llm", parent: a, start: at(0.1), latencyMs: 500, promptTokens: 10, completionTokens: 5, promptCost: 0.01, completionCost: 0.02, firstTokenMs: 200 });
-    const b = await seedRun(db, ws, project, { name: "turn2", start: at(1), latencyMs: 3000, threadId: "t1", inputs: { q: "bye" }, outputs: { a: "ciao" } });
-    await seedRun(db, ws, project, { name: "llm", runType: "llm", parent: b, start: at(1.1), latencyMs: 700, promptTokens: 30, completionTokens: 10, promptCost: 0.03, completionCost: 0.04 });
+    const a = await seedRun(db, ws, project, {
+      name: "turn1",
+      start: at(0),
+      latencyMs: 1000,
+      threadId: "t1",
+      inputs: { q: "hi" },
+      outputs: { a: "hello" },
+    });
+    await seedRun(db, ws, project, {
+      name: "llm",
+      runType: "llm",
+      parent: a,
+      start: at(0.1),
+      latencyMs: 500,
+      promptTokens: 10,
+      completionTokens: 5,
+      promptCost: 0.01,
+      completionCost: 0.02,
+      firstTokenMs: 200,
+    });
+    const b = await seedRun(db, ws, project, {
+      name: "turn2",
+      start: at(1),
+      latencyMs: 3000,
+      threadId: "t1",
+      inputs: { q: "bye" },
+      outputs: { a: "ciao" },
+    });
+    await seedRun(db, ws, project, {
+      name: "llm",
+      runType: "llm",
+      parent: b,
+      start: at(1.1),
+      latencyMs: 700,
+      promptTokens: 30,
+      completionTokens: 10,
+      promptCost: 0.03,
+      completionCost: 0.04,
+    });
     await seedRun(db, ws, project, { name: "turn1", start: at(2), latencyMs: 2000, threadId: "t2", error: "boom" });
     await seedRun(db, ws, project, { name: "lonely", start: at(3), latencyMs: null });
     await seedFeedback(db, ws, { ...a, projectId: project }, "correctness", 1);
@@ -67,7 +102,10 @@ withTestDatabases("runs stats and threads", (open) => {
   test("threads group traces by thread id, newest first", async () => {
     const { groups, total } = await groupThreads(db, ws, runGroupBody.parse({ session_id: project, group_by: "conversation" }));
     assert.equal(total, 2);
-    assert.deepEqual(groups.map((g) => g.thread_id), ["t2", "t1"]);
+    assert.deepEqual(
+      groups.map((g) => g.thread_id),
+      ["t2", "t1"],
+    );
     const t1 = groups[1];
     assert.equal(t1.count, 2);
     assert.equal(t1.total_tokens, 55);
@@ -81,7 +119,10 @@ withTestDatabases("runs stats and threads", (open) => {
     assert.equal(t1.feedback_stats?.correctness.n, 2);
     assert.equal(groups[0].last_error, "boom");
     const second = await groupThreads(db, ws, runGroupBody.parse({ session_id: project, limit: 1, offset: 1 }));
-    assert.deepEqual(second.groups.map((g) => g.thread_id), ["t1"]);
+    assert.deepEqual(
+      second.groups.map((g) => g.thread_id),
+      ["t1"],
+    );
     assert.equal(second.total, 2);
   });
 });

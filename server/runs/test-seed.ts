@@ -70,7 +70,14 @@ export async function seedRun(db: Sql, workspaceId: string, projectId: string, r
   return { id, traceId, dottedOrder };
 }
 
-export async function seedFeedback(db: Sql, workspaceId: string, run: SeededRun & { projectId: string }, key: string, score: number | null, value: unknown = null): Promise<void> {
+export async function seedFeedback(
+  db: Sql,
+  workspaceId: string,
+  run: SeededRun & { projectId: string },
+  key: string,
+  score: number | null,
+  value: unknown = null,
+): Promise<void> {
   await db.query(sql`
     INSERT INTO feedback (id, workspace_id, run_id, trace_id, project_id, key, score, value)
     VALUES (${randomUUID()}, ${workspaceId}, ${run.id}, ${run.traceId}, ${run.projectId}, ${key}, ${score}, ${value === null ? null : JSON.stringify(value)}::jsonb)`);

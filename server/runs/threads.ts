@@ -32,8 +32,13 @@ const GROUPS = new Set(["conversation", "thread", "thread_id"]);
  * tokens and cost cover all their runs, latency and first/last messages come from the roots.
  */
 export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupBody): Promise<{ groups: Thread[]; total: number }> {
-  if (body.group_by && !GROUPS.has(body.group_by)) throw badRequest(`Invalid group_by ${JSON.stringify(body.group_by)}: expected "conversation".`);
-  const where = runConditions(workspaceId, { session: [body.session_id], filter: body.filter, start_time: body.start_time, end_time: body.end_time }, "r");
+  if (body.group_by && !GROUPS.has(body.group_by))
+    throw badRequest(`Invalid group_by ${JSON.stringify(body.group_by)}: expected "conversation".`);
+  const where = runConditions(
+    workspaceId,
+    { session: [body.session_id], filter: body.filter, start_time: body.start_time, end_time: body.end_time },
+    "r",
+  );
   const limit = body.limit ?? 100;
   const offset = body.offset ?? 0;
   const page = await db.query<{ thread_id: string; count: number; min_start_time: string; max_start_time: string; total: number }>(sql`
@@ -51,7 +56,14 @@ export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupB
     db.query<{ thread_id: string; total_tokens: number; total_cost: number | null }>(sql`
       SELECT tr.thread_id, coalesce(sum(x.total_tokens), 0)::float8 AS total_tokens, sum(x.total_cost)::float8 AS total_cost
       FROM (${traces}) tr JOIN runs x ON x.workspace_id = ${workspaceId} AND x.trace_id = tr.trace_id GROUP BY tr.thread_id`),
-    db.query<{ thread_id: string; latency_p50: number | null; latency_p99: number | null; first_inputs: string | null; last_outputs: string | null; last_error: string | null }>(sql`
+    db.query<{
+      thread_id: string;
+      latency_p50: number | null;
+      latency_p99: number | null;
+      first_inputs: string | null;
+      last_outputs: string | null;
+      last_error: string | null;
+    }>(sql`
       SELECT tr.thread_id,
         (percentile_cont(0.5) WITHIN GROUP (ORDER BY x.latency_ms) / 1000)::float8 AS latency_p50,
         (percentile_cont(0.99) WITHIN GROUP (ORDER BY x.latency_ms) / 1000)::float8 AS latency_p99,
@@ -109,7 +121,16 @@ export interface ThreadTurn {
 
 /** A thread as a transcript: its traces' roots in time order, each read as what was asked and answered. */
 export async function threadTurns(db: Sql, workspaceId: string, projectId: string, threadId: string, limit = 200): Promise<ThreadTurn[]> {
-  const rows = await db.query<{ id: string; trace_id: string; name: string; start_time: string; latency_ms: number | null; inputs: unknown; outputs: unknown; error: string | null }>(sql`
+  const rows = await db.query<{
+    id: string;
+    trace_id: string;
+    name: string;
+    start_time: string;
+    latency_ms: number | null;
+    inputs: unknown;
+    outputs: unknown;
+    error: string | null;
+  }>(sql`
     SELECT r.id, r.trace_id, r.name, r.start_time, r.latency_ms, r.inputs, r.outputs, r.error FROM runs r
     WHERE r.workspace_id = ${workspaceId} AND r.project_id = ${projectId} AND r.thread_id = ${threadId} AND r.is_root
     ORDER BY r.start_time, r.id LIMIT ${limit}`);

@@ -36,7 +36,21 @@ export interface TraceRuns {
 }
 
 /** One run as the SQL below aggregates it: [id, parent, name, type, status, start, end, latency ms, error, tokens, cost, model, first token ms]. */
-type Tuple = [string, string | null, string, string, string, string, string | null, number | null, string | null, number | null, number | null, string | null, number | null];
+type Tuple = [
+  string,
+  string | null,
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  number | null,
+  string | null,
+  number | null,
+  number | null,
+  string | null,
+  number | null,
+];
 
 /**
  * Every run of one trace in tree order (dotted order: a parent before its children, siblings by
@@ -63,20 +77,22 @@ export async function traceRuns(db: Sql, workspaceId: string, traceId: string): 
     ) r`);
   const rows = fromStorage(JSON.parse(text) as Tuple[]);
   if (rows.length === 0) throw notFound(`Trace ${traceId} not found.`);
-  const runs = rows.slice(0, TRACE_RUN_LIMIT).map(([id, parent, name, runType, status, start, end, latencyMs, error, tokens, cost, model, firstTokenMs]) => ({
-    id,
-    parent_run_id: parent,
-    name,
-    run_type: runType,
-    status,
-    start_time: isoFromDb(start)!,
-    end_time: isoFromDb(end),
-    latency: latencyMs === null ? null : latencyMs / 1000,
-    error,
-    total_tokens: tokens ?? 0,
-    total_cost: cost,
-    model,
-    first_token_ms: firstTokenMs === null ? null : Math.max(0, firstTokenMs),
-  }));
+  const runs = rows
+    .slice(0, TRACE_RUN_LIMIT)
+    .map(([id, parent, name, runType, status, start, end, latencyMs, error, tokens, cost, model, firstTokenMs]) => ({
+      id,
+      parent_run_id: parent,
+      name,
+      run_type: runType,
+      status,
+      start_time: isoFromDb(start)!,
+      end_time: isoFromDb(end),
+      latency: latencyMs === null ? null : latencyMs / 1000,
+      error,
+      total_tokens: tokens ?? 0,
+      total_cost: cost,
+      model,
+      first_token_ms: firstTokenMs === null ? null : Math.max(0, firstTokenMs),
+    }));
   return { runs, truncated: rows.length > TRACE_RUN_LIMIT };
 }

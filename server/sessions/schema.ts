@@ -44,5 +44,10 @@ export const sessionUpdate = z.looseObject({
 export type SessionUpdate = z.infer<typeof sessionUpdate>;
 
 export const sessionDeleteQuery = z.looseObject({
-  session_ids: many(z.string()).transform((v) => v?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean)),
+  session_ids: many(z.string()).transform((v) =>
+    v
+      ?.flatMap((s) => s.split(","))
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ),
 });

@@ -19,7 +19,11 @@ withTestDatabases("sessions", (open) => {
   });
 
   test("create, read by id and by name, 409 on a duplicate, upsert updates", async () => {
-    const created = await createSession(db, ws, sessionCreate.parse({ name: "alpha", description: "first", extra: { metadata: { team: "a" } } }));
+    const created = await createSession(
+      db,
+      ws,
+      sessionCreate.parse({ name: "alpha", description: "first", extra: { metadata: { team: "a" } } }),
+    );
     assert.equal(created.tenant_id, ws);
     assert.equal(created.reference_dataset_id, null);
     assert.match(created.start_time as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
@@ -50,7 +54,17 @@ withTestDatabases("sessions", (open) => {
     const p = await createSession(db, ws, sessionCreate.parse({ name: "stats" }));
     const start = new Date("2026-03-01T00:00:00Z");
     const root = await seedRun(db, ws, p.id as string, { start, latencyMs: 2000 });
-    await seedRun(db, ws, p.id as string, { parent: root, runType: "llm", start, latencyMs: 1500, promptTokens: 7, completionTokens: 3, promptCost: 0.5, completionCost: 0.25, firstTokenMs: 100 });
+    await seedRun(db, ws, p.id as string, {
+      parent: root,
+      runType: "llm",
+      start,
+      latencyMs: 1500,
+      promptTokens: 7,
+      completionTokens: 3,
+      promptCost: 0.5,
+      completionCost: 0.25,
+      firstTokenMs: 100,
+    });
     await seedRun(db, ws, p.id as string, { start: new Date("2026-03-01T00:01:00Z"), latencyMs: 4000, error: "x" });
     await seedFeedback(db, ws, { ...root, projectId: p.id as string }, "score", 0.5);
     const withStats = await readSession(db, ws, p.id as string, true);
@@ -70,7 +84,12 @@ withTestDatabases("sessions", (open) => {
 
   test("update ignores nulls, renames with 409 on a taken name", async () => {
     const p = await createSession(db, ws, sessionCreate.parse({ name: "gamma", description: "d" }));
-    const changed = await updateSession(db, ws, p.id as string, sessionUpdate.parse({ name: null, description: null, extra: null, end_time: "2026-03-02T00:00:00Z" }));
+    const changed = await updateSession(
+      db,
+      ws,
+      p.id as string,
+      sessionUpdate.parse({ name: null, description: null, extra: null, end_time: "2026-03-02T00:00:00Z" }),
+    );
     assert.equal(changed.description, "d");
     assert.equal(changed.end_time, "2026-03-02T00:00:00.000000Z");
     assert.equal((await updateSession(db, ws, p.id as string, sessionUpdate.parse({ name: "gamma2" }))).name, "gamma2");

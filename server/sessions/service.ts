@@ -60,7 +60,11 @@ function toWire(row: ProjectRow): WireProject {
 
 async function withStats(db: Sql, workspaceId: string, rows: ProjectRow[], include: boolean | undefined): Promise<ProjectWithStats[]> {
   if (!include) return rows.map(toWire);
-  const stats = await projectStats(db, workspaceId, rows.map((r) => r.id));
+  const stats = await projectStats(
+    db,
+    workspaceId,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({ ...toWire(row), ...stats.get(row.id) }));
 }
 
@@ -158,7 +162,9 @@ export async function deleteSessions(db: Sql, workspaceId: string, ids: string[]
         (SELECT count(*)::int FROM feedback WHERE project_id IN (${projects})) AS feedback,
         (SELECT count(*)::int FROM attachments WHERE run_id IN (SELECT id FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects}))) AS attachments,
         (SELECT count(*)::int FROM chart_sets WHERE project_id IN (${projects})) AS chart_sets`);
-    await tx.query(sql`DELETE FROM trace_totals WHERE workspace_id = ${workspaceId} AND trace_id IN (SELECT trace_id FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects}))`);
+    await tx.query(
+      sql`DELETE FROM trace_totals WHERE workspace_id = ${workspaceId} AND trace_id IN (SELECT trace_id FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects}))`,
+    );
     const removed = await tx.query(sql`DELETE FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[]) RETURNING id`);
     if (removed.length === 0) throw notFound(`No project among ${ids.join(", ")} exists in this workspace.`);
     return { projects: removed.length, ...counted! };

@@ -2,7 +2,9 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { STATS_COLUMNS, statsFromRow, type FeedbackKeyStats, type RunStats } from "../runs/stats";
 
-export type ProjectStats = Omit<RunStats, "run_facets" | "median_tokens" | "tokens_p99" | "cost_p50" | "cost_p99"> & { run_facets: unknown[] };
+export type ProjectStats = Omit<RunStats, "run_facets" | "median_tokens" | "tokens_p99" | "cost_p50" | "cost_p99"> & {
+  run_facets: unknown[];
+};
 
 /**
  * Statistics of each project, as the projects list shows them: run count, latency and error

@@ -24,7 +24,20 @@ function toCsv(columns: string[], rows: Record<string, unknown>[]): string {
 }
 
 const EXAMPLE_COLUMNS = ["id", "inputs", "outputs", "metadata", "split", "created_at", "modified_at"];
-const RUN_COLUMNS = ["id", "parent_run_id", "name", "run_type", "status", "start_time", "end_time", "inputs", "outputs", "error", "total_tokens", "total_cost"];
+const RUN_COLUMNS = [
+  "id",
+  "parent_run_id",
+  "name",
+  "run_type",
+  "status",
+  "start_time",
+  "end_time",
+  "inputs",
+  "outputs",
+  "error",
+  "total_tokens",
+  "total_cost",
+];
 
 /** GET /public/download/{token}: the shared trace (its runs) or dataset (its current examples) as one file. */
 export async function downloadShared(db: Sql, shared: SharedResource, format: DownloadFormat): Promise<Response> {
@@ -39,11 +52,16 @@ export async function downloadShared(db: Sql, shared: SharedResource, format: Do
     }
   } else {
     name = `dataset-${shared.resourceId}`;
-    const examples = (await allExamples(db, shared.workspaceId, shared.resourceId))
-      .map((e) => ({ ...e, split: (e.metadata as { dataset_split?: unknown } | null)?.dataset_split ?? null }));
-    body = format === "json" ? JSON.stringify(examples, null, 2)
-      : format === "jsonl" ? examples.map((e) => JSON.stringify(e)).join("\n") + "\n"
-      : toCsv(EXAMPLE_COLUMNS, examples);
+    const examples = (await allExamples(db, shared.workspaceId, shared.resourceId)).map((e) => ({
+      ...e,
+      split: (e.metadata as { dataset_split?: unknown } | null)?.dataset_split ?? null,
+    }));
+    body =
+      format === "json"
+        ? JSON.stringify(examples, null, 2)
+        : format === "jsonl"
+          ? examples.map((e) => JSON.stringify(e)).join("\n") + "\n"
+          : toCsv(EXAMPLE_COLUMNS, examples);
   }
   return new Response(body, {
     headers: {

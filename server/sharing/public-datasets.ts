@@ -20,7 +20,14 @@ export async function sharedExamples(db: Sql, token: string, q: ExampleListQuery
 export async function allExamples(db: Sql, workspaceId: string, datasetId: string): Promise<WireExample[]> {
   const out: WireExample[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const page = await listExamples(db, workspaceId, { dataset: datasetId, id: undefined, splits: undefined, metadata: undefined, offset, limit: 1000 });
+    const page = await listExamples(db, workspaceId, {
+      dataset: datasetId,
+      id: undefined,
+      splits: undefined,
+      metadata: undefined,
+      offset,
+      limit: 1000,
+    });
     out.push(...page);
     if (page.length < 1000) return out;
   }

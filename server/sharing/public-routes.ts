@@ -6,7 +6,10 @@ import { sharedRuns } from "./public-runs";
 import { resolveShare } from "./service";
 
 const runsQuery = z.object({
-  id: z.union([uuid, z.array(uuid)]).optional().transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  id: z
+    .union([uuid, z.array(uuid)])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
 });
 
 /** GET /public/{token}/runs with its query already split into keys. */

@@ -49,7 +49,11 @@ export async function sharedRuns(db: Sql, workspaceId: string, traceId: string, 
       ${ids.length ? sql`AND r.id = ANY(${ids}::uuid[])` : sql``}
     ORDER BY r.dotted_order`);
   if (rows.length === 0 && ids.length === 0) throw notFound("The shared trace no longer exists.");
-  const stats = await feedbackStats(db, workspaceId, rows.map((r) => r.id));
+  const stats = await feedbackStats(
+    db,
+    workspaceId,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => publicRun(fromStorage(r), stats.get(r.id)));
 }
 

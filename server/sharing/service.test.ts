@@ -52,7 +52,9 @@ withTestDatabases("sharing", (open) => {
     assert.match(share_token, /^[0-9a-f-]{36}$/);
     assert.deepEqual(await share(db, ws, "run", root), { run_id: root, share_token });
     assert.deepEqual(await readShare(db, ws, "run", root), { run_id: root, share_token });
-    const [stored] = await db.query<{ token_hash: string; token_sealed: string }>(sql`SELECT token_hash, token_sealed FROM shares WHERE resource_id = ${root}`);
+    const [stored] = await db.query<{ token_hash: string; token_sealed: string }>(
+      sql`SELECT token_hash, token_sealed FROM shares WHERE resource_id = ${root}`,
+    );
     assert.ok(!stored.token_hash.includes(share_token) && !stored.token_sealed.includes(share_token), "the token is not stored in clear");
     assert.deepEqual(await resolveShare(db, share_token, "run"), { kind: "run", workspaceId: ws, resourceId: root });
     await assert.rejects(resolveShare(db, share_token, "dataset"), status(404));
@@ -86,11 +88,20 @@ withTestDatabases("sharing", (open) => {
   test("the public view is the shared run and its descendants, nested, without workspace ids", async () => {
     const tree = await sharedRunTree(db, ws, root);
     assert.equal(tree.name, "root");
-    assert.deepEqual(tree.child_runs.map((c) => c.name), ["child", "sibling"]);
-    assert.deepEqual(tree.child_runs[0].child_runs.map((c) => c.name), ["grandchild"]);
+    assert.deepEqual(
+      tree.child_runs.map((c) => c.name),
+      ["child", "sibling"],
+    );
+    assert.deepEqual(
+      tree.child_runs[0].child_runs.map((c) => c.name),
+      ["grandchild"],
+    );
     assert.deepEqual(tree.child_runs[0].feedback_stats, { good: { n: 1, avg: 1, stdev: 0, values: {} } });
     assert.ok(!JSON.stringify(tree).includes(ws), "no workspace id leaks");
-    assert.deepEqual((await sharedRuns(db, ws, root, [sibling])).map((r) => r.name), ["sibling"]);
+    assert.deepEqual(
+      (await sharedRuns(db, ws, root, [sibling])).map((r) => r.name),
+      ["sibling"],
+    );
   });
 
   test("download as json, jsonl and csv with an attachment disposition", async () => {

@@ -41,7 +41,10 @@ async function targetOrNotFound(db: Sql, workspaceId: string, kind: ShareKind, i
 }
 
 async function activeToken(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<string | null> {
-  const row = await db.prisma.share.findFirst({ where: { workspaceId, resourceType: kind, resourceId: id, revokedAt: null }, select: { tokenSealed: true } });
+  const row = await db.prisma.share.findFirst({
+    where: { workspaceId, resourceType: kind, resourceId: id, revokedAt: null },
+    select: { tokenSealed: true },
+  });
   return row ? unsealToken(row.tokenSealed) : null;
 }
 
@@ -54,11 +57,20 @@ export async function share(db: Sql, workspaceId: string, kind: ShareKind, id: s
   const existing = await activeToken(db, workspaceId, kind, target);
   if (existing) return link(kind, id, existing);
   const token = newShareToken();
-  await db.prisma.share.create({
-    data: { id: randomUUID(), workspaceId, resourceType: kind, resourceId: target, tokenHash: hashToken(token), tokenSealed: sealToken(token) },
-  }).catch((error: unknown) => {
-    if (!isUniqueViolation(error)) throw error;
-  });
+  await db.prisma.share
+    .create({
+      data: {
+        id: randomUUID(),
+        workspaceId,
+        resourceType: kind,
+        resourceId: target,
+        tokenHash: hashToken(token),
+        tokenSealed: sealToken(token),
+      },
+    })
+    .catch((error: unknown) => {
+      if (!isUniqueViolation(error)) throw error;
+    });
   // A concurrent request may have shared it first (one active link per resource): everyone gets the link that was stored.
   return link(kind, id, (await activeToken(db, workspaceId, kind, target))!);
 }
@@ -72,7 +84,10 @@ export async function readShare(db: Sql, workspaceId: string, kind: ShareKind, i
 /** DELETE .../share: the link stops working at once (for the whole trace). Unsharing twice is fine. */
 export async function unshare(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<void> {
   const target = await targetOrNotFound(db, workspaceId, kind, id);
-  await db.prisma.share.updateMany({ where: { workspaceId, resourceType: kind, resourceId: target, revokedAt: null }, data: { revokedAt: new Date() } });
+  await db.prisma.share.updateMany({
+    where: { workspaceId, resourceType: kind, resourceId: target, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
 }
 
 export interface SharedResource {

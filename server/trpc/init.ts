@@ -31,7 +31,8 @@ const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
 /** The services' errors (AppError, zod, the filter parser's positioned errors) as tRPC errors with the same message. */
 function toTrpcError(error: TRPCError): TRPCError {
   const cause = error.cause;
-  if (cause instanceof AppError) return new TRPCError({ code: CODES[cause.status] ?? "INTERNAL_SERVER_ERROR", message: cause.detail, cause });
+  if (cause instanceof AppError)
+    return new TRPCError({ code: CODES[cause.status] ?? "INTERNAL_SERVER_ERROR", message: cause.detail, cause });
   if (cause instanceof z.ZodError) return new TRPCError({ code: "BAD_REQUEST", message: describeZodError(cause, "input"), cause });
   const data = dataErrorDetail(cause);
   if (data) return new TRPCError({ code: "BAD_REQUEST", message: data, cause });
@@ -70,11 +71,12 @@ export const publicProcedure = t.procedure.use(mapErrors);
  * A public procedure under the same rate limits as the REST path it stands for (sign-up is
  * limited per address like POST /api/v1/auth/signup).
  */
-export const limitedProcedure = (method: string, path: string) => publicProcedure.use(async ({ ctx, next }) => {
-  const decision = await rateLimiter().check({ method, path, userId: ctx.userId ?? undefined, ip: ctx.ip ?? "unknown" });
-  if (!decision.allowed) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: decision.detail ?? "Rate limit exceeded" });
-  return next();
-});
+export const limitedProcedure = (method: string, path: string) =>
+  publicProcedure.use(async ({ ctx, next }) => {
+    const decision = await rateLimiter().check({ method, path, userId: ctx.userId ?? undefined, ip: ctx.ip ?? "unknown" });
+    if (!decision.allowed) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: decision.detail ?? "Rate limit exceeded" });
+    return next();
+  });
 
 /** A signed-in user. */
 export const userProcedure = publicProcedure.use(({ ctx, next }) => {
@@ -96,7 +98,8 @@ export const workspaceProcedure = userProcedure.input(z.object({ workspaceId: uu
 
 /** Members and admins: viewers can read but not change data. */
 export const workspaceWriteProcedure = workspaceProcedure.use(({ ctx, next }) => {
-  if (ctx.role === "viewer") throw new TRPCError({ code: "FORBIDDEN", message: "Your role in this workspace is viewer: it can read but not change data." });
+  if (ctx.role === "viewer")
+    throw new TRPCError({ code: "FORBIDDEN", message: "Your role in this workspace is viewer: it can read but not change data." });
   return next();
 });
 

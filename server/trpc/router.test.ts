@@ -35,8 +35,25 @@ withTestDatabases("tRPC routers", (open) => {
     project = await seedProject(db, ada.workspaceId, "support-bot");
     runs.root = await seedRun(db, ada.workspaceId, project, { name: "agent", start: at(0), latencyMs: 900, inputs: { q: "big input" } });
     const parent = { ...runs.root };
-    runs.llm = await seedRun(db, ada.workspaceId, project, { name: "ChatOpenAI", runType: "llm", parent, start: at(100), latencyMs: 300, promptTokens: 10, completionTokens: 5, model: "gpt-4o-mini", firstTokenMs: 120 });
-    runs.tool = await seedRun(db, ada.workspaceId, project, { name: "search", runType: "tool", parent, start: at(50), latencyMs: 100, error: "Timeout" });
+    runs.llm = await seedRun(db, ada.workspaceId, project, {
+      name: "ChatOpenAI",
+      runType: "llm",
+      parent,
+      start: at(100),
+      latencyMs: 300,
+      promptTokens: 10,
+      completionTokens: 5,
+      model: "gpt-4o-mini",
+      firstTokenMs: 120,
+    });
+    runs.tool = await seedRun(db, ada.workspaceId, project, {
+      name: "search",
+      runType: "tool",
+      parent,
+      start: at(50),
+      latencyMs: 100,
+      error: "Timeout",
+    });
     runs.nested = await seedRun(db, ada.workspaceId, project, { name: "inner", parent: { ...runs.tool }, start: at(60), latencyMs: 10 });
     runs.other = await seedRun(db, ada.workspaceId, project, { name: "second", start: at(5000), latencyMs: 20 });
     await seedFeedback(db, ada.workspaceId, { ...runs.llm, projectId: project }, "correctness", 1);
@@ -67,25 +84,46 @@ withTestDatabases("tRPC routers", (open) => {
     assert.equal(new Set([...first.runs, ...second.runs].map((r) => r.id)).size, 5);
     assert.ok(!("inputs" in first.runs[0]));
     const roots = await caller.runs.list({ workspaceId: ada.workspaceId, projectId: project, rootOnly: true });
-    assert.deepEqual(roots.runs.map((r) => r.name), ["second", "agent"]);
-    const slow = await caller.runs.list({ workspaceId: ada.workspaceId, projectId: project, filter: 'and(eq(run_type, "llm"), gt(latency, "200ms"))' });
-    assert.deepEqual(slow.runs.map((r) => r.name), ["ChatOpenAI"]);
+    assert.deepEqual(
+      roots.runs.map((r) => r.name),
+      ["second", "agent"],
+    );
+    const slow = await caller.runs.list({
+      workspaceId: ada.workspaceId,
+      projectId: project,
+      filter: 'and(eq(run_type, "llm"), gt(latency, "200ms"))',
+    });
+    assert.deepEqual(
+      slow.runs.map((r) => r.name),
+      ["ChatOpenAI"],
+    );
     assert.equal(slow.runs[0].feedback_stats?.correctness?.avg, 1);
   });
 
   test("a filter the parser cannot read is BAD_REQUEST with its position", async () => {
-    await rejectsWith(as(ada.userId).runs.list({ workspaceId: ada.workspaceId, projectId: project, filter: "eq(latency" }), "BAD_REQUEST", /position \d+/);
+    await rejectsWith(
+      as(ada.userId).runs.list({ workspaceId: ada.workspaceId, projectId: project, filter: "eq(latency" }),
+      "BAD_REQUEST",
+      /position \d+/,
+    );
   });
 
   test("trace.get lists the trace in tree order without inputs; runs.get reads one run whole", async () => {
     const caller = as(ada.userId);
     const trace = await caller.trace.get({ workspaceId: ada.workspaceId, traceId: runs.root.traceId });
-    assert.deepEqual(trace.runs.map((r) => r.name), ["agent", "search", "inner", "ChatOpenAI"]);
+    assert.deepEqual(
+      trace.runs.map((r) => r.name),
+      ["agent", "search", "inner", "ChatOpenAI"],
+    );
     assert.equal(trace.truncated, false);
     assert.ok(!("inputs" in trace.runs[0]));
     assert.equal(trace.runs[1].error, "Timeout");
     const llm = trace.runs.find((r) => r.name === "ChatOpenAI")!;
-    assert.deepEqual([llm.model, llm.first_token_ms, llm.total_tokens], ["gpt-4o-mini", 120, 15], "the tree shows each LLM run's model, first-token time and tokens");
+    assert.deepEqual(
+      [llm.model, llm.first_token_ms, llm.total_tokens],
+      ["gpt-4o-mini", 120, 15],
+      "the tree shows each LLM run's model, first-token time and tokens",
+    );
     const run = await caller.runs.get({ workspaceId: ada.workspaceId, runId: runs.root.id });
     assert.deepEqual(run.inputs, { q: "big input" });
     await rejectsWith(caller.runs.get({ workspaceId: ada.workspaceId, runId: randomUUID() }), "NOT_FOUND");
@@ -98,6 +136,9 @@ withTestDatabases("tRPC routers", (open) => {
     assert.equal(stats.run_count, 5);
     const activity = await caller.projects.activity({ workspaceId: ada.workspaceId, projectId: project });
     assert.equal(activity.buckets.length, 14);
-    assert.deepEqual(activity.series.map((s) => s.metric), ["run_count", "error_count"]);
+    assert.deepEqual(
+      activity.series.map((s) => s.metric),
+      ["run_count", "error_count"],
+    );
   });
 });

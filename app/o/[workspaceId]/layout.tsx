@@ -10,7 +10,11 @@ export default async function WorkspaceLayout({ children, params }: { children: 
   const { workspaceId } = await params;
   const { userId, api } = await serverTrpc();
   if (!userId) redirect(`/signin?callbackUrl=${encodeURIComponent(`/o/${workspaceId}/projects`)}`);
-  const [, workspaces, user] = await Promise.all([orNotFound(api.workspaces.current({ workspaceId })), api.workspaces.mine(), api.account.me()]);
+  const [, workspaces, user] = await Promise.all([
+    orNotFound(api.workspaces.current({ workspaceId })),
+    api.workspaces.mine(),
+    api.account.me(),
+  ]);
   return (
     <Shell workspaceId={workspaceId} workspaces={workspaces} user={{ email: user.email, name: user.name }}>
       {children}

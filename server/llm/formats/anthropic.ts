@@ -1,7 +1,18 @@
 import type { Block } from "../conversation-types";
 import {
-  arr, contentBlocks, isObj, located, media, parseArgs, roleOf, str, textBlocks,
-  type Ctx, type Located, type Obj, type Sides,
+  arr,
+  contentBlocks,
+  isObj,
+  located,
+  media,
+  parseArgs,
+  roleOf,
+  str,
+  textBlocks,
+  type Ctx,
+  type Located,
+  type Obj,
+  type Sides,
 } from "./common";
 
 /**
@@ -19,7 +30,9 @@ function source(s: Obj) {
 }
 
 const resultStatus = (b: Obj): "success" | "error" =>
-  b.is_error === true || (isObj(b.content) && typeof b.content.type === "string" && b.content.type.endsWith("_error")) ? "error" : "success";
+  b.is_error === true || (isObj(b.content) && typeof b.content.type === "string" && b.content.type.endsWith("_error"))
+    ? "error"
+    : "success";
 
 /** One Anthropic content block (other than `tool_result`, which the message reader splits out); null when not Anthropic's. */
 export function anthropicPart(b: Obj, path: string, ctx: Ctx): Block[] | null {
@@ -32,7 +45,15 @@ export function anthropicPart(b: Obj, path: string, ctx: Ctx): Block[] | null {
       const s = isObj(b.source) ? b.source : {};
       if (s.type === "text") return textBlocks(str(s.data) ?? "");
       if (s.type === "content") return contentBlocks(s.content, `${path}.source.content`, ctx);
-      return [media("file", { ...source(s), mimeType: str(s.media_type) ?? (s.type === "url" ? "application/pdf" : undefined) }, `${path}.source`, ctx, str(b.title))];
+      return [
+        media(
+          "file",
+          { ...source(s), mimeType: str(s.media_type) ?? (s.type === "url" ? "application/pdf" : undefined) },
+          `${path}.source`,
+          ctx,
+          str(b.title),
+        ),
+      ];
     }
     case "thinking":
       return [{ type: "reasoning", text: str(b.thinking) ?? "" }];
@@ -67,7 +88,12 @@ export function readAnthropicMessage(m: unknown, path: string, ctx: Ctx): Locate
     const at = `${path}.content[${i}]`;
     if (isObj(b) && b.type === "tool_result") {
       flush();
-      out.push(located("tool", contentBlocks(b.content, `${at}.content`, ctx), at, { toolCallId: b.tool_use_id, toolCallIdPath: `${at}.tool_use_id` }));
+      out.push(
+        located("tool", contentBlocks(b.content, `${at}.content`, ctx), at, {
+          toolCallId: b.tool_use_id,
+          toolCallIdPath: `${at}.tool_use_id`,
+        }),
+      );
     } else {
       pending.push(...ctx.part(b, at));
     }
@@ -77,10 +103,20 @@ export function readAnthropicMessage(m: unknown, path: string, ctx: Ctx): Locate
 }
 
 export const ANTHROPIC_BLOCKS = new Set([
-  "tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use", "mcp_tool_use", "document", "search_result", "container_upload",
+  "tool_use",
+  "tool_result",
+  "thinking",
+  "redacted_thinking",
+  "server_tool_use",
+  "mcp_tool_use",
+  "document",
+  "search_result",
+  "container_upload",
 ]);
 const anthropicBlock = (b: unknown) =>
-  isObj(b) && typeof b.type === "string" && (ANTHROPIC_BLOCKS.has(b.type) || b.type.endsWith("_tool_result") || (b.type === "image" && isObj(b.source)));
+  isObj(b) &&
+  typeof b.type === "string" &&
+  (ANTHROPIC_BLOCKS.has(b.type) || b.type.endsWith("_tool_result") || (b.type === "image" && isObj(b.source)));
 
 export function detectAnthropic(inputs: unknown, outputs: unknown): boolean {
   const i = isObj(inputs) ? inputs : {};

@@ -35,10 +35,15 @@ export const diag = (ctx: Ctx, path: string, message: string) => {
 };
 
 const ROLES: Record<string, MessageRole> = {
-  system: "system", developer: "system",
-  user: "user", human: "user",
-  assistant: "assistant", ai: "assistant", model: "assistant",
-  tool: "tool", function: "tool",
+  system: "system",
+  developer: "system",
+  user: "user",
+  human: "user",
+  assistant: "assistant",
+  ai: "assistant",
+  model: "assistant",
+  tool: "tool",
+  function: "tool",
   reasoning: "reasoning",
 };
 
@@ -91,7 +96,8 @@ export function media(kind: MediaKind, source: MediaSource, path: string, ctx: C
   if (typeof source.base64 === "string" && source.base64) clean.base64 = source.base64;
   if (typeof source.id === "string" && source.id) clean.id = source.id;
   if (typeof source.mimeType === "string" && source.mimeType) clean.mimeType = source.mimeType;
-  if (!clean.url && !clean.base64 && !clean.id) diag(ctx, path, `The ${kind} block has neither url, base64 nor id, so there is nothing to show.`);
+  if (!clean.url && !clean.base64 && !clean.id)
+    diag(ctx, path, `The ${kind} block has neither url, base64 nor id, so there is nothing to show.`);
   return typeof name === "string" && name ? { type: kind, source: clean, name } : { type: kind, source: clean };
 }
 
@@ -107,8 +113,7 @@ export function contentBlocks(content: unknown, path: string, ctx: Ctx): Block[]
 }
 
 /** The ids of the tool calls already in a block list (to avoid listing one call twice). */
-export const toolCallIds = (blocks: Block[]) =>
-  new Set(blocks.flatMap((b) => (b.type === "tool_call" && b.id ? [b.id] : [])));
+export const toolCallIds = (blocks: Block[]) => new Set(blocks.flatMap((b) => (b.type === "tool_call" && b.id ? [b.id] : [])));
 
 /** `{id?, name, args}` or OpenAI `{id, function: {name, arguments}}` tool calls as blocks. */
 export function toolCallBlocks(calls: unknown, path: string, ctx: Ctx, skip = new Set<string>()): Block[] {
@@ -118,19 +123,34 @@ export function toolCallBlocks(calls: unknown, path: string, ctx: Ctx, skip = ne
     const id = str(c.id) ?? str(c.call_id) ?? null;
     if (id && skip.has(id)) return;
     if (isObj(c.function)) {
-      out.push({ type: "tool_call", id, name: str(c.function.name) ?? "", args: parseArgs(c.function.arguments, `${path}[${i}].function.arguments`, ctx) });
+      out.push({
+        type: "tool_call",
+        id,
+        name: str(c.function.name) ?? "",
+        args: parseArgs(c.function.arguments, `${path}[${i}].function.arguments`, ctx),
+      });
     } else if (isObj(c.custom)) {
       out.push({ type: "tool_call", id, name: str(c.custom.name) ?? "", args: c.custom.input ?? "" });
     } else {
       const args = "args" in c ? c.args : c.arguments;
-      out.push({ type: "tool_call", id, name: str(c.name) ?? "", args: parseArgs(args, `${path}[${i}].${"args" in c ? "args" : "arguments"}`, ctx) });
+      out.push({
+        type: "tool_call",
+        id,
+        name: str(c.name) ?? "",
+        args: parseArgs(args, `${path}[${i}].${"args" in c ? "args" : "arguments"}`, ctx),
+      });
     }
   });
   return out;
 }
 
 /** Builds a located message. */
-export function located(role: MessageRole, blocks: Block[], path: string, extra: { name?: unknown; toolCallId?: unknown; toolCallIdPath?: string } = {}): Located {
+export function located(
+  role: MessageRole,
+  blocks: Block[],
+  path: string,
+  extra: { name?: unknown; toolCallId?: unknown; toolCallIdPath?: string } = {},
+): Located {
   const message: Message = { role, blocks };
   if (typeof extra.name === "string" && extra.name) message.name = extra.name;
   if (typeof extra.toolCallId === "string" && extra.toolCallId) message.toolCallId = extra.toolCallId;
@@ -147,5 +167,4 @@ export function listUnder(value: unknown, keys: string[]): { list: unknown[]; ke
 }
 
 /** Looks like a chat message: an object with a string role and a content key (or tool calls). */
-export const isRoleMessage = (m: unknown): m is Obj =>
-  isObj(m) && typeof m.role === "string" && ("content" in m || "tool_calls" in m);
+export const isRoleMessage = (m: unknown): m is Obj => isObj(m) && typeof m.role === "string" && ("content" in m || "tool_calls" in m);

@@ -1,7 +1,18 @@
 import type { Block } from "../conversation-types";
 import {
-  arr, isObj, kindOfMime, located, media, parseArgs, roleOf, str, textBlocks,
-  type Ctx, type Located, type Obj, type Sides,
+  arr,
+  isObj,
+  kindOfMime,
+  located,
+  media,
+  parseArgs,
+  roleOf,
+  str,
+  textBlocks,
+  type Ctx,
+  type Located,
+  type Obj,
+  type Sides,
 } from "./common";
 import { outputShapes, readRoleMessage } from "./native";
 
@@ -20,15 +31,39 @@ export function geminiPart(p: Obj, path: string, ctx: Ctx): Block[] | null {
   const inline = pick(p, "inlineData", "inline_data");
   if (isObj(inline)) {
     const mimeType = str(pick(inline, "mimeType", "mime_type"));
-    return [media(kindOfMime(mimeType), { base64: str(inline.data), mimeType }, `${path}.inlineData`, ctx, str(pick(inline, "displayName", "display_name")))];
+    return [
+      media(
+        kindOfMime(mimeType),
+        { base64: str(inline.data), mimeType },
+        `${path}.inlineData`,
+        ctx,
+        str(pick(inline, "displayName", "display_name")),
+      ),
+    ];
   }
   const file = pick(p, "fileData", "file_data");
   if (isObj(file)) {
     const mimeType = str(pick(file, "mimeType", "mime_type"));
-    return [media(kindOfMime(mimeType), { url: str(pick(file, "fileUri", "file_uri")), mimeType }, `${path}.fileData`, ctx, str(pick(file, "displayName", "display_name")))];
+    return [
+      media(
+        kindOfMime(mimeType),
+        { url: str(pick(file, "fileUri", "file_uri")), mimeType },
+        `${path}.fileData`,
+        ctx,
+        str(pick(file, "displayName", "display_name")),
+      ),
+    ];
   }
   const call = pick(p, "functionCall", "function_call");
-  if (isObj(call)) return [{ type: "tool_call", id: str(call.id) ?? null, name: str(call.name) ?? "", args: parseArgs(call.args, `${path}.functionCall.args`, ctx) }];
+  if (isObj(call))
+    return [
+      {
+        type: "tool_call",
+        id: str(call.id) ?? null,
+        name: str(call.name) ?? "",
+        args: parseArgs(call.args, `${path}.functionCall.args`, ctx),
+      },
+    ];
   const code = pick(p, "executableCode", "executable_code");
   if (isObj(code)) return [{ type: "server_tool_call", id: null, name: "code_execution", args: code }];
   const result = pick(p, "codeExecutionResult", "code_execution_result");
@@ -73,7 +108,8 @@ function readContents(contents: unknown, path: string, ctx: Ctx, role: string): 
   if (!Array.isArray(contents)) return isObj(contents) ? readContent({ parts: [contents] }, path, ctx, role) : [];
   if (contents.some(isContent)) {
     return contents.flatMap((c, i) =>
-      isContent(c) ? readContent(c, `${path}[${i}]`, ctx, role) : readContents(c, `${path}[${i}]`, ctx, role));
+      isContent(c) ? readContent(c, `${path}[${i}]`, ctx, role) : readContents(c, `${path}[${i}]`, ctx, role),
+    );
   }
   return readContent({ parts: contents }, path, ctx, role).map((l) => ({ ...l, path: l.path.replace(`${path}.parts`, path) }));
 }
@@ -81,9 +117,12 @@ function readContents(contents: unknown, path: string, ctx: Ctx, role: string): 
 function systemOf(i: Obj): { value: unknown; path: string } | null {
   const config = isObj(i.config) ? i.config : {};
   for (const [value, path] of [
-    [i.systemInstruction, "inputs.systemInstruction"], [i.system_instruction, "inputs.system_instruction"],
-    [config.systemInstruction, "inputs.config.systemInstruction"], [config.system_instruction, "inputs.config.system_instruction"],
-  ] as const) if (value !== undefined && value !== null) return { value, path };
+    [i.systemInstruction, "inputs.systemInstruction"],
+    [i.system_instruction, "inputs.system_instruction"],
+    [config.systemInstruction, "inputs.config.systemInstruction"],
+    [config.system_instruction, "inputs.config.system_instruction"],
+  ] as const)
+    if (value !== undefined && value !== null) return { value, path };
   return null;
 }
 
@@ -96,7 +135,10 @@ export function readGemini(inputs: unknown, outputs: unknown, ctx: Ctx): Sides {
   const i = isObj(inputs) ? inputs : {};
   const input: Located[] = [];
   const system = systemOf(i);
-  if (system) input.push(...readContents(system.value, system.path, ctx, "system").map((l) => ({ ...l, message: { ...l.message, role: "system" as const } })));
+  if (system)
+    input.push(
+      ...readContents(system.value, system.path, ctx, "system").map((l) => ({ ...l, message: { ...l.message, role: "system" as const } })),
+    );
   input.push(...readContents(i.contents, "inputs.contents", ctx, "user"));
   let output: Located[] = [];
   if (isObj(outputs) && Array.isArray(outputs.candidates)) {

@@ -1,7 +1,20 @@
 import type { Block, MessageRole } from "../conversation-types";
 import {
-  arr, contentBlocks, diag, isObj, located, parseArgs, roleOf, str, textBlocks, toolCallBlocks, toolCallIds,
-  type Ctx, type Located, type Obj, type Sides,
+  arr,
+  contentBlocks,
+  diag,
+  isObj,
+  located,
+  parseArgs,
+  roleOf,
+  str,
+  textBlocks,
+  toolCallBlocks,
+  toolCallIds,
+  type Ctx,
+  type Located,
+  type Obj,
+  type Sides,
 } from "./common";
 import { outputShapes, readRoleMessage } from "./native";
 
@@ -15,14 +28,21 @@ import { outputShapes, readRoleMessage } from "./native";
  */
 
 const TYPE_ROLES: Record<string, MessageRole | "chat"> = {
-  human: "user", ai: "assistant", system: "system", developer: "system", tool: "tool", function: "tool", chat: "chat",
+  human: "user",
+  ai: "assistant",
+  system: "system",
+  developer: "system",
+  tool: "tool",
+  function: "tool",
+  chat: "chat",
   remove: "system",
 };
 
 const isLc = (m: unknown): m is Obj => isObj(m) && m.lc === 1 && m.type === "constructor" && Array.isArray(m.id);
 /** "AIMessageChunk" -> "ai", "HumanMessage" -> "human", "human" -> "human". */
 const typeKey = (t: string) => t.replace(/(Message)?(Chunk)?$/, "").toLowerCase();
-const isTyped = (m: unknown): m is Obj => isObj(m) && typeof m.type === "string" && typeKey(m.type) in TYPE_ROLES && ("content" in m || isObj(m.data));
+const isTyped = (m: unknown): m is Obj =>
+  isObj(m) && typeof m.type === "string" && typeKey(m.type) in TYPE_ROLES && ("content" in m || isObj(m.data));
 export const isLangChainMessage = (m: unknown) => isLc(m) || isTyped(m);
 
 /** One LangChain message in any of its serialized forms. */
@@ -43,12 +63,13 @@ export function readLangChainMessage(m: unknown, path: string, ctx: Ctx): Locate
     return readRoleMessage(m, path, ctx);
   }
   const mapped = TYPE_ROLES[typeKey(kind)];
-  const role: MessageRole = mapped === "chat" ? roleOf(fields.role, `${at}.role`, ctx)
-    : mapped ?? roleOf(kind, isLc(m) ? `${path}.id` : `${path}.type`, ctx);
+  const role: MessageRole =
+    mapped === "chat" ? roleOf(fields.role, `${at}.role`, ctx) : (mapped ?? roleOf(kind, isLc(m) ? `${path}.id` : `${path}.type`, ctx));
   const blocks: Block[] = contentBlocks(fields.content, `${at}.content`, ctx);
   const extra = isObj(fields.additional_kwargs) ? fields.additional_kwargs : {};
   if (role === "assistant") {
-    if (typeof extra.reasoning_content === "string" && extra.reasoning_content) blocks.unshift({ type: "reasoning", text: extra.reasoning_content });
+    if (typeof extra.reasoning_content === "string" && extra.reasoning_content)
+      blocks.unshift({ type: "reasoning", text: extra.reasoning_content });
     const have = toolCallIds(blocks);
     if (Array.isArray(fields.tool_calls) && fields.tool_calls.length) {
       blocks.push(...toolCallBlocks(fields.tool_calls, `${at}.tool_calls`, ctx, have));
@@ -62,12 +83,21 @@ export function readLangChainMessage(m: unknown, path: string, ctx: Ctx): Locate
       blocks.push({ type: "tool_call", id: str(c.id) ?? null, name: str(c.name) ?? "", args: c.args ?? {} });
     });
     if (isObj(extra.function_call)) {
-      blocks.push({ type: "tool_call", id: null, name: str(extra.function_call.name) ?? "", args: parseArgs(extra.function_call.arguments, `${at}.additional_kwargs.function_call.arguments`, ctx) });
+      blocks.push({
+        type: "tool_call",
+        id: null,
+        name: str(extra.function_call.name) ?? "",
+        args: parseArgs(extra.function_call.arguments, `${at}.additional_kwargs.function_call.arguments`, ctx),
+      });
     }
   }
-  return [located(role, blocks, path, {
-    name: fields.name, toolCallId: role === "tool" ? fields.tool_call_id : undefined, toolCallIdPath: `${at}.tool_call_id`,
-  })];
+  return [
+    located(role, blocks, path, {
+      name: fields.name,
+      toolCallId: role === "tool" ? fields.tool_call_id : undefined,
+      toolCallIdPath: `${at}.tool_call_id`,
+    }),
+  ];
 }
 
 /** `messages` as a list of lists (or a flat list), each entry located by its own path. */
@@ -75,7 +105,8 @@ function messageList(value: unknown, base: string, ctx: Ctx): Located[] {
   return arr(value).flatMap((m, i) =>
     Array.isArray(m) && !(m.length === 2 && typeof m[0] === "string")
       ? m.flatMap((inner, j) => readLangChainMessage(inner, `${base}[${i}][${j}]`, ctx))
-      : readLangChainMessage(m, `${base}[${i}]`, ctx));
+      : readLangChainMessage(m, `${base}[${i}]`, ctx),
+  );
 }
 
 export function detectLangChain(inputs: unknown, outputs: unknown): boolean {
@@ -97,12 +128,13 @@ export function readLangChain(inputs: unknown, outputs: unknown, ctx: Ctx): Side
   let output: Located[];
   if (Array.isArray(o.generations)) {
     const entries: [unknown, string][] = o.generations.flatMap((g, n): [unknown, string][] =>
-      (Array.isArray(g) ? g.map((x, k): [unknown, string] => [x, `outputs.generations[${n}][${k}]`]) : [[g, `outputs.generations[${n}]`]]));
+      Array.isArray(g) ? g.map((x, k): [unknown, string] => [x, `outputs.generations[${n}][${k}]`]) : [[g, `outputs.generations[${n}]`]],
+    );
     output = entries.flatMap(([g, at]) => {
-        if (isObj(g) && g.message !== undefined) return readLangChainMessage(g.message, `${at}.message`, ctx);
-        if (isObj(g) && typeof g.text === "string") return [located("assistant", textBlocks(g.text), at)];
-        return [];
-      });
+      if (isObj(g) && g.message !== undefined) return readLangChainMessage(g.message, `${at}.message`, ctx);
+      if (isObj(g) && typeof g.text === "string") return [located("assistant", textBlocks(g.text), at)];
+      return [];
+    });
   } else if (isLangChainMessage(outputs)) {
     output = readLangChainMessage(outputs, "outputs", ctx);
   } else if (isLangChainMessage(o.output)) {

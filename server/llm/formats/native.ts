@@ -1,7 +1,22 @@
 import type { Block } from "../conversation-types";
 import {
-  arr, contentBlocks, diag, isObj, isRoleMessage, located, media, parseArgs, roleOf, str, toolCallBlocks, toolCallIds,
-  type Ctx, type Located, type MediaKind, type Obj, type Sides,
+  arr,
+  contentBlocks,
+  diag,
+  isObj,
+  isRoleMessage,
+  located,
+  media,
+  parseArgs,
+  roleOf,
+  str,
+  toolCallBlocks,
+  toolCallIds,
+  type Ctx,
+  type Located,
+  type MediaKind,
+  type Obj,
+  type Sides,
 } from "./common";
 
 /**
@@ -12,8 +27,21 @@ import {
  */
 
 export const NATIVE_TYPES = new Set([
-  "text", "reasoning", "image", "file", "audio", "video", "text-plain", "tool_call", "tool_call_chunk", "invalid_tool_call",
-  "server_tool_call", "server_tool_call_chunk", "server_tool_result", "server_tool_call_result", "non_standard",
+  "text",
+  "reasoning",
+  "image",
+  "file",
+  "audio",
+  "video",
+  "text-plain",
+  "tool_call",
+  "tool_call_chunk",
+  "invalid_tool_call",
+  "server_tool_call",
+  "server_tool_call_chunk",
+  "server_tool_result",
+  "server_tool_call_result",
+  "non_standard",
 ]);
 const MEDIA = new Set(["image", "file", "audio", "video"]);
 
@@ -28,7 +56,15 @@ export function nativePart(p: Obj, path: string, ctx: Ctx): Block[] | null {
       return [{ type: "reasoning", text: str(p.text) ?? str(p.reasoning) ?? "" }];
     case "text-plain":
       if (typeof p.text === "string") return [{ type: "text", text: p.text }];
-      return [media("file", { url: str(p.url), base64: str(p.base64), id: str(p.id) ?? str(p.file_id), mimeType: "text/plain" }, path, ctx, str(p.title))];
+      return [
+        media(
+          "file",
+          { url: str(p.url), base64: str(p.base64), id: str(p.id) ?? str(p.file_id), mimeType: "text/plain" },
+          path,
+          ctx,
+          str(p.title),
+        ),
+      ];
     case "tool_call":
     case "tool_call_chunk":
     case "invalid_tool_call":
@@ -39,7 +75,14 @@ export function nativePart(p: Obj, path: string, ctx: Ctx): Block[] | null {
     case "server_tool_result":
     case "server_tool_call_result": {
       const status = p.status === "success" || p.status === "error" ? p.status : undefined;
-      return [{ type: "server_tool_result", toolCallId: str(p.tool_call_id) ?? str(p.toolCallId) ?? null, output: p.output, ...(status ? { status } : {}) }];
+      return [
+        {
+          type: "server_tool_result",
+          toolCallId: str(p.tool_call_id) ?? str(p.toolCallId) ?? null,
+          output: p.output,
+          ...(status ? { status } : {}),
+        },
+      ];
     }
     case "non_standard":
       return [{ type: "json", value: p.value }];
@@ -51,13 +94,35 @@ export function nativePart(p: Obj, path: string, ctx: Ctx): Block[] | null {
   if (typeof p.source_type === "string") {
     if (p.source_type === "text") return [{ type: "text", text: str(p.text) ?? str(p.data) ?? "" }];
     const v = p.source_type;
-    return [media(type as MediaKind, {
-      url: v === "url" ? str(p.url) : undefined, base64: v === "base64" ? str(p.data) : undefined, id: v === "id" ? str(p.id) : undefined, mimeType,
-    }, path, ctx, name)];
+    return [
+      media(
+        type as MediaKind,
+        {
+          url: v === "url" ? str(p.url) : undefined,
+          base64: v === "base64" ? str(p.data) : undefined,
+          id: v === "id" ? str(p.id) : undefined,
+          mimeType,
+        },
+        path,
+        ctx,
+        name,
+      ),
+    ];
   }
-  return [media(type as MediaKind, {
-    url: str(p.url), base64: str(p.base64) ?? str(p.data), id: str(p.id) ?? str(p.file_id) ?? str(p.fileId), mimeType,
-  }, path, ctx, name)];
+  return [
+    media(
+      type as MediaKind,
+      {
+        url: str(p.url),
+        base64: str(p.base64) ?? str(p.data),
+        id: str(p.id) ?? str(p.file_id) ?? str(p.fileId),
+        mimeType,
+      },
+      path,
+      ctx,
+      name,
+    ),
+  ];
 }
 
 /**
@@ -75,23 +140,30 @@ export function readRoleMessage(m: unknown, path: string, ctx: Ctx): Located[] {
   const blocks = contentBlocks(m.content, `${path}.content`, ctx);
   if (role === "assistant" || m.tool_calls) blocks.push(...toolCallBlocks(m.tool_calls, `${path}.tool_calls`, ctx, toolCallIds(blocks)));
   const toolCallId = str(m.tool_call_id);
-  if (toolCallId && role !== "tool") diag(ctx, `${path}.tool_call_id`, `tool_call_id is only valid on a tool message, and this message's role is ${role}.`);
+  if (toolCallId && role !== "tool")
+    diag(ctx, `${path}.tool_call_id`, `tool_call_id is only valid on a tool message, and this message's role is ${role}.`);
   return [located(role, blocks, path, { name: m.name, toolCallId: role === "tool" ? toolCallId : undefined })];
 }
 
 const hasNativeContent = (m: unknown) =>
-  isObj(m) && (
-    (Array.isArray(m.content) && m.content.some((p) => isObj(p) && typeof p.type === "string" && NATIVE_TYPES.has(p.type) && !isObj(p.source) && !isObj(p.file)))
-    || arr(m.tool_calls).some((c) => isObj(c) && "args" in c)
-    || m.role === "reasoning"
-  );
+  isObj(m) &&
+  ((Array.isArray(m.content) &&
+    m.content.some((p) => isObj(p) && typeof p.type === "string" && NATIVE_TYPES.has(p.type) && !isObj(p.source) && !isObj(p.file))) ||
+    arr(m.tool_calls).some((c) => isObj(c) && "args" in c) ||
+    m.role === "reasoning");
 
 /** Native: `inputs.messages` are role messages, and some message (in or out) carries native typed content or tool calls. */
 export function detectNative(inputs: unknown, outputs: unknown): boolean {
   const list = isObj(inputs) ? inputs.messages : undefined;
   if (!Array.isArray(list) || !list.some(isRoleMessage)) return false;
-  const outs = isObj(outputs) ? [outputs, outputs.message, ...arr(outputs.messages), ...arr(outputs.choices).map((c) => (isObj(c) ? c.message : c))] : [];
-  return list.some((m) => hasNativeContent(m) || (isObj(m) && isObj(m.usage_metadata))) || outs.some(hasNativeContent) || (isObj(outputs) && Array.isArray(outputs.messages));
+  const outs = isObj(outputs)
+    ? [outputs, outputs.message, ...arr(outputs.messages), ...arr(outputs.choices).map((c) => (isObj(c) ? c.message : c))]
+    : [];
+  return (
+    list.some((m) => hasNativeContent(m) || (isObj(m) && isObj(m.usage_metadata))) ||
+    outs.some(hasNativeContent) ||
+    (isObj(outputs) && Array.isArray(outputs.messages))
+  );
 }
 
 export function readNative(inputs: unknown, outputs: unknown, ctx: Ctx): Sides {
@@ -117,16 +189,19 @@ export function outputShapes(outputs: unknown, ctx: Ctx, read: MessageReader, pa
     return outputs.flatMap((m, i) => read(m, `${path}[${i}]`, ctx));
   }
   if (!isObj(outputs)) return [];
-  if ("outputs" in outputs && path === "outputs" && Object.keys(outputs).every((k) => k === "outputs" || k === "usage_metadata")) return outputShapes(outputs.outputs, ctx, read, "outputs.outputs");
+  if ("outputs" in outputs && path === "outputs" && Object.keys(outputs).every((k) => k === "outputs" || k === "usage_metadata"))
+    return outputShapes(outputs.outputs, ctx, read, "outputs.outputs");
   if (Array.isArray(outputs.messages)) return outputs.messages.flatMap((m, i) => read(m, `${path}.messages[${i}]`, ctx));
   if (Array.isArray(outputs.choices)) {
     return outputs.choices.flatMap((c, i) => {
       if (isObj(c) && c.message !== undefined) return read(c.message, `${path}.choices[${i}].message`, ctx);
-      if (isObj(c) && typeof c.text === "string") return [located("assistant", contentBlocks(c.text, `${path}.choices[${i}].text`, ctx), `${path}.choices[${i}]`)];
+      if (isObj(c) && typeof c.text === "string")
+        return [located("assistant", contentBlocks(c.text, `${path}.choices[${i}].text`, ctx), `${path}.choices[${i}]`)];
       return [];
     });
   }
-  if (outputs.message !== undefined && (isObj(outputs.message) || Array.isArray(outputs.message))) return read(outputs.message, `${path}.message`, ctx);
+  if (outputs.message !== undefined && (isObj(outputs.message) || Array.isArray(outputs.message)))
+    return read(outputs.message, `${path}.message`, ctx);
   if (isRoleMessage(outputs)) return read(outputs, path, ctx);
   return [];
 }

@@ -1,7 +1,19 @@
 import type { Block } from "../conversation-types";
 import {
-  arr, contentBlocks, fromUrl, isObj, isRoleMessage, located, media, parseArgs, str, textBlocks,
-  type Ctx, type Located, type Obj, type Sides,
+  arr,
+  contentBlocks,
+  fromUrl,
+  isObj,
+  isRoleMessage,
+  located,
+  media,
+  parseArgs,
+  str,
+  textBlocks,
+  type Ctx,
+  type Located,
+  type Obj,
+  type Sides,
 } from "./common";
 import { outputShapes, readRoleMessage } from "./native";
 
@@ -39,7 +51,7 @@ export function openaiPart(p: Obj, path: string, ctx: Ctx): Block[] | null {
     case "input_audio": {
       const a = isObj(p.input_audio) ? p.input_audio : p;
       const format = str(a.format);
-      return [media("audio", { base64: str(a.data), mimeType: format ? AUDIO_MIME[format] ?? `audio/${format}` : undefined }, path, ctx)];
+      return [media("audio", { base64: str(a.data), mimeType: format ? (AUDIO_MIME[format] ?? `audio/${format}`) : undefined }, path, ctx)];
     }
     case "file":
       if (!isObj(p.file)) return null;
@@ -57,7 +69,12 @@ export function readChatMessage(m: unknown, path: string, ctx: Ctx): Located[] {
   const blocks = out[0].message.blocks;
   if (typeof m.reasoning_content === "string" && m.reasoning_content) blocks.unshift({ type: "reasoning", text: m.reasoning_content });
   if (isObj(m.function_call)) {
-    blocks.push({ type: "tool_call", id: null, name: str(m.function_call.name) ?? "", args: parseArgs(m.function_call.arguments, `${path}.function_call.arguments`, ctx) });
+    blocks.push({
+      type: "tool_call",
+      id: null,
+      name: str(m.function_call.name) ?? "",
+      args: parseArgs(m.function_call.arguments, `${path}.function_call.arguments`, ctx),
+    });
   }
   if (isObj(m.audio)) {
     if (typeof m.audio.transcript === "string") blocks.push(...textBlocks(m.audio.transcript));
@@ -69,11 +86,13 @@ export function readChatMessage(m: unknown, path: string, ctx: Ctx): Located[] {
 
 const CHAT_PARTS = new Set(["image_url", "input_audio", "refusal"]);
 const chatSignals = (m: unknown) =>
-  isObj(m) && (
-    m.role === "developer" || m.role === "function" || isObj(m.function_call) || isObj(m.audio)
-    || arr(m.tool_calls).some((c) => isObj(c) && (isObj(c.function) || isObj(c.custom)))
-    || arr(m.content).some((p) => isObj(p) && (CHAT_PARTS.has(String(p.type)) || (p.type === "file" && isObj(p.file))))
-  );
+  isObj(m) &&
+  (m.role === "developer" ||
+    m.role === "function" ||
+    isObj(m.function_call) ||
+    isObj(m.audio) ||
+    arr(m.tool_calls).some((c) => isObj(c) && (isObj(c.function) || isObj(c.custom))) ||
+    arr(m.content).some((p) => isObj(p) && (CHAT_PARTS.has(String(p.type)) || (p.type === "file" && isObj(p.file)))));
 
 export function detectOpenAIChat(inputs: unknown, outputs: unknown): boolean {
   const o = isObj(outputs) ? outputs : {};
@@ -91,24 +110,38 @@ export function readOpenAIChat(inputs: unknown, outputs: unknown, ctx: Ctx): Sid
   const i = isObj(inputs) ? inputs : {};
   const input = arr(i.messages).flatMap((m, n) => readChatMessage(m, `inputs.messages[${n}]`, ctx));
   if (typeof i.prompt === "string") input.push(located("user", textBlocks(i.prompt), "inputs.prompt"));
-  else if (Array.isArray(i.prompt)) i.prompt.forEach((p, n) => typeof p === "string" && input.push(located("user", textBlocks(p), `inputs.prompt[${n}]`)));
+  else if (Array.isArray(i.prompt))
+    i.prompt.forEach((p, n) => typeof p === "string" && input.push(located("user", textBlocks(p), `inputs.prompt[${n}]`)));
   return { input, output: outputShapes(outputs, ctx, readChatMessage) };
 }
 
 // ---- Responses API ----
 
-const RESPONSE_ITEMS = new Set(["message", "reasoning", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "item_reference"]);
+const RESPONSE_ITEMS = new Set([
+  "message",
+  "reasoning",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "item_reference",
+]);
 const RESPONSE_PARTS = new Set(["input_text", "input_image", "input_file", "output_text"]);
 const isServerCall = (t: unknown) => typeof t === "string" && t.endsWith("_call") && t !== "function_call" && t !== "custom_tool_call";
 const isResponseItem = (it: unknown) =>
-  isObj(it) && (RESPONSE_ITEMS.has(String(it.type)) || isServerCall(it.type) || arr(it.content).some((p) => isObj(p) && RESPONSE_PARTS.has(String(p.type))));
+  isObj(it) &&
+  (RESPONSE_ITEMS.has(String(it.type)) ||
+    isServerCall(it.type) ||
+    arr(it.content).some((p) => isObj(p) && RESPONSE_PARTS.has(String(p.type))));
 
 export function detectOpenAIResponses(inputs: unknown, outputs: unknown): boolean {
   const o = isObj(outputs) ? outputs : {};
   const i = isObj(inputs) ? inputs : {};
   if (o.object === "response" || arr(o.output).some(isResponseItem)) return true;
   if (i.messages !== undefined) return false;
-  return typeof i.instructions === "string" || arr(i.input).some(isResponseItem) || (typeof i.input === "string" && typeof i.model === "string");
+  return (
+    typeof i.instructions === "string" || arr(i.input).some(isResponseItem) || (typeof i.input === "string" && typeof i.model === "string")
+  );
 }
 
 /** Output of a server-side tool item (`web_search_call`, `file_search_call`, `code_interpreter_call`, `mcp_call`, ...). */
@@ -121,7 +154,12 @@ function serverCallBlocks(it: Obj, path: string, ctx: Ctx): Block[] {
   const output = it.results ?? it.outputs ?? it.output ?? it.result;
   const failed = it.status === "failed" || it.status === "incomplete" || typeof it.error === "string";
   if (output !== undefined || typeof it.status === "string") {
-    blocks.push({ type: "server_tool_result", toolCallId: id, output: output ?? it.error ?? { status: it.status }, status: failed ? "error" : "success" });
+    blocks.push({
+      type: "server_tool_result",
+      toolCallId: id,
+      output: output ?? it.error ?? { status: it.status },
+      status: failed ? "error" : "success",
+    });
   }
   return blocks;
 }
@@ -144,13 +182,23 @@ function readItems(items: unknown[], base: string, ctx: Ctx): Located[] {
       if (m.message.role === "assistant") assistant(m.message.blocks, path);
       else out.push(m);
     } else if (type === "reasoning") {
-      const texts = [...arr(it.summary), ...arr(it.content)].flatMap((p, k) => (isObj(p) ? openaiPart(p, `${path}.summary[${k}]`, ctx) ?? [] : []));
-      assistant(texts.filter((b) => b.type !== "reasoning" || b.text), path);
+      const texts = [...arr(it.summary), ...arr(it.content)].flatMap((p, k) =>
+        isObj(p) ? (openaiPart(p, `${path}.summary[${k}]`, ctx) ?? []) : [],
+      );
+      assistant(
+        texts.filter((b) => b.type !== "reasoning" || b.text),
+        path,
+      );
     } else if (type === "function_call" || type === "custom_tool_call") {
       const args = type === "function_call" ? parseArgs(it.arguments, `${path}.arguments`, ctx) : it.input;
       assistant([{ type: "tool_call", id: str(it.call_id) ?? str(it.id) ?? null, name: str(it.name) ?? "", args }], path);
     } else if (type === "function_call_output" || type === "custom_tool_call_output") {
-      out.push(located("tool", contentBlocks(it.output, `${path}.output`, ctx), path, { toolCallId: it.call_id, toolCallIdPath: `${path}.call_id` }));
+      out.push(
+        located("tool", contentBlocks(it.output, `${path}.output`, ctx), path, {
+          toolCallId: it.call_id,
+          toolCallIdPath: `${path}.call_id`,
+        }),
+      );
     } else if (isServerCall(type)) {
       assistant(serverCallBlocks(it, path, ctx), path);
     } else {

@@ -3,7 +3,12 @@ import assert from "node:assert/strict";
 import { toConversation } from "../conversation";
 
 const llm = (inputs: unknown, outputs: unknown) => toConversation({ run_type: "llm", inputs, outputs });
-const IN = { messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "2+2?" }] };
+const IN = {
+  messages: [
+    { role: "system", content: "Be brief." },
+    { role: "user", content: "2+2?" },
+  ],
+};
 const ANSWER = [{ role: "assistant", blocks: [{ type: "text", text: "4" }] }];
 
 test("custom model runs: role/content lists in, each output shape out", () => {
@@ -30,7 +35,10 @@ test("the input list may be the inputs themselves or under input; [role, content
   assert.deepEqual(llm([{ role: "user", content: "hi" }], null).input, [{ role: "user", blocks: [{ type: "text", text: "hi" }] }]);
   const c = llm({ input: [["user", "hi"], { role: "assistant", content: "yo" }] }, { role: "assistant", content: "bye" });
   assert.equal(c.format, "other");
-  assert.deepEqual(c.input.map((m) => m.role), ["user", "assistant"]);
+  assert.deepEqual(
+    c.input.map((m) => m.role),
+    ["user", "assistant"],
+  );
   assert.deepEqual(c.output, [{ role: "assistant", blocks: [{ type: "text", text: "bye" }] }]);
 });
 

@@ -23,7 +23,10 @@ function inputList(inputs: unknown): { list: unknown[]; path: string } | null {
 }
 
 function outputShape(outputs: unknown): boolean {
-  const o = isObj(outputs) && "outputs" in outputs && Object.keys(outputs).every((k) => k === "outputs" || k === "usage_metadata") ? outputs.outputs : outputs;
+  const o =
+    isObj(outputs) && "outputs" in outputs && Object.keys(outputs).every((k) => k === "outputs" || k === "usage_metadata")
+      ? outputs.outputs
+      : outputs;
   if (isPair(o)) return true;
   if (!isObj(o)) return false;
   if (Array.isArray(o.choices)) return o.choices.some((c) => isObj(c) && isRoleMessage(c.message));

@@ -20,9 +20,17 @@ const OPERATION_RUN_TYPES: Record<string, RunType> = {
 };
 
 const REQUEST_PARAMS: [string, string][] = [
-  ["temperature", "temperature"], ["max_tokens", "max_tokens"], ["top_p", "top_p"], ["top_k", "top_k"],
-  ["frequency_penalty", "frequency_penalty"], ["presence_penalty", "presence_penalty"], ["seed", "seed"],
-  ["stop_sequences", "stop"], ["choice.count", "n"], ["stream", "stream"], ["encoding_formats", "encoding_formats"],
+  ["temperature", "temperature"],
+  ["max_tokens", "max_tokens"],
+  ["top_p", "top_p"],
+  ["top_k", "top_k"],
+  ["frequency_penalty", "frequency_penalty"],
+  ["presence_penalty", "presence_penalty"],
+  ["seed", "seed"],
+  ["stop_sequences", "stop"],
+  ["choice.count", "n"],
+  ["stream", "stream"],
+  ["encoding_formats", "encoding_formats"],
 ];
 
 /** Content may also travel in events (the `operation.details` event, deprecated `gen_ai.content.*`); span attributes win. */
@@ -54,23 +62,27 @@ function eventBody(attrs: Attributes): Record<string, unknown> {
 }
 
 function messagesFromEvents(span: OtlpSpan): ChatMessage[] {
-  return span.events.filter((e) => e.name in MESSAGE_EVENTS).map((e) => {
-    const body = eventBody(e.attributes);
-    return fromChatLike({ ...body, role: body.role ?? MESSAGE_EVENTS[e.name], tool_call_id: body.tool_call_id ?? body.id });
-  });
+  return span.events
+    .filter((e) => e.name in MESSAGE_EVENTS)
+    .map((e) => {
+      const body = eventBody(e.attributes);
+      return fromChatLike({ ...body, role: body.role ?? MESSAGE_EVENTS[e.name], tool_call_id: body.tool_call_id ?? body.id });
+    });
 }
 
 function choicesFromEvents(span: OtlpSpan): Choice[] {
-  return span.events.filter((e) => e.name === "gen_ai.choice").map((e, i) => {
-    const body = eventBody(e.attributes);
-    const message = isRecord(body.message) ? body.message : { content: body.content };
-    const calls = message.tool_calls ?? body.tool_calls;
-    return {
-      index: num(e.attributes, "index") ?? i,
-      message: fromChatLike({ role: "assistant", ...message, tool_calls: calls }),
-      ...(typeof body.finish_reason === "string" ? { finish_reason: body.finish_reason } : {}),
-    };
-  });
+  return span.events
+    .filter((e) => e.name === "gen_ai.choice")
+    .map((e, i) => {
+      const body = eventBody(e.attributes);
+      const message = isRecord(body.message) ? body.message : { content: body.content };
+      const calls = message.tool_calls ?? body.tool_calls;
+      return {
+        index: num(e.attributes, "index") ?? i,
+        message: fromChatLike({ role: "assistant", ...message, tool_calls: calls }),
+        ...(typeof body.finish_reason === "string" ? { finish_reason: body.finish_reason } : {}),
+      };
+    });
 }
 
 /** Flattened `gen_ai.prompt.N.*` (OpenLLMetry, LangSmith docs), with or without a `.message` level. */
@@ -109,15 +121,25 @@ function inputsOf(a: Attributes, span: OtlpSpan, runType: RunType | undefined): 
 
 function outputsOf(a: Attributes, span: OtlpSpan, runType: RunType | undefined): Record<string, unknown> | undefined {
   const reasons = a["gen_ai.response.finish_reasons"];
-  const fallbackReasons = Array.isArray(reasons) ? reasons.map(String) : typeof reasons === "string" ? reasons.split(",").map((r) => r.trim()) : [];
-  const withReasons = (choices: Choice[]) =>
-    ({ choices: choices.map((c, i) => (c.finish_reason || !fallbackReasons[i] ? c : { ...c, finish_reason: fallbackReasons[i] })) });
+  const fallbackReasons = Array.isArray(reasons)
+    ? reasons.map(String)
+    : typeof reasons === "string"
+      ? reasons.split(",").map((r) => r.trim())
+      : [];
+  const withReasons = (choices: Choice[]) => ({
+    choices: choices.map((c, i) => (c.finish_reason || !fallbackReasons[i] ? c : { ...c, finish_reason: fallbackReasons[i] })),
+  });
   const structured = toChatMessages(a["gen_ai.output.messages"]);
   if (structured) return withReasons(toChoices(structured, finishReasonsOf(a["gen_ai.output.messages"])).choices);
   const flat = flattenedMessages(a, "gen_ai.completion");
   if (flat) {
     const reasonsOfFlat = flat.map((m) => (typeof m.finish_reason === "string" ? m.finish_reason : undefined));
-    return withReasons(toChoices(flat.map((m) => fromChatLike({ role: "assistant", ...m })), reasonsOfFlat).choices);
+    return withReasons(
+      toChoices(
+        flat.map((m) => fromChatLike({ role: "assistant", ...m })),
+        reasonsOfFlat,
+      ).choices,
+    );
   }
   const events = choicesFromEvents(span);
   if (events.length) return withReasons(events);
@@ -144,7 +166,8 @@ export const genaiAdapter: Adapter = {
     const model = str(a, "gen_ai.request.model") ?? str(a, "gen_ai.response.model");
     const invocationParams: Record<string, unknown> = {};
     if (model) invocationParams.model = model;
-    for (const [key, param] of REQUEST_PARAMS) if (a[`gen_ai.request.${key}`] !== undefined) invocationParams[param] = a[`gen_ai.request.${key}`];
+    for (const [key, param] of REQUEST_PARAMS)
+      if (a[`gen_ai.request.${key}`] !== undefined) invocationParams[param] = a[`gen_ai.request.${key}`];
     const toolName = str(a, "gen_ai.tool.name");
     if (toolName) invocationParams.tool_name = toolName;
     const tools = parsed(a["gen_ai.tool.definitions"]);
@@ -156,12 +179,22 @@ export const genaiAdapter: Adapter = {
       input: firstNum(a, ["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"]),
       output: firstNum(a, ["gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"]),
       total: firstNum(a, ["gen_ai.usage.total_tokens"]),
-      cacheRead: firstNum(a, ["gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens"]) ?? numberOf(inputDetails.cache_read),
-      cacheCreation: firstNum(a, ["gen_ai.usage.cache_creation.input_tokens", "gen_ai.usage.cache_creation_input_tokens"]) ?? numberOf(inputDetails.cache_creation),
-      reasoning: firstNum(a, ["gen_ai.usage.reasoning.output_tokens", "gen_ai.usage.details.reasoning_tokens", "gen_ai.usage.reasoning_tokens"]) ?? numberOf(outputDetails.reasoning),
+      cacheRead:
+        firstNum(a, ["gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens"]) ?? numberOf(inputDetails.cache_read),
+      cacheCreation:
+        firstNum(a, ["gen_ai.usage.cache_creation.input_tokens", "gen_ai.usage.cache_creation_input_tokens"]) ??
+        numberOf(inputDetails.cache_creation),
+      reasoning:
+        firstNum(a, ["gen_ai.usage.reasoning.output_tokens", "gen_ai.usage.details.reasoning_tokens", "gen_ai.usage.reasoning_tokens"]) ??
+        numberOf(outputDetails.reasoning),
     });
     const metadata: Record<string, unknown> = {};
-    for (const [attr, key] of [["gen_ai.conversation.id", "conversation_id"], ["gen_ai.agent.name", "agent_name"], ["gen_ai.response.id", "response_id"], ["gen_ai.response.model", "response_model"]]) {
+    for (const [attr, key] of [
+      ["gen_ai.conversation.id", "conversation_id"],
+      ["gen_ai.agent.name", "agent_name"],
+      ["gen_ai.response.id", "response_id"],
+      ["gen_ai.response.model", "response_model"],
+    ]) {
       if (a[attr] !== undefined) metadata[key] = a[attr];
     }
     const ttft = num(a, "gen_ai.response.time_to_first_chunk");

@@ -7,24 +7,34 @@ const RUN_ID = "0b9e1c1e-6a5d-4c53-9a55-6a3cbb3e7d01";
 const PARENT_ID = "0b9e1c1e-6a5d-4c53-9a55-6a3cbb3e7d00";
 
 test("langsmith.* attributes: name, kind (any case), ids, tags, metadata, usage, project", () => {
-  const run = runOf(span({
-    "langsmith.trace.name": "ChatOpenAI",
-    "langsmith.span.kind": "LLM",
-    "langsmith.span.id": RUN_ID,
-    "langsmith.trace.id": PARENT_ID,
-    "langsmith.span.parent_id": PARENT_ID,
-    "langsmith.span.tags": "prod, beta",
-    "langsmith.metadata.ls_provider": "openai",
-    "langsmith.metadata.ls_model_name": "gpt-4o",
-    "langsmith.metadata.invocation": '{"temperature":0}',
-    "langsmith.metadata.user": "ada",
-    "langsmith.usage_metadata": JSON.stringify({ input_tokens: 9, output_tokens: 3, total_tokens: 12, input_token_details: { cache_read: 4 } }),
-    "langsmith.trace.session_name": "ls-project",
-    "gen_ai.system": "langchain",
-    "gen_ai.operation.name": "chat",
-    "gen_ai.prompt": JSON.stringify({ messages: [{ role: "user", content: "hi" }] }),
-    "gen_ai.completion": JSON.stringify({ choices: [{ message: { role: "assistant", content: "hello" } }] }),
-  }, { name: "otel-name" }));
+  const run = runOf(
+    span(
+      {
+        "langsmith.trace.name": "ChatOpenAI",
+        "langsmith.span.kind": "LLM",
+        "langsmith.span.id": RUN_ID,
+        "langsmith.trace.id": PARENT_ID,
+        "langsmith.span.parent_id": PARENT_ID,
+        "langsmith.span.tags": "prod, beta",
+        "langsmith.metadata.ls_provider": "openai",
+        "langsmith.metadata.ls_model_name": "gpt-4o",
+        "langsmith.metadata.invocation": '{"temperature":0}',
+        "langsmith.metadata.user": "ada",
+        "langsmith.usage_metadata": JSON.stringify({
+          input_tokens: 9,
+          output_tokens: 3,
+          total_tokens: 12,
+          input_token_details: { cache_read: 4 },
+        }),
+        "langsmith.trace.session_name": "ls-project",
+        "gen_ai.system": "langchain",
+        "gen_ai.operation.name": "chat",
+        "gen_ai.prompt": JSON.stringify({ messages: [{ role: "user", content: "hi" }] }),
+        "gen_ai.completion": JSON.stringify({ choices: [{ message: { role: "assistant", content: "hello" } }] }),
+      },
+      { name: "otel-name" },
+    ),
+  );
   assert.equal(run.id, RUN_ID);
   assert.equal(run.trace_id, PARENT_ID);
   assert.equal(run.parent_run_id, PARENT_ID);

@@ -25,7 +25,10 @@ export const langsmithAdapter: Adapter = {
     const runName = metadata.ls_run_name;
     delete metadata.ls_run_name;
     const usage = parsed(a["langsmith.usage_metadata"]);
-    const tags = str(a, "langsmith.span.tags")?.split(",").map((t) => t.trim()).filter(Boolean);
+    const tags = str(a, "langsmith.span.tags")
+      ?.split(",")
+      .map((t) => t.trim())
+      .filter(Boolean);
     return {
       name: str(a, "langsmith.trace.name") ?? (typeof runName === "string" ? runName : undefined),
       runType: runType(str(a, "langsmith.span.kind")),

@@ -6,8 +6,16 @@ import type { Adapter, Draft, RunType } from "./types";
 import { usageFrom } from "./usage";
 
 const KINDS: Record<string, RunType> = {
-  LLM: "llm", EMBEDDING: "embedding", RETRIEVER: "retriever", RERANKER: "retriever", TOOL: "tool", PROMPT: "prompt",
-  CHAIN: "chain", AGENT: "chain", GUARDRAIL: "chain", EVALUATOR: "chain",
+  LLM: "llm",
+  EMBEDDING: "embedding",
+  RETRIEVER: "retriever",
+  RERANKER: "retriever",
+  TOOL: "tool",
+  PROMPT: "prompt",
+  CHAIN: "chain",
+  AGENT: "chain",
+  GUARDRAIL: "chain",
+  EVALUATOR: "chain",
 };
 
 /** `{message: {role, content, contents: [{message_content}], tool_calls: [{tool_call}]}}` → a chat message. */
@@ -57,7 +65,12 @@ function documents(a: Attributes): Record<string, unknown> | undefined {
     documents: list.map((d) => {
       const doc = isRecord(d) && isRecord(d.document) ? d.document : {};
       const metadata = parsed(doc.metadata);
-      return { page_content: doc.content ?? "", metadata: isRecord(metadata) ? metadata : {}, ...(doc.id !== undefined ? { id: doc.id } : {}), ...(doc.score !== undefined ? { score: doc.score } : {}) };
+      return {
+        page_content: doc.content ?? "",
+        metadata: isRecord(metadata) ? metadata : {},
+        ...(doc.id !== undefined ? { id: doc.id } : {}),
+        ...(doc.score !== undefined ? { score: doc.score } : {}),
+      };
     }),
   };
 }
@@ -70,13 +83,32 @@ function embeddingInputs(a: Attributes): Record<string, unknown> | undefined {
 }
 
 function isOpenInference(a: Attributes): boolean {
-  return Object.keys(a).some((k) => k === "openinference.span.kind" || k === "input.value" || k === "output.value" || k.startsWith("llm.input_messages.") || k.startsWith("llm.token_count."));
+  return Object.keys(a).some(
+    (k) =>
+      k === "openinference.span.kind" ||
+      k === "input.value" ||
+      k === "output.value" ||
+      k.startsWith("llm.input_messages.") ||
+      k.startsWith("llm.token_count."),
+  );
 }
 
 /** Arize OpenInference: `openinference.span.kind`, `input.value`/`output.value`, flattened `llm.*` messages and token counts. */
 export const openinferenceAdapter: Adapter = {
   name: "openinference",
-  prefixes: ["openinference.", "llm.", "input.", "output.", "retrieval.", "embedding.", "tool.", "metadata", "tag.", "session.id", "user.id"],
+  prefixes: [
+    "openinference.",
+    "llm.",
+    "input.",
+    "output.",
+    "retrieval.",
+    "embedding.",
+    "tool.",
+    "metadata",
+    "tag.",
+    "session.id",
+    "user.id",
+  ],
   map(span: OtlpSpan): Draft | null {
     const a = span.attributes;
     if (!isOpenInference(a)) return null;
@@ -91,15 +123,21 @@ export const openinferenceAdapter: Adapter = {
     const model = str(a, "llm.model_name") ?? str(a, "embedding.model_name");
     const tags = a["tag.tags"];
     const tools = unflatten(a, "llm.tools");
-    const toolSchemas = Array.isArray(tools) ? tools.map((t) => (isRecord(t) && isRecord(t.tool) ? parsed(t.tool.json_schema) : undefined)).filter(Boolean) : [];
+    const toolSchemas = Array.isArray(tools)
+      ? tools.map((t) => (isRecord(t) && isRecord(t.tool) ? parsed(t.tool.json_schema) : undefined)).filter(Boolean)
+      : [];
     return {
       runType,
       name: runType === "tool" ? str(a, "tool.name") : undefined,
-      inputs: inMessages?.length ? { messages: inMessages } : value(a, "input") ?? embeddingInputs(a),
-      outputs: outMessages?.length ? toChoices(outMessages) : documents(a) ?? value(a, "output"),
+      inputs: inMessages?.length ? { messages: inMessages } : (value(a, "input") ?? embeddingInputs(a)),
+      outputs: outMessages?.length ? toChoices(outMessages) : (documents(a) ?? value(a, "output")),
       model,
       provider: lsProvider(str(a, "llm.provider") ?? str(a, "llm.system")),
-      invocationParams: { ...(isRecord(params) ? params : {}), ...(model ? { model } : {}), ...(toolSchemas.length ? { tools: toolSchemas } : {}) },
+      invocationParams: {
+        ...(isRecord(params) ? params : {}),
+        ...(model ? { model } : {}),
+        ...(toolSchemas.length ? { tools: toolSchemas } : {}),
+      },
       metadata,
       tags: Array.isArray(tags) ? tags.map(String) : undefined,
       usage: usageFrom({

@@ -25,7 +25,7 @@ export const traceloopAdapter: Adapter = {
     const a = span.attributes;
     const kind = str(a, "traceloop.span.kind")?.toLowerCase();
     const requestType = str(a, "llm.request.type") ?? str(a, "traceloop.llm.request.type");
-    const runType = (kind && SPAN_KINDS[kind]) || (requestType ? REQUEST_TYPES[requestType.toLowerCase()] ?? "llm" : undefined);
+    const runType = (kind && SPAN_KINDS[kind]) || (requestType ? (REQUEST_TYPES[requestType.toLowerCase()] ?? "llm") : undefined);
     const metadata: Record<string, unknown> = { ...withPrefix(a, "traceloop.association.properties.") };
     const streaming = a["llm.is_streaming"];
     return {

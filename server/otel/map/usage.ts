@@ -23,8 +23,15 @@ function details(entries: [string, number | undefined][]): Record<string, number
  * OpenAI), so the details only break them down.
  */
 export function usageFrom(c: TokenCounts): UsageMetadata | undefined {
-  const input = details([["cache_read", c.cacheRead], ["cache_creation", c.cacheCreation], ["audio", c.inputAudio]]);
-  const output = details([["reasoning", c.reasoning], ["audio", c.outputAudio]]);
+  const input = details([
+    ["cache_read", c.cacheRead],
+    ["cache_creation", c.cacheCreation],
+    ["audio", c.inputAudio],
+  ]);
+  const output = details([
+    ["reasoning", c.reasoning],
+    ["audio", c.outputAudio],
+  ]);
   if (c.input === undefined && c.output === undefined && c.total === undefined && !input && !output) return undefined;
   const usage: UsageMetadata = {};
   if (c.input !== undefined) usage.input_tokens = c.input;

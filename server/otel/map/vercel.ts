@@ -35,7 +35,11 @@ function part(p: Record<string, unknown>): ContentPart | ToolCall | ChatMessage 
     case "tool-call":
       return toolCall(p.toolCallId, p.toolName, p.input ?? p.args);
     case "tool-result":
-      return { role: "tool", tool_call_id: asText(p.toolCallId), content: asText(isRecord(p.output) && "value" in p.output ? p.output.value : p.output ?? p.result) };
+      return {
+        role: "tool",
+        tool_call_id: asText(p.toolCallId),
+        content: asText(isRecord(p.output) && "value" in p.output ? p.output.value : (p.output ?? p.result)),
+      };
     default:
       return p as ContentPart;
   }
@@ -52,7 +56,8 @@ function promptMessages(value: unknown): ChatMessage[] | undefined {
     const toolMessages = mapped.filter((x): x is ChatMessage => !!x && "role" in x);
     const calls = mapped.filter((x): x is ToolCall => !!x && "function" in x);
     const parts = mapped.filter((x): x is ContentPart => !!x && !("role" in x) && !("function" in x));
-    const own: ChatMessage[] = parts.length || calls.length ? [{ role, content: collapse(parts), ...(calls.length ? { tool_calls: calls } : {}) }] : [];
+    const own: ChatMessage[] =
+      parts.length || calls.length ? [{ role, content: collapse(parts), ...(calls.length ? { tool_calls: calls } : {}) }] : [];
     return [...own, ...toolMessages];
   });
 }
@@ -101,8 +106,14 @@ function usageOf(a: Attributes) {
 }
 
 const SETTINGS: [string, string][] = [
-  ["maxOutputTokens", "max_tokens"], ["maxTokens", "max_tokens"], ["temperature", "temperature"], ["topP", "top_p"],
-  ["topK", "top_k"], ["frequencyPenalty", "frequency_penalty"], ["presencePenalty", "presence_penalty"], ["seed", "seed"],
+  ["maxOutputTokens", "max_tokens"],
+  ["maxTokens", "max_tokens"],
+  ["temperature", "temperature"],
+  ["topP", "top_p"],
+  ["topK", "top_k"],
+  ["frequencyPenalty", "frequency_penalty"],
+  ["presencePenalty", "presence_penalty"],
+  ["seed", "seed"],
   ["stopSequences", "stop"],
 ];
 
@@ -122,7 +133,8 @@ export const vercelAdapter: Adapter = {
     delete metadata.ls_run_name;
     const model = str(a, "ai.model.id");
     const invocationParams: Record<string, unknown> = model ? { model } : {};
-    for (const [setting, param] of SETTINGS) if (a[`ai.settings.${setting}`] !== undefined) invocationParams[param] = a[`ai.settings.${setting}`];
+    for (const [setting, param] of SETTINGS)
+      if (a[`ai.settings.${setting}`] !== undefined) invocationParams[param] = a[`ai.settings.${setting}`];
     const tools = a["ai.prompt.tools"];
     if (Array.isArray(tools)) invocationParams.tools = tools.map(parsed);
     if (operationId === "ai.streamText.doStream" || operationId === "ai.streamObject.doStream") invocationParams.stream = true;

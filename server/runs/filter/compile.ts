@@ -83,9 +83,10 @@ function jsonField(a: SqlFragment, node: Compare, column: string): SqlFragment {
   const doc = jsonObjectOf(value);
   let cond: SqlFragment;
   if (doc) {
-    cond = column === "metadata"
-      ? sql`${a}.extra @> ${JSON.stringify({ metadata: doc })}::jsonb`
-      : sql`${jsonColumn(a, column)} @> ${JSON.stringify(doc)}::jsonb`;
+    cond =
+      column === "metadata"
+        ? sql`${a}.extra @> ${JSON.stringify({ metadata: doc })}::jsonb`
+        : sql`${jsonColumn(a, column)} @> ${JSON.stringify(doc)}::jsonb`;
   } else {
     cond = sql`(${jsonColumn(a, column)} ? ${text(value, valuePosition)})`;
   }
@@ -117,9 +118,8 @@ function compareNode(alias: string, node: Compare): SqlFragment {
       return scalar(sql`coalesce(${shown}, 0)`, node, "numeric", finite, node.field);
     }
     case "duration": {
-      const expr = spec.column === "latency"
-        ? sql`${a}.latency_ms`
-        : sql`(EXTRACT(EPOCH FROM (${a}.first_token_time - ${a}.start_time)) * 1000)`;
+      const expr =
+        spec.column === "latency" ? sql`${a}.latency_ms` : sql`(EXTRACT(EPOCH FROM (${a}.first_token_time - ${a}.start_time)) * 1000)`;
       return scalar(expr, node, "float8", durationMs, node.field);
     }
     case "bool":
@@ -149,7 +149,10 @@ function searchNode(alias: string, node: Extract<FilterNode, { kind: "search" }>
   if (spec.kind === "error") return sql`${a}.error ILIKE ${pattern}`;
   if (spec.kind === "json") return sql`${jsonColumn(a, spec.column)}::text ILIKE ${pattern}`;
   if (spec.kind === "tags") return sql`EXISTS (SELECT 1 FROM unnest(${a}.tags) t WHERE t ILIKE ${pattern})`;
-  throw new FilterSyntaxError(node.position, `search cannot look in ${node.field}; expected a text field, inputs, outputs, metadata, error or tags`);
+  throw new FilterSyntaxError(
+    node.position,
+    `search cannot look in ${node.field}; expected a text field, inputs, outputs, metadata, error or tags`,
+  );
 }
 
 function existsNode(alias: string, node: Extract<FilterNode, { kind: "exists" }>): SqlFragment {
@@ -159,7 +162,8 @@ function existsNode(alias: string, node: Extract<FilterNode, { kind: "exists" }>
     if (node.key === null) return sql`${jsonColumn(a, spec.column)} IS NOT NULL`;
     return sql`coalesce(${jsonColumn(a, spec.column)} ? ${node.key}, false)`;
   }
-  if (node.key !== null) throw new FilterSyntaxError(node.position, `exists with a key needs metadata, inputs, outputs or extra, not ${node.field}`);
+  if (node.key !== null)
+    throw new FilterSyntaxError(node.position, `exists with a key needs metadata, inputs, outputs or extra, not ${node.field}`);
   if (spec.kind === "uuid" || spec.kind === "text" || spec.kind === "time" || spec.kind === "int" || spec.kind === "numeric") {
     return sql`${a}.${raw(spec.column)} IS NOT NULL`;
   }

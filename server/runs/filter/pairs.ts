@@ -55,7 +55,15 @@ function containment(alias: string, family: Exclude<PairFamily, "feedback">, key
 
 function positiveJsonPair(alias: string, family: Exclude<PairFamily, "feedback">, key?: Compare, value?: Compare): SqlFragment {
   const object = jsonObject(alias, family);
-  if (key && value && key.op === "eq" && value.op === "eq" && typeof key.value === "string" && value.value !== null && !Array.isArray(value.value)) {
+  if (
+    key &&
+    value &&
+    key.op === "eq" &&
+    value.op === "eq" &&
+    typeof key.value === "string" &&
+    value.value !== null &&
+    !Array.isArray(value.value)
+  ) {
     return containment(alias, family, key.value, value.value);
   }
   if (key && !value && key.op === "eq") return sql`(${object} ? ${text(key.value, key.valuePosition)})`;

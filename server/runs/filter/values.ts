@@ -13,17 +13,22 @@ export function durationMs(value: Literal, position: number): number {
     const m = DURATION.exec(value);
     if (m) return Number(m[1]) * UNIT_MS[(m[2] ?? "s").toLowerCase()];
   }
-  throw new FilterSyntaxError(position, `expected a duration such as "250ms", "5s", "1m" or a number of seconds but found ${JSON.stringify(value)}`);
+  throw new FilterSyntaxError(
+    position,
+    `expected a duration such as "250ms", "5s", "1m" or a number of seconds but found ${JSON.stringify(value)}`,
+  );
 }
 
 export function instant(value: Literal, position: number): string {
   const micros = typeof value === "string" || typeof value === "number" ? parseInstant(value) : null;
-  if (micros === null) throw new FilterSyntaxError(position, `expected an ISO-8601 time such as "2024-05-01T12:00:00Z" but found ${JSON.stringify(value)}`);
+  if (micros === null)
+    throw new FilterSyntaxError(position, `expected an ISO-8601 time such as "2024-05-01T12:00:00Z" but found ${JSON.stringify(value)}`);
   return formatMicros(micros);
 }
 
 export function uuid(value: Literal, position: number): string {
-  if (typeof value !== "string" || !UUID.test(value)) throw new FilterSyntaxError(position, `expected a UUID but found ${JSON.stringify(value)}`);
+  if (typeof value !== "string" || !UUID.test(value))
+    throw new FilterSyntaxError(position, `expected a UUID but found ${JSON.stringify(value)}`);
   return value.toLowerCase();
 }
 

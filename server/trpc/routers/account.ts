@@ -13,10 +13,12 @@ export const accountRouter = router({
     return user;
   }),
 
-  signUp: limitedProcedure("POST", "/api/v1/auth/signup").input(signUpBody).mutation(async ({ ctx, input }) => {
-    const { userId, workspaceId } = await signUp(ctx.sql, { ...input, workspaceName: input.workspace_name });
-    return { user_id: userId, workspace_id: workspaceId };
-  }),
+  signUp: limitedProcedure("POST", "/api/v1/auth/signup")
+    .input(signUpBody)
+    .mutation(async ({ ctx, input }) => {
+      const { userId, workspaceId } = await signUp(ctx.sql, { ...input, workspaceName: input.workspace_name });
+      return { user_id: userId, workspace_id: workspaceId };
+    }),
 
   /** The signed-in user accepts an invitation sent to their e-mail address. */
   acceptInvite: userProcedure.input(inviteAccept).mutation(async ({ ctx, input }) => {

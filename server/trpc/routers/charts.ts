@@ -9,21 +9,28 @@ const setId = z.object({ id: uuid });
 
 export const chartsRouter = router({
   /** Time-bucketed run metrics over the workspace, or one project when `projectId` is given. */
-  series: workspaceProcedure.input(z.object({ projectId: uuid.nullish(), request: chartRequest })).query(({ ctx, input }) =>
-    input.projectId
-      ? projectChartSeries(ctx.sql, ctx.workspaceId, input.projectId, input.request)
-      : chartSeries(ctx.sql, ctx.workspaceId, input.request)),
+  series: workspaceProcedure
+    .input(z.object({ projectId: uuid.nullish(), request: chartRequest }))
+    .query(({ ctx, input }) =>
+      input.projectId
+        ? projectChartSeries(ctx.sql, ctx.workspaceId, input.projectId, input.request)
+        : chartSeries(ctx.sql, ctx.workspaceId, input.request),
+    ),
 
   sets: router({
-    list: workspaceProcedure.input(z.object({ projectId: uuid.nullish() })).query(({ ctx, input }) =>
-      listChartSets(ctx.sql, ctx.workspaceId, input.projectId ?? undefined)),
+    list: workspaceProcedure
+      .input(z.object({ projectId: uuid.nullish() }))
+      .query(({ ctx, input }) => listChartSets(ctx.sql, ctx.workspaceId, input.projectId ?? undefined)),
     get: workspaceProcedure.input(setId).query(({ ctx, input }) => readChartSet(ctx.sql, ctx.workspaceId, input.id)),
-    render: workspaceProcedure.input(setId.extend({ range: chartSetRender })).query(({ ctx, input }) =>
-      renderChartSet(ctx.sql, ctx.workspaceId, input.id, input.range)),
-    create: workspaceWriteProcedure.input(z.object({ set: chartSetCreate })).mutation(({ ctx, input }) =>
-      createChartSet(ctx.sql, ctx.workspaceId, input.set)),
-    update: workspaceWriteProcedure.input(setId.extend({ change: chartSetUpdate })).mutation(({ ctx, input }) =>
-      updateChartSet(ctx.sql, ctx.workspaceId, input.id, input.change)),
+    render: workspaceProcedure
+      .input(setId.extend({ range: chartSetRender }))
+      .query(({ ctx, input }) => renderChartSet(ctx.sql, ctx.workspaceId, input.id, input.range)),
+    create: workspaceWriteProcedure
+      .input(z.object({ set: chartSetCreate }))
+      .mutation(({ ctx, input }) => createChartSet(ctx.sql, ctx.workspaceId, input.set)),
+    update: workspaceWriteProcedure
+      .input(setId.extend({ change: chartSetUpdate }))
+      .mutation(({ ctx, input }) => updateChartSet(ctx.sql, ctx.workspaceId, input.id, input.change)),
     delete: workspaceWriteProcedure.input(setId).mutation(({ ctx, input }) => deleteChartSet(ctx.sql, ctx.workspaceId, input.id)),
   }),
 });

@@ -5,16 +5,25 @@ import { createReview, deleteReview, reviewsOnRun, updateReview } from "../../re
 import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
 
 const review = z.object({
-  score: z.number().finite().nullish().transform((v) => v ?? null),
+  score: z
+    .number()
+    .finite()
+    .nullish()
+    .transform((v) => v ?? null),
   value: z.unknown().optional(),
-  comment: z.string().max(10_000).nullish().transform((v) => v || null),
+  comment: z
+    .string()
+    .max(10_000)
+    .nullish()
+    .transform((v) => v || null),
   correction: z.unknown().optional(),
 });
 
 export const feedbackRouter = router({
   /** Feedback on the run and on every run of its trace, newest first, with the reviewer's name. */
-  forRun: workspaceProcedure.input(z.object({ runId: uuid, traceId: uuid.nullish() })).query(({ ctx, input }) =>
-    reviewsOnRun(ctx.sql, ctx.workspaceId, ctx.userId, input.runId, input.traceId ?? null)),
+  forRun: workspaceProcedure
+    .input(z.object({ runId: uuid, traceId: uuid.nullish() }))
+    .query(({ ctx, input }) => reviewsOnRun(ctx.sql, ctx.workspaceId, ctx.userId, input.runId, input.traceId ?? null)),
 
   /** The workspace's feedback keys with how each is scored (continuous, categorical, free text). */
   configs: workspaceProcedure.query(({ ctx }) => listFeedbackConfigs(ctx.sql, ctx.workspaceId, { key: [], offset: 0, limit: 1000 })),
@@ -24,9 +33,11 @@ export const feedbackRouter = router({
     .input(review.extend({ runId: uuid, key: z.string().trim().min(1, "must not be empty").max(256) }))
     .mutation(({ ctx, input }) => createReview(ctx.sql, ctx.workspaceId, ctx.userId, input.runId, input)),
 
-  update: workspaceWriteProcedure.input(review.extend({ id: uuid })).mutation(({ ctx, input }) =>
-    updateReview(ctx.sql, ctx.workspaceId, ctx.userId, input.id, input)),
+  update: workspaceWriteProcedure
+    .input(review.extend({ id: uuid }))
+    .mutation(({ ctx, input }) => updateReview(ctx.sql, ctx.workspaceId, ctx.userId, input.id, input)),
 
-  delete: workspaceWriteProcedure.input(z.object({ id: uuid })).mutation(({ ctx, input }) =>
-    deleteReview(ctx.sql, ctx.workspaceId, ctx.userId, input.id, ctx.role === "admin")),
+  delete: workspaceWriteProcedure
+    .input(z.object({ id: uuid }))
+    .mutation(({ ctx, input }) => deleteReview(ctx.sql, ctx.workspaceId, ctx.userId, input.id, ctx.role === "admin")),
 });

@@ -12,24 +12,44 @@ const DAY_MS = 86_400_000;
 export const projectsRouter = router({
   /** Projects of the workspace, newest first, with their statistics. */
   list: workspaceProcedure
-    .input(z.object({ nameContains: z.string().max(200).optional(), limit: z.number().int().min(1).max(1000).default(200), offset: z.number().int().min(0).default(0) }))
+    .input(
+      z.object({
+        nameContains: z.string().max(200).optional(),
+        limit: z.number().int().min(1).max(1000).default(200),
+        offset: z.number().int().min(0).default(0),
+      }),
+    )
     .query(async ({ ctx, input }) => {
-      const query = sessionListQuery.parse({ include_stats: "true", name_contains: input.nameContains, limit: input.limit, offset: input.offset });
+      const query = sessionListQuery.parse({
+        include_stats: "true",
+        name_contains: input.nameContains,
+        limit: input.limit,
+        offset: input.offset,
+      });
       return listSessions(ctx.sql, ctx.workspaceId, query);
     }),
 
-  get: workspaceProcedure.input(z.object({ projectId: uuid })).query(({ ctx, input }) => readSession(ctx.sql, ctx.workspaceId, input.projectId)),
+  get: workspaceProcedure
+    .input(z.object({ projectId: uuid }))
+    .query(({ ctx, input }) => readSession(ctx.sql, ctx.workspaceId, input.projectId)),
 
   /** Runs the project's ingest requests could not store lately, and why (newest first). */
-  ingestErrors: workspaceProcedure.input(z.object({ projectId: uuid })).query(({ ctx, input }) =>
-    listRefusals(ctx.sql, ctx.workspaceId, ingestErrorsQuery.parse({ session: input.projectId, limit: 50 }))),
+  ingestErrors: workspaceProcedure
+    .input(z.object({ projectId: uuid }))
+    .query(({ ctx, input }) => listRefusals(ctx.sql, ctx.workspaceId, ingestErrorsQuery.parse({ session: input.projectId, limit: 50 }))),
 
   /** Runs and errors per day over the last `days` days: the projects list's sparkline. */
   activity: workspaceProcedure
     .input(z.object({ projectId: uuid, days: z.number().int().min(1).max(90).default(14) }))
     .query(({ ctx, input }) => {
       const end = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
-      const request = chartRequest.parse({ metrics: ["run_count", "error_count"], bucket: "1d", is_root: true, start_time: end - input.days * DAY_MS, end_time: end });
+      const request = chartRequest.parse({
+        metrics: ["run_count", "error_count"],
+        bucket: "1d",
+        is_root: true,
+        start_time: end - input.days * DAY_MS,
+        end_time: end,
+      });
       return projectChartSeries(ctx.sql, ctx.workspaceId, input.projectId, request);
     }),
 });

@@ -9,19 +9,34 @@ const caller = (ctx: { workspaceId: string; userId: string }): Caller => ({ work
 const repoRef = z.object({ owner: z.string().min(1).max(128), repo: z.string().min(1).max(128) });
 
 export const promptsRouter = router({
-  list: workspaceProcedure.input(z.object({ query: z.string().max(200).optional(), archived: z.boolean().default(false) })).query(async ({ ctx, input }) => {
-    const page = await listRepos(ctx.sql, caller(ctx), repoListQuery.parse({ query: input.query || undefined, is_archived: input.archived ? "allow" : "false", limit: 200 }));
-    return { repos: page.repos, total: page.total };
-  }),
+  list: workspaceProcedure
+    .input(z.object({ query: z.string().max(200).optional(), archived: z.boolean().default(false) }))
+    .query(async ({ ctx, input }) => {
+      const page = await listRepos(
+        ctx.sql,
+        caller(ctx),
+        repoListQuery.parse({ query: input.query || undefined, is_archived: input.archived ? "allow" : "false", limit: 200 }),
+      );
+      return { repos: page.repos, total: page.total };
+    }),
 
-  get: workspaceProcedure.input(repoRef).query(async ({ ctx, input }) => (await getRepo(ctx.sql, caller(ctx), input.owner, input.repo)).repo),
+  get: workspaceProcedure
+    .input(repoRef)
+    .query(async ({ ctx, input }) => (await getRepo(ctx.sql, caller(ctx), input.owner, input.repo)).repo),
 
   commits: workspaceProcedure.input(repoRef.extend({ offset: z.number().int().min(0).default(0) })).query(async ({ ctx, input }) => {
-    const page = await listCommits(ctx.sql, caller(ctx), input.owner, input.repo, commitListQuery.parse({ limit: 100, offset: input.offset }));
+    const page = await listCommits(
+      ctx.sql,
+      caller(ctx),
+      input.owner,
+      input.repo,
+      commitListQuery.parse({ limit: 100, offset: input.offset }),
+    );
     return { commits: page.commits, total: page.total };
   }),
 
   /** One commit's manifest by hash, hash prefix, tag or "latest"; looking is not counted as a download. */
-  commit: workspaceProcedure.input(repoRef.extend({ ref: z.string().min(1).max(128) })).query(({ ctx, input }) =>
-    pullCommit(ctx.sql, caller(ctx), input.owner, input.repo, input.ref, true)),
+  commit: workspaceProcedure
+    .input(repoRef.extend({ ref: z.string().min(1).max(128) }))
+    .query(({ ctx, input }) => pullCommit(ctx.sql, caller(ctx), input.owner, input.repo, input.ref, true)),
 });

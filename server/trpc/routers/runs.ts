@@ -12,9 +12,30 @@ import type { IdentityField, SelectedRun, WireRun } from "../../runs/serialize";
 
 /** The fields the runs table shows; inputs and outputs stay in the database until a run is opened. */
 const TABLE_FIELDS = [
-  "name", "run_type", "status", "start_time", "end_time", "error", "tags", "trace_id", "dotted_order", "parent_run_id", "session_id",
-  "latency", "first_token_time", "prompt_tokens", "completion_tokens", "total_tokens", "prompt_cost", "completion_cost", "total_cost",
-  "feedback_stats", "thread_id", "inputs_preview", "outputs_preview", "model",
+  "name",
+  "run_type",
+  "status",
+  "start_time",
+  "end_time",
+  "error",
+  "tags",
+  "trace_id",
+  "dotted_order",
+  "parent_run_id",
+  "session_id",
+  "latency",
+  "first_token_time",
+  "prompt_tokens",
+  "completion_tokens",
+  "total_tokens",
+  "prompt_cost",
+  "completion_cost",
+  "total_cost",
+  "feedback_stats",
+  "thread_id",
+  "inputs_preview",
+  "outputs_preview",
+  "model",
 ] as const satisfies readonly (keyof WireRun)[];
 
 /** What the runs table shows of a run: the fields it selects, which every run of the page has. */
@@ -33,33 +54,44 @@ const selection = z.object({
 });
 type Selection = z.infer<typeof selection>;
 
-const wireSelection = (s: Selection) => runSelection.parse({
-  session: [s.projectId],
-  filter: s.filter || undefined,
-  trace_filter: s.traceFilter || undefined,
-  tree_filter: s.treeFilter || undefined,
-  run_type: s.runType || undefined,
-  is_root: s.rootOnly ? true : undefined,
-  error: s.error,
-});
+const wireSelection = (s: Selection) =>
+  runSelection.parse({
+    session: [s.projectId],
+    filter: s.filter || undefined,
+    trace_filter: s.traceFilter || undefined,
+    tree_filter: s.treeFilter || undefined,
+    run_type: s.runType || undefined,
+    is_root: s.rootOnly ? true : undefined,
+    error: s.error,
+  });
 
 export const runsRouter = router({
   /** One page of runs, newest first; `cursor` is the opaque keyset cursor of the previous page. */
   list: workspaceProcedure
-    .input(selection.extend({
-      cursor: z.string().nullish(),
-      limit: z.number().int().min(1).max(100).default(50),
-      /** Newest first unless asked otherwise; by a measure, pages are offsets (the cursor is one). */
-      sort: z.object({ by: z.enum(["start_time", ...SORT_KEYS]), dir: z.enum(["asc", "desc"]) }).optional(),
-    }))
+    .input(
+      selection.extend({
+        cursor: z.string().nullish(),
+        limit: z.number().int().min(1).max(100).default(50),
+        /** Newest first unless asked otherwise; by a measure, pages are offsets (the cursor is one). */
+        sort: z.object({ by: z.enum(["start_time", ...SORT_KEYS]), dir: z.enum(["asc", "desc"]) }).optional(),
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const sort = input.sort ?? { by: "start_time", dir: "desc" };
       if (sort.by !== "start_time") {
         const offset = Number(input.cursor ?? 0) || 0;
-        const page = await sortedRuns(ctx.sql, ctx.workspaceId, wireSelection(input), { by: sort.by, dir: sort.dir }, offset, input.limit, [...TABLE_FIELDS]);
+        const page = await sortedRuns(ctx.sql, ctx.workspaceId, wireSelection(input), { by: sort.by, dir: sort.dir }, offset, input.limit, [
+          ...TABLE_FIELDS,
+        ]);
         return { runs: asTableRuns(page.runs), next: page.next === null ? null : String(page.next) };
       }
-      const body = runQueryBody.parse({ ...wireSelection(input), cursor: input.cursor ?? undefined, limit: input.limit, select: [...TABLE_FIELDS], order: sort.dir });
+      const body = runQueryBody.parse({
+        ...wireSelection(input),
+        cursor: input.cursor ?? undefined,
+        limit: input.limit,
+        select: [...TABLE_FIELDS],
+        order: sort.dir,
+      });
       const page = await queryRuns(ctx.sql, ctx.workspaceId, body);
       return { runs: asTableRuns(page.runs), next: page.cursors.next };
     }),
@@ -70,7 +102,9 @@ export const runsRouter = router({
   /** The project's conversations (runs grouped by thread id), most recently active first. */
   threads: workspaceProcedure
     .input(z.object({ projectId: uuid, offset: z.number().int().min(0).default(0) }))
-    .query(({ ctx, input }) => groupThreads(ctx.sql, ctx.workspaceId, runGroupBody.parse({ session_id: input.projectId, limit: 50, offset: input.offset }))),
+    .query(({ ctx, input }) =>
+      groupThreads(ctx.sql, ctx.workspaceId, runGroupBody.parse({ session_id: input.projectId, limit: 50, offset: input.offset })),
+    ),
 
   /** One thread as a transcript of its turns. */
   threadTurns: workspaceProcedure

@@ -51,18 +51,31 @@ withTestDatabases("trpc-ui-b", (open) => {
     assert.equal(made.run_id, runId);
     assert.deepEqual(made.feedback_source, { type: "app", metadata: { user_id: userA } });
     const listed = await me.feedback.forRun({ workspaceId: ws, runId, traceId: runId });
-    assert.deepEqual(listed.map((f) => f.key), ["helpful"]);
+    assert.deepEqual(
+      listed.map((f) => f.key),
+      ["helpful"],
+    );
     await assert.rejects(outsider.feedback.create({ workspaceId: other, runId, key: "x" }), code("NOT_FOUND"));
   });
 
   test("feedback follows the workspace's configs, names its reviewer, and only its author changes it", async () => {
     await createFeedbackConfig(db, ws, { feedback_key: "quality", feedback_config: { type: "continuous", min: 0, max: 1 } });
-    await createFeedbackConfig(db, ws, { feedback_key: "tone", feedback_config: { type: "categorical", categories: [{ value: "friendly" }, { value: "neutral" }] } });
-    assert.deepEqual((await me.feedback.configs({ workspaceId: ws })).map((c) => c.feedback_key), ["quality", "tone"]);
-    await assert.rejects(me.feedback.create({ workspaceId: ws, runId, key: "quality", score: 1.5 }),
-      (e: unknown) => code("BAD_REQUEST")(e) && /outside the range of "quality": 0 to 1/.test((e as Error).message));
-    await assert.rejects(me.feedback.create({ workspaceId: ws, runId, key: "tone", value: "rude" }),
-      (e: unknown) => code("BAD_REQUEST")(e) && /not a category of "tone": choose one of friendly, neutral/.test((e as Error).message));
+    await createFeedbackConfig(db, ws, {
+      feedback_key: "tone",
+      feedback_config: { type: "categorical", categories: [{ value: "friendly" }, { value: "neutral" }] },
+    });
+    assert.deepEqual(
+      (await me.feedback.configs({ workspaceId: ws })).map((c) => c.feedback_key),
+      ["quality", "tone"],
+    );
+    await assert.rejects(
+      me.feedback.create({ workspaceId: ws, runId, key: "quality", score: 1.5 }),
+      (e: unknown) => code("BAD_REQUEST")(e) && /outside the range of "quality": 0 to 1/.test((e as Error).message),
+    );
+    await assert.rejects(
+      me.feedback.create({ workspaceId: ws, runId, key: "tone", value: "rude" }),
+      (e: unknown) => code("BAD_REQUEST")(e) && /not a category of "tone": choose one of friendly, neutral/.test((e as Error).message),
+    );
     const made = await me.feedback.create({ workspaceId: ws, runId, key: "tone", value: "friendly" });
     const mine = (await me.feedback.forRun({ workspaceId: ws, runId })).find((f) => f.id === made.id)!;
     assert.deepEqual([mine.author, mine.mine], [{ user_id: userA, name: "a@example.com" }, true]);
@@ -70,12 +83,18 @@ withTestDatabases("trpc-ui-b", (open) => {
     const colleague = await signUp(db, { email: "c@example.com", password: "password-c-1" });
     await db.query(sql`INSERT INTO memberships (user_id, workspace_id, role) VALUES (${colleague.userId}, ${ws}, 'member')`);
     const asColleague = createCaller({ sql: db, userId: colleague.userId });
-    await assert.rejects(asColleague.feedback.update({ workspaceId: ws, id: made.id, score: null, comment: "mine now" }), code("FORBIDDEN"));
+    await assert.rejects(
+      asColleague.feedback.update({ workspaceId: ws, id: made.id, score: null, comment: "mine now" }),
+      code("FORBIDDEN"),
+    );
     await assert.rejects(asColleague.feedback.delete({ workspaceId: ws, id: made.id }), code("FORBIDDEN"));
     const edited = await me.feedback.update({ workspaceId: ws, id: made.id, value: "neutral", score: null, comment: "on reflection" });
     assert.deepEqual([edited.value, edited.comment], ["neutral", "on reflection"]);
     await me.feedback.delete({ workspaceId: ws, id: made.id });
-    assert.equal((await me.feedback.forRun({ workspaceId: ws, runId })).some((f) => f.id === made.id), false);
+    assert.equal(
+      (await me.feedback.forRun({ workspaceId: ws, runId })).some((f) => f.id === made.id),
+      false,
+    );
     await db.query(sql`DELETE FROM memberships WHERE user_id = ${colleague.userId} AND workspace_id = ${ws}`);
   });
 
@@ -87,8 +106,14 @@ withTestDatabases("trpc-ui-b", (open) => {
     assert.equal(row.description, "ci");
     assert.equal("key" in row, false, "the list never carries the secret");
     await me.settings.apiKeys.revoke({ workspaceId: ws, id: created.id });
-    assert.equal((await me.settings.apiKeys.list({ workspaceId: ws })).some((k) => k.id === created.id), false);
-    assert.deepEqual((await me.settings.members.list({ workspaceId: ws })).map((m) => m.email), ["a@example.com"]);
+    assert.equal(
+      (await me.settings.apiKeys.list({ workspaceId: ws })).some((k) => k.id === created.id),
+      false,
+    );
+    assert.deepEqual(
+      (await me.settings.members.list({ workspaceId: ws })).map((m) => m.email),
+      ["a@example.com"],
+    );
     const prices = await me.settings.prices.list({ workspaceId: ws });
     assert.ok(prices.some((p) => p.source === "shipped"));
   });
@@ -105,7 +130,10 @@ withTestDatabases("trpc-ui-b", (open) => {
 
   test("charts.series counts the run; prompts.list is empty", async () => {
     const chart = await me.charts.series({ workspaceId: ws, request: { metrics: ["run_count"], max_groups: 10 } });
-    assert.equal(chart.series[0].values.reduce<number>((a, v) => a + (v ?? 0), 0), 1);
+    assert.equal(
+      chart.series[0].values.reduce<number>((a, v) => a + (v ?? 0), 0),
+      1,
+    );
     assert.deepEqual((await me.prompts.list({ workspaceId: ws })).repos, []);
   });
 });

@@ -9,8 +9,11 @@ export const workspacesRouter = router({
   mine: userProcedure.query(({ ctx }) => membershipsOf(ctx.sql, ctx.userId)),
 
   /** A new workspace; the signed-in user becomes its admin. */
-  create: userProcedure.input(workspaceCreate).mutation(async ({ ctx, input }) =>
-    createWorkspaceFor(ctx.sql, { identity: null, user: await getUser(ctx.sql, ctx.userId) }, input.name)),
+  create: userProcedure
+    .input(workspaceCreate)
+    .mutation(async ({ ctx, input }) =>
+      createWorkspaceFor(ctx.sql, { identity: null, user: await getUser(ctx.sql, ctx.userId) }, input.name),
+    ),
 
   /** The current workspace and the user's role in it. */
   current: workspaceProcedure.query(async ({ ctx }) => {

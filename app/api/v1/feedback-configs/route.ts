@@ -1,8 +1,14 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import {
-  createFeedbackConfig, deleteFeedbackConfig, feedbackConfigCreate, feedbackConfigDeleteQuery, feedbackConfigListQuery, feedbackConfigUpdate,
-  listFeedbackConfigs, updateFeedbackConfig,
+  createFeedbackConfig,
+  deleteFeedbackConfig,
+  feedbackConfigCreate,
+  feedbackConfigDeleteQuery,
+  feedbackConfigListQuery,
+  feedbackConfigUpdate,
+  listFeedbackConfigs,
+  updateFeedbackConfig,
 } from "@/server/feedback/configs";
 
 export const POST = route({

@@ -65,7 +65,8 @@ export function relativeTime(iso: string | null | undefined, now = Date.now()): 
   const ahead = t > now;
   const s = Math.round(Math.abs(now - t) / 1000);
   if (s < 45) return "just now";
-  const span = s < 3600 ? `${Math.round(s / 60)}m` : s < 86_400 ? `${Math.round(s / 3600)}h` : s < 30 * 86_400 ? `${Math.round(s / 86_400)}d` : null;
+  const span =
+    s < 3600 ? `${Math.round(s / 60)}m` : s < 86_400 ? `${Math.round(s / 3600)}h` : s < 30 * 86_400 ? `${Math.round(s / 86_400)}d` : null;
   if (!span) return formatTime(iso).split(",")[0];
   if (!ahead) return `${span} ago`;
   const days = Math.round(s / 86_400);

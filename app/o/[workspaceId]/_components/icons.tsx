@@ -1,10 +1,12 @@
 /** Small stroke icons (16px) for the navigation; decorative. */
 const PATHS: Record<string, string> = {
   projects: "M3 4.5h4l1.5 1.5H13v6.5a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1z",
-  datasets: "M3 4.5c0-1 2.2-1.75 5-1.75s5 .75 5 1.75-2.2 1.75-5 1.75S3 5.5 3 4.5zm0 0v7c0 1 2.2 1.75 5 1.75s5-.75 5-1.75v-7M3 8c0 1 2.2 1.75 5 1.75S13 9 13 8",
+  datasets:
+    "M3 4.5c0-1 2.2-1.75 5-1.75s5 .75 5 1.75-2.2 1.75-5 1.75S3 5.5 3 4.5zm0 0v7c0 1 2.2 1.75 5 1.75s5-.75 5-1.75v-7M3 8c0 1 2.2 1.75 5 1.75S13 9 13 8",
   prompts: "M4 3.5h8a1 1 0 0 1 1 1v5.5a1 1 0 0 1-1 1H7l-3 2.5v-2.5a1 1 0 0 1-1-1V4.5a1 1 0 0 1 1-1zM5.5 6h5M5.5 8.25h3",
   charts: "M3 13h10M4.5 11V8M7.25 11V4.5M10 11V6.5M12.5 11V9",
-  settings: "M8 5.75a2.25 2.25 0 1 0 0 4.5 2.25 2.25 0 0 0 0-4.5zM8 2v1.5M8 12.5V14M2 8h1.5M12.5 8H14M3.75 3.75l1.05 1.05M11.2 11.2l1.05 1.05M3.75 12.25l1.05-1.05M11.2 4.8l1.05-1.05",
+  settings:
+    "M8 5.75a2.25 2.25 0 1 0 0 4.5 2.25 2.25 0 0 0 0-4.5zM8 2v1.5M8 12.5V14M2 8h1.5M12.5 8H14M3.75 3.75l1.05 1.05M11.2 11.2l1.05 1.05M3.75 12.25l1.05-1.05M11.2 4.8l1.05-1.05",
   chevron: "M5 6.5l3 3 3-3",
   updown: "M5.5 6 8 3.5 10.5 6M5.5 10 8 12.5 10.5 10",
   signout: "M9.5 3.5H12a1 1 0 0 1 1 1v7a1 1 0 0 1-1 1H9.5M6.5 10.5 4 8l2.5-2.5M4 8h6.5",
@@ -13,7 +15,17 @@ const PATHS: Record<string, string> = {
 
 export function Icon({ name, size = 16 }: { name: keyof typeof PATHS | string; size?: number }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth={1.4} strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.4}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+    >
       <path d={PATHS[name] ?? ""} />
     </svg>
   );

@@ -11,11 +11,14 @@ export function usePanelWidth(key: string, initial: number, min = 320, max = 120
     const saved = Number(localStorage.getItem(key));
     if (saved) setWidth(clamp(saved, min, Math.min(max, window.innerWidth - 360)));
   }, [key, min, max]);
-  const resize = useCallback((next: number) => {
-    const w = clamp(next, min, Math.min(max, window.innerWidth - 360));
-    setWidth(w);
-    localStorage.setItem(key, String(Math.round(w)));
-  }, [key, min, max]);
+  const resize = useCallback(
+    (next: number) => {
+      const w = clamp(next, min, Math.min(max, window.innerWidth - 360));
+      setWidth(w);
+      localStorage.setItem(key, String(Math.round(w)));
+    },
+    [key, min, max],
+  );
   return [width, resize] as const;
 }
 
@@ -35,7 +38,12 @@ export function ResizeHandle({ width, onResize }: { width: number; onResize: (wi
   };
   return (
     <div
-      className="resize-handle" role="separator" aria-orientation="vertical" aria-label="Resize panel" aria-valuenow={Math.round(width)} tabIndex={0}
+      className="resize-handle"
+      role="separator"
+      aria-orientation="vertical"
+      aria-label="Resize panel"
+      aria-valuenow={Math.round(width)}
+      tabIndex={0}
       onPointerDown={onPointerDown}
       onKeyDown={(e) => {
         if (e.key === "ArrowLeft") onResize(width + 40);

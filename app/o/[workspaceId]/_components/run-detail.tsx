@@ -15,10 +15,7 @@ import styles from "./run-detail/run-detail.module.css";
 
 type Tab = "main" | "feedback" | "metadata" | "events";
 
-function MainTab({ run, conversation }: {
-  run: RunFull;
-  conversation: ReturnType<typeof useConversation>;
-}) {
+function MainTab({ run, conversation }: { run: RunFull; conversation: ReturnType<typeof useConversation> }) {
   const [raw, setRaw] = useState(false);
   const data = conversation.data;
   const hasMessages = !!data && (data.conversation.input.length > 0 || data.conversation.output.length > 0);
@@ -28,14 +25,26 @@ function MainTab({ run, conversation }: {
     <div className={styles.sectionBody}>
       <div className="row">
         <div className="segmented" role="group" aria-label="View">
-          <button type="button" aria-pressed={!raw} onClick={() => setRaw(false)}>Messages</button>
-          <button type="button" aria-pressed={raw} onClick={() => setRaw(true)}>JSON</button>
+          <button type="button" aria-pressed={!raw} onClick={() => setRaw(false)}>
+            Messages
+          </button>
+          <button type="button" aria-pressed={raw} onClick={() => setRaw(true)}>
+            JSON
+          </button>
         </div>
       </div>
-      {raw ? <InputsOutputs run={run} />
-        : conversation.isPending ? <Spinner label="Reading messages…" />
-        : conversation.error ? <ErrorState error={conversation.error} retry={() => conversation.refetch()} />
-        : <ConversationView conversation={conversation.data!.conversation} raw={{ inputs: run.inputs, outputs: run.outputs, extra: run.extra }} />}
+      {raw ? (
+        <InputsOutputs run={run} />
+      ) : conversation.isPending ? (
+        <Spinner label="Reading messages…" />
+      ) : conversation.error ? (
+        <ErrorState error={conversation.error} retry={() => conversation.refetch()} />
+      ) : (
+        <ConversationView
+          conversation={conversation.data!.conversation}
+          raw={{ inputs: run.inputs, outputs: run.outputs, extra: run.extra }}
+        />
+      )}
     </div>
   );
 }
@@ -72,14 +81,18 @@ export function RunDetail({ workspaceId, runId }: { workspaceId: string; runId: 
     <div className={styles.detail} data-testid="run-detail">
       <header className={styles.header}>
         <div className={styles.headerRow}>
-        <div className="row grow" style={{ flexWrap: "wrap" }}>
-          <h2 className={styles.title}>{run.name}</h2>
-          <RunTypeBadge runType={run.run_type} />
-          <StatusBadge status={run.status} error={run.error} />
-          {run.tags.slice(0, 6).map((t) => <span key={t} className="badge">{t}</span>)}
-          {run.tags.length > 6 && <span className="faint">+{run.tags.length - 6}</span>}
-        </div>
-        <AddToDataset workspaceId={workspaceId} runIds={[run.id]} />
+          <div className="row grow" style={{ flexWrap: "wrap" }}>
+            <h2 className={styles.title}>{run.name}</h2>
+            <RunTypeBadge runType={run.run_type} />
+            <StatusBadge status={run.status} error={run.error} />
+            {run.tags.slice(0, 6).map((t) => (
+              <span key={t} className="badge">
+                {t}
+              </span>
+            ))}
+            {run.tags.length > 6 && <span className="faint">+{run.tags.length - 6}</span>}
+          </div>
+          <AddToDataset workspaceId={workspaceId} runIds={[run.id]} />
         </div>
         <div className={styles.subline}>
           <span title={formatExactTime(run.start_time)}>{formatTime(run.start_time)}</span>
@@ -90,7 +103,9 @@ export function RunDetail({ workspaceId, runId }: { workspaceId: string; runId: 
       <UsagePanel run={run} details={conversation.data?.details} />
       <nav className={styles.tabs} role="tablist">
         {tabs.map(([id, label]) => (
-          <button key={id} type="button" role="tab" aria-selected={tab === id} className={styles.tab} onClick={() => setTab(id)}>{label}</button>
+          <button key={id} type="button" role="tab" aria-selected={tab === id} className={styles.tab} onClick={() => setTab(id)}>
+            {label}
+          </button>
         ))}
       </nav>
       <div role="tabpanel">

@@ -28,8 +28,12 @@ function useDismiss(open: boolean, close: () => void) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
-    const onDown = (e: MouseEvent) => { if (ref.current && !ref.current.contains(e.target as Node)) close(); };
-    const onKey = (e: KeyboardEvent) => { if (e.key === "Escape") close(); };
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) close();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") close();
+    };
     document.addEventListener("mousedown", onDown);
     document.addEventListener("keydown", onKey);
     return () => {
@@ -48,27 +52,53 @@ function WorkspaceSwitcher({ current, workspaces }: { current: string; workspace
   const name = active?.name ?? "Workspace";
   return (
     <div className="menu-wrap" ref={ref}>
-      <button type="button" className="menu-trigger" aria-haspopup="listbox" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="workspace-switcher">
+      <button
+        type="button"
+        className="menu-trigger"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        data-testid="workspace-switcher"
+      >
         <span className="avatar ws-avatar">{initial(name)}</span>
         <span className="grow">{name}</span>
-        <span className="muted"><Icon name="updown" size={14} /></span>
+        <span className="muted">
+          <Icon name="updown" size={14} />
+        </span>
       </button>
       {open ? (
         <div className="menu" role="listbox" aria-label="Workspaces">
           <div className="menu-label">Workspaces</div>
           {workspaces.map((w) => (
             <button
-              type="button" key={w.workspaceId} role="option" aria-selected={w.workspaceId === current} className="menu-item"
-              onClick={() => { setOpen(false); router.push(`/o/${w.workspaceId}/projects`); }}
+              type="button"
+              key={w.workspaceId}
+              role="option"
+              aria-selected={w.workspaceId === current}
+              className="menu-item"
+              onClick={() => {
+                setOpen(false);
+                router.push(`/o/${w.workspaceId}/projects`);
+              }}
             >
               <span className="avatar ws-avatar">{initial(w.name)}</span>
               <span className="grow truncate">{w.name}</span>
-              <span className="faint" style={{ fontSize: 11 }}>{w.role}</span>
+              <span className="faint" style={{ fontSize: 11 }}>
+                {w.role}
+              </span>
               {w.workspaceId === current ? <Icon name="check" size={14} /> : null}
             </button>
           ))}
           <div className="menu-sep" />
-          <button type="button" className="menu-item" data-testid="new-workspace" onClick={() => { setOpen(false); router.push("/new-workspace"); }}>
+          <button
+            type="button"
+            className="menu-item"
+            data-testid="new-workspace"
+            onClick={() => {
+              setOpen(false);
+              router.push("/new-workspace");
+            }}
+          >
             <span className="grow">New workspace…</span>
           </button>
         </div>
@@ -83,10 +113,19 @@ function UserMenu({ user }: { user: { email: string; name: string | null } }) {
   const label = user.name || user.email;
   return (
     <div className="menu-wrap" ref={ref}>
-      <button type="button" className="menu-trigger" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="user-menu">
+      <button
+        type="button"
+        className="menu-trigger"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        data-testid="user-menu"
+      >
         <span className="avatar">{initial(label)}</span>
         <span className="grow">{label}</span>
-        <span className="muted"><Icon name="updown" size={14} /></span>
+        <span className="muted">
+          <Icon name="updown" size={14} />
+        </span>
       </button>
       {open ? (
         <div className="menu menu-up" role="menu">
@@ -107,7 +146,12 @@ function UserMenu({ user }: { user: { email: string; name: string | null } }) {
 }
 
 /** The workspace frame: sidebar (switcher, navigation, user menu) and the page. */
-export function Shell({ workspaceId, workspaces, user, children }: {
+export function Shell({
+  workspaceId,
+  workspaces,
+  user,
+  children,
+}: {
   workspaceId: string;
   workspaces: WorkspaceChoice[];
   user: { email: string; name: string | null };
@@ -118,7 +162,9 @@ export function Shell({ workspaceId, workspaces, user, children }: {
   return (
     <div className="shell">
       <aside className="sidebar">
-        <div className="brand"><span className="brand-mark">T</span>Tracelight</div>
+        <div className="brand">
+          <span className="brand-mark">T</span>Tracelight
+        </div>
         <WorkspaceSwitcher current={workspaceId} workspaces={workspaces} />
         <nav aria-label="Main" className="col" style={{ gap: 1, marginTop: 8 }}>
           {NAV.map((item) => {

@@ -5,7 +5,12 @@ import type { ReactNode } from "react";
 /** Shared building blocks: loading, empty and error states, badges. Text only — never HTML from data. */
 
 export function Spinner({ label }: { label?: string }) {
-  return <span className="row muted"><span className="spinner" aria-hidden />{label ? <span>{label}</span> : null}</span>;
+  return (
+    <span className="row muted">
+      <span className="spinner" aria-hidden />
+      {label ? <span>{label}</span> : null}
+    </span>
+  );
 }
 
 export function LoadingState({ label = "Loading…" }: { label?: string }) {
@@ -34,19 +39,43 @@ export function ErrorState({ error, title = "Something went wrong", retry }: { e
     <div className="state state-error" role="alert">
       <div className="state-title">{title}</div>
       <div>{message}</div>
-      {retry ? <button type="button" className="btn btn-sm" style={{ marginTop: 8 }} onClick={retry}>Try again</button> : null}
+      {retry ? (
+        <button type="button" className="btn btn-sm" style={{ marginTop: 8 }} onClick={retry}>
+          Try again
+        </button>
+      ) : null}
     </div>
   );
 }
 
 export function StatusBadge({ status, error }: { status: string; error?: string | null }) {
-  if (error || status === "error") return <span className="badge badge-error"><span className="dot dot-error" />Error</span>;
-  if (status === "success") return <span className="badge badge-ok"><span className="dot dot-ok" />Success</span>;
-  return <span className="badge badge-warn"><span className="dot dot-pending" />{status === "pending" ? "Running" : status}</span>;
+  if (error || status === "error")
+    return (
+      <span className="badge badge-error">
+        <span className="dot dot-error" />
+        Error
+      </span>
+    );
+  if (status === "success")
+    return (
+      <span className="badge badge-ok">
+        <span className="dot dot-ok" />
+        Success
+      </span>
+    );
+  return (
+    <span className="badge badge-warn">
+      <span className="dot dot-pending" />
+      {status === "pending" ? "Running" : status}
+    </span>
+  );
 }
 
 const TYPE_COLORS: Record<string, string> = {
-  llm: "var(--type-llm)", chain: "var(--type-chain)", tool: "var(--type-tool)", retriever: "var(--type-retriever)",
+  llm: "var(--type-llm)",
+  chain: "var(--type-chain)",
+  tool: "var(--type-tool)",
+  retriever: "var(--type-retriever)",
 };
 
 export function runTypeColor(runType: string): string {

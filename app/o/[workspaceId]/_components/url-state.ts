@@ -11,14 +11,17 @@ import { useCallback } from "react";
 export function useUrlState(): [URLSearchParams, (patch: Record<string, string | null>) => void] {
   const params = useSearchParams();
   const pathname = usePathname();
-  const set = useCallback((patch: Record<string, string | null>) => {
-    const next = new URLSearchParams(window.location.search);
-    for (const [key, value] of Object.entries(patch)) {
-      if (value === null || value === "") next.delete(key);
-      else next.set(key, value);
-    }
-    const query = next.toString();
-    window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
-  }, [pathname]);
+  const set = useCallback(
+    (patch: Record<string, string | null>) => {
+      const next = new URLSearchParams(window.location.search);
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === null || value === "") next.delete(key);
+        else next.set(key, value);
+      }
+      const query = next.toString();
+      window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
+    },
+    [pathname],
+  );
   return [new URLSearchParams(params.toString()), set];
 }

@@ -20,22 +20,41 @@ export default function ChartsPage({ params }: { params: Promise<{ workspaceId: 
       <div className="page-header">
         <div>
           <h1>Charts</h1>
-          <div className="subtitle">Runs, errors, latency, first token, tokens and cost over time{projectId ? "" : ", across all projects"}.</div>
+          <div className="subtitle">
+            Runs, errors, latency, first token, tokens and cost over time{projectId ? "" : ", across all projects"}.
+          </div>
         </div>
         <div className="row">
           {view === "dashboard" ? (
-            <select className="select" value={projectId ?? ""} onChange={(e) => setQuery({ project: e.target.value || null })} aria-label="Project">
+            <select
+              className="select"
+              value={projectId ?? ""}
+              onChange={(e) => setQuery({ project: e.target.value || null })}
+              aria-label="Project"
+            >
               <option value="">All projects</option>
-              {(projects.data ?? []).map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+              {(projects.data ?? []).map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
             </select>
           ) : null}
           <div className="segmented" role="group" aria-label="Charts view">
-            <button type="button" aria-pressed={view === "dashboard"} onClick={() => setQuery({ view: null })}>Dashboard</button>
-            <button type="button" aria-pressed={view === "sets"} onClick={() => setQuery({ view: "sets" })}>Chart sets</button>
+            <button type="button" aria-pressed={view === "dashboard"} onClick={() => setQuery({ view: null })}>
+              Dashboard
+            </button>
+            <button type="button" aria-pressed={view === "sets"} onClick={() => setQuery({ view: "sets" })}>
+              Chart sets
+            </button>
           </div>
         </div>
       </div>
-      {view === "dashboard" ? <Dashboard workspaceId={workspaceId} projectId={projectId ?? undefined} /> : <ChartSets workspaceId={workspaceId} />}
+      {view === "dashboard" ? (
+        <Dashboard workspaceId={workspaceId} projectId={projectId ?? undefined} />
+      ) : (
+        <ChartSets workspaceId={workspaceId} />
+      )}
     </div>
   );
 }

@@ -35,8 +35,8 @@ export function GetStarted({ workspaceId }: { workspaceId: string }) {
       <div>
         <h2>Send your first trace</h2>
         <p className="muted">
-          No traces here yet. Create an API key, paste these lines into the shell that runs your app, and run it:
-          its project appears on this page within seconds.
+          No traces here yet. Create an API key, paste these lines into the shell that runs your app, and run it: its project appears on
+          this page within seconds.
         </p>
       </div>
       <ol className={styles.steps}>
@@ -44,18 +44,29 @@ export function GetStarted({ workspaceId }: { workspaceId: string }) {
           {key ? (
             <span className="muted">Key created. It is in the lines below and will not be shown again.</span>
           ) : (
-            <button type="button" className="btn btn-primary" disabled={create.isPending}
-              onClick={() => create.mutate({ workspaceId, key: { description: "First traces (projects page)" } })}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={create.isPending}
+              onClick={() => create.mutate({ workspaceId, key: { description: "First traces (projects page)" } })}
+            >
               {create.isPending ? "Creating…" : "Create an API key"}
             </button>
           )}
-          {create.error ? <span className="err-text" role="alert"> {create.error.message}</span> : null}
+          {create.error ? (
+            <span className="err-text" role="alert">
+              {" "}
+              {create.error.message}
+            </span>
+          ) : null}
         </li>
         <li>
           <div className={styles.code}>
             <div className={styles.codeBar}>
               <span>Shell</span>
-              <button type="button" className="btn btn-sm btn-ghost" onClick={copy} disabled={!key}>{copied ? "Copied" : "Copy"}</button>
+              <button type="button" className="btn btn-sm btn-ghost" onClick={copy} disabled={!key}>
+                {copied ? "Copied" : "Copy"}
+              </button>
             </div>
             <pre data-testid="env-lines">{lines}</pre>
           </div>

@@ -17,7 +17,9 @@ function SparkTooltip({ active, payload }: { active?: boolean; payload?: { paylo
   return (
     <div className="card" style={{ padding: "4px 8px", fontSize: 11.5 }}>
       <div className="muted">{p.day}</div>
-      <div>{p.runs} traces{p.errors ? <span className="err-text"> · {p.errors} errors</span> : null}</div>
+      <div>
+        {p.runs} traces{p.errors ? <span className="err-text"> · {p.errors} errors</span> : null}
+      </div>
     </div>
   );
 }
@@ -40,7 +42,12 @@ export function ActivitySparkline({ workspaceId, projectId }: { workspaceId: str
     <div style={{ width: 120, height: 26 }} aria-label="Traces per day, last 14 days">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={points} margin={{ top: 2, right: 0, bottom: 1, left: 0 }} barCategoryGap={1}>
-          <Tooltip content={<SparkTooltip />} cursor={{ fill: "var(--surface-3)" }} wrapperStyle={{ zIndex: 20 }} allowEscapeViewBox={{ x: true, y: true }} />
+          <Tooltip
+            content={<SparkTooltip />}
+            cursor={{ fill: "var(--surface-3)" }}
+            wrapperStyle={{ zIndex: 20 }}
+            allowEscapeViewBox={{ x: true, y: true }}
+          />
           <ReferenceLine y={0} stroke="var(--border-strong)" />
           <Bar dataKey="ok" stackId="runs" fill="#8b8be6" isAnimationActive={false} minPointSize={0} />
           <Bar dataKey="errors" stackId="runs" fill="var(--error)" isAnimationActive={false} radius={[1, 1, 0, 0]} />

@@ -13,7 +13,10 @@ export default function PromptsPage({ params }: { params: Promise<{ workspaceId:
   const trpc = useTRPC();
   const router = useRouter();
   const [search, setSearch] = useState("");
-  const list = useQuery({ ...trpc.prompts.list.queryOptions({ workspaceId, query: search.trim() || undefined }), placeholderData: (p) => p });
+  const list = useQuery({
+    ...trpc.prompts.list.queryOptions({ workspaceId, query: search.trim() || undefined }),
+    placeholderData: (p) => p,
+  });
   const href = (owner: string, repo: string) => `/o/${workspaceId}/prompts/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
   return (
     <div className="page">
@@ -22,37 +25,78 @@ export default function PromptsPage({ params }: { params: Promise<{ workspaceId:
           <h1>Prompts</h1>
           <div className="subtitle">Versioned prompts pushed with the SDK: every push is a commit you can pull by hash or tag.</div>
         </div>
-        <input className="input" placeholder="Search prompts" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search prompts" />
+        <input
+          className="input"
+          placeholder="Search prompts"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          aria-label="Search prompts"
+        />
       </div>
-      {list.isPending ? <LoadingState label="Loading prompts…" />
-        : list.error ? <ErrorState error={list.error} retry={() => list.refetch()} />
-        : list.data.repos.length === 0 ? (
-          <EmptyState title={search ? "No prompt matches" : "No prompts yet"}>
-            {search ? "Try another name." : <>Push one with the SDK, e.g. <code>client.pushPrompt(&quot;my-prompt&quot;, {"{ object: prompt }"})</code>.</>}
-          </EmptyState>
-        ) : (
-          <div className="card" style={{ overflow: "auto" }}>
-            <table className="table" data-testid="prompts">
-              <thead><tr><th>Prompt</th><th>Description</th><th>Tags</th><th className="num">Commits</th><th>Latest</th><th>Updated</th></tr></thead>
-              <tbody>
-                {list.data.repos.map((p) => (
-                  <tr key={p.id} className="row-link" onClick={() => router.push(href(p.owner, p.repo_handle))}>
-                    <td>
-                      <Link href={href(p.owner, p.repo_handle)} onClick={(e) => e.stopPropagation()}>{p.repo_handle}</Link>
-                      {p.is_public && <span className="badge" style={{ marginLeft: 6 }}>public</span>}
-                      {p.is_archived && <span className="badge badge-warn" style={{ marginLeft: 6 }}>archived</span>}
-                    </td>
-                    <td className="truncate muted" style={{ maxWidth: 320 }}>{p.description ?? ""}</td>
-                    <td>{p.tags.map((t) => <span key={t} className="badge" style={{ marginRight: 4 }}>{t}</span>)}</td>
-                    <td className="num">{formatCount(p.num_commits)}</td>
-                    <td>{p.last_commit_hash ? <code>{p.last_commit_hash.slice(0, 8)}</code> : <span className="faint">–</span>}</td>
-                    <td title={formatExactTime(p.updated_at)}>{relativeTime(p.updated_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+      {list.isPending ? (
+        <LoadingState label="Loading prompts…" />
+      ) : list.error ? (
+        <ErrorState error={list.error} retry={() => list.refetch()} />
+      ) : list.data.repos.length === 0 ? (
+        <EmptyState title={search ? "No prompt matches" : "No prompts yet"}>
+          {search ? (
+            "Try another name."
+          ) : (
+            <>
+              Push one with the SDK, e.g. <code>client.pushPrompt(&quot;my-prompt&quot;, {"{ object: prompt }"})</code>.
+            </>
+          )}
+        </EmptyState>
+      ) : (
+        <div className="card" style={{ overflow: "auto" }}>
+          <table className="table" data-testid="prompts">
+            <thead>
+              <tr>
+                <th>Prompt</th>
+                <th>Description</th>
+                <th>Tags</th>
+                <th className="num">Commits</th>
+                <th>Latest</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.repos.map((p) => (
+                <tr key={p.id} className="row-link" onClick={() => router.push(href(p.owner, p.repo_handle))}>
+                  <td>
+                    <Link href={href(p.owner, p.repo_handle)} onClick={(e) => e.stopPropagation()}>
+                      {p.repo_handle}
+                    </Link>
+                    {p.is_public && (
+                      <span className="badge" style={{ marginLeft: 6 }}>
+                        public
+                      </span>
+                    )}
+                    {p.is_archived && (
+                      <span className="badge badge-warn" style={{ marginLeft: 6 }}>
+                        archived
+                      </span>
+                    )}
+                  </td>
+                  <td className="truncate muted" style={{ maxWidth: 320 }}>
+                    {p.description ?? ""}
+                  </td>
+                  <td>
+                    {p.tags.map((t) => (
+                      <span key={t} className="badge" style={{ marginRight: 4 }}>
+                        {t}
+                      </span>
+                    ))}
+                  </td>
+                  <td className="num">{formatCount(p.num_commits)}</td>
+                  <td>{p.last_commit_hash ? <code>{p.last_commit_hash.slice(0, 8)}</code> : <span className="faint">–</span>}</td>
+                  <td title={formatExactTime(p.updated_at)}>{relativeTime(p.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </div>
   );
 }

@@ -9,7 +9,11 @@ import { ModelPrices } from "../_components/settings/prices";
 import { ErrorState, LoadingState } from "../_components/ui";
 import { useUrlState } from "../_components/url-state";
 
-const TABS = [["keys", "API keys"], ["members", "Members"], ["prices", "Model prices"]] as const;
+const TABS = [
+  ["keys", "API keys"],
+  ["members", "Members"],
+  ["prices", "Model prices"],
+] as const;
 type Tab = (typeof TABS)[number][0];
 const isTab = (value: string | null): value is Tab => TABS.some(([id]) => id === value);
 
@@ -30,14 +34,22 @@ function Settings({ workspaceId }: { workspaceId: string }) {
         </div>
         <div className="segmented" role="tablist" aria-label="Settings">
           {TABS.map(([id, label]) => (
-            <button key={id} type="button" role="tab" aria-pressed={tab === id} aria-selected={tab === id} onClick={() => setTab(id)}>{label}</button>
+            <button key={id} type="button" role="tab" aria-pressed={tab === id} aria-selected={tab === id} onClick={() => setTab(id)}>
+              {label}
+            </button>
           ))}
         </div>
       </div>
-      {current.isPending ? <LoadingState /> : current.error ? <ErrorState error={current.error} retry={() => current.refetch()} /> : (
-        tab === "keys" ? <ApiKeys workspaceId={workspaceId} role={current.data.role} />
-          : tab === "members" ? <Members workspaceId={workspaceId} role={current.data.role} />
-          : <ModelPrices workspaceId={workspaceId} role={current.data.role} />
+      {current.isPending ? (
+        <LoadingState />
+      ) : current.error ? (
+        <ErrorState error={current.error} retry={() => current.refetch()} />
+      ) : tab === "keys" ? (
+        <ApiKeys workspaceId={workspaceId} role={current.data.role} />
+      ) : tab === "members" ? (
+        <Members workspaceId={workspaceId} role={current.data.role} />
+      ) : (
+        <ModelPrices workspaceId={workspaceId} role={current.data.role} />
       )}
     </div>
   );
@@ -45,5 +57,9 @@ function Settings({ workspaceId }: { workspaceId: string }) {
 
 export default function SettingsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = use(params);
-  return <Suspense fallback={<LoadingState />}><Settings workspaceId={workspaceId} /></Suspense>;
+  return (
+    <Suspense fallback={<LoadingState />}>
+      <Settings workspaceId={workspaceId} />
+    </Suspense>
+  );
 }

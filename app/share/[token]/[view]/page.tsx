@@ -31,7 +31,13 @@ async function SharedTrace({ token, selected }: { token: string; selected?: stri
     <div className={styles.layout} data-testid="shared-trace">
       <nav className={styles.tree} aria-label="Runs of this trace">
         {rows.map(({ run: r, depth }) => (
-          <Link key={r.id} href={`?run=${r.id}`} className={styles.row} aria-current={r.id === run.id ? "true" : undefined} style={{ paddingLeft: 12 + depth * 16 }}>
+          <Link
+            key={r.id}
+            href={`?run=${r.id}`}
+            className={styles.row}
+            aria-current={r.id === run.id ? "true" : undefined}
+            style={{ paddingLeft: 12 + depth * 16 }}
+          >
             <RunTypeBadge runType={r.run_type} />
             <span className={styles.name}>{r.name}</span>
             {r.error ? <span className="badge badge-error">error</span> : null}
@@ -46,10 +52,18 @@ async function SharedTrace({ token, selected }: { token: string; selected?: stri
           <StatusBadge status={run.status} error={run.error} />
         </div>
         <div className={styles.stats}>
-          <span>Started <b>{formatTime(run.start_time)}</b></span>
-          <span>Latency <b>{formatLatency(seconds(run))}</b></span>
-          <span>Tokens <b>{formatTokens(run.total_tokens)}</b></span>
-          <span>Cost <b>{formatCost(run.total_cost)}</b></span>
+          <span>
+            Started <b>{formatTime(run.start_time)}</b>
+          </span>
+          <span>
+            Latency <b>{formatLatency(seconds(run))}</b>
+          </span>
+          <span>
+            Tokens <b>{formatTokens(run.total_tokens)}</b>
+          </span>
+          <span>
+            Cost <b>{formatCost(run.total_cost)}</b>
+          </span>
         </div>
         {run.error ? <pre className={styles.error}>{run.error}</pre> : null}
         <JsonView value={run.inputs} title="Inputs" />
@@ -65,7 +79,9 @@ async function SharedDataset({ token }: { token: string }) {
     <div className={styles.page} data-testid="shared-dataset">
       <h2>{String(dataset.name)}</h2>
       {dataset.description ? <p className="muted">{String(dataset.description)}</p> : null}
-      <p className="muted">{String(dataset.example_count ?? examples.length)} examples{examples.length === 100 ? " (the first 100 shown)" : ""}</p>
+      <p className="muted">
+        {String(dataset.example_count ?? examples.length)} examples{examples.length === 100 ? " (the first 100 shown)" : ""}
+      </p>
       <div className="col" style={{ gap: 12 }}>
         {examples.map((e) => (
           <section key={String(e.id)} className="card" style={{ padding: 12 }}>
@@ -85,7 +101,9 @@ export default async function SharedPage({ params, searchParams }: Props) {
   return (
     <div className={styles.frame}>
       <header className={styles.header}>
-        <span className="brand"><span className="brand-mark">T</span>Tracelight</span>
+        <span className="brand">
+          <span className="brand-mark">T</span>Tracelight
+        </span>
         <span className="muted">Shared {view === "r" ? "trace" : "dataset"} · read-only</span>
       </header>
       {view === "r" ? <SharedTrace token={token} selected={(await searchParams).run} /> : <SharedDataset token={token} />}

@@ -10,7 +10,8 @@ export const PATCH = route({
   ingest: true,
   body: wireRun,
   handler: async ({ ctx, body, params }) => {
-    if (body.id && body.id !== params.runId) throw badRequest(`The body's id ${body.id} differs from the run id in the path (${params.runId}).`);
+    if (body.id && body.id !== params.runId)
+      throw badRequest(`The body's id ${body.id} differs from the run id in the path (${params.runId}).`);
     await ingestRuns(ctx.sql, ctx.workspaceId, { patch: [{ ...body, id: params.runId }] });
     return reply(202, { message: "Run updated" });
   },

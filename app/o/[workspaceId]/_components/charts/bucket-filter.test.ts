@@ -9,6 +9,10 @@ test("a clicked bucket becomes a filter the runs page accepts: its time range, g
   const grouped = bucketFilter("2026-11-25T10:00:00.000Z", 300, { attribute: "model", value: 'gpt-4o "mini"' }, "eq(error, true)");
   assert.match(grouped, /eq\(model, "gpt-4o \\"mini\\""\), eq\(error, true\)\)$/);
   assert.match(bucketFilter("2026-11-25T10:00:00.000Z", 60, { attribute: "tag", value: "prod" }), /has\(tags, "prod"\)/);
-  assert.match(bucketFilter("2026-11-25T10:00:00.000000Z", 60, { attribute: "model", value: "(none)" }), /eq\(model, null\)\)$/, "runs without a model");
+  assert.match(
+    bucketFilter("2026-11-25T10:00:00.000000Z", 60, { attribute: "model", value: "(none)" }),
+    /eq\(model, null\)\)$/,
+    "runs without a model",
+  );
   for (const filter of [plain, grouped]) parseFilter(filter);
 });

@@ -2,7 +2,12 @@
 const NONE = "(none)";
 
 /** The filter for the runs behind one bucket (and one group's bar) of a chart. */
-export function bucketFilter(bucketStart: string, bucketSeconds: number, group: { attribute: string; value: string } | null, extra?: string): string {
+export function bucketFilter(
+  bucketStart: string,
+  bucketSeconds: number,
+  group: { attribute: string; value: string } | null,
+  extra?: string,
+): string {
   const end = new Date(Date.parse(bucketStart) + bucketSeconds * 1000).toISOString();
   const parts = [`gte(start_time, ${JSON.stringify(bucketStart)})`, `lt(start_time, ${JSON.stringify(end)})`];
   if (group?.attribute === "tag") {

@@ -35,8 +35,23 @@ interface Panel {
 
 const PANELS: Panel[] = [
   { title: "Runs", metrics: ["run_count"], grouped: "run_count", kind: "bar", stacked: true },
-  { title: "Errors", metrics: ["error_count"], grouped: "error_count", kind: "bar", stacked: true, emptyText: "No errors in this range", filter: "eq(error, true)" },
-  { title: "Error rate", metrics: ["error_rate"], grouped: "error_rate", kind: "line", emptyText: "No errors in this range", filter: "eq(error, true)" },
+  {
+    title: "Errors",
+    metrics: ["error_count"],
+    grouped: "error_count",
+    kind: "bar",
+    stacked: true,
+    emptyText: "No errors in this range",
+    filter: "eq(error, true)",
+  },
+  {
+    title: "Error rate",
+    metrics: ["error_rate"],
+    grouped: "error_rate",
+    kind: "line",
+    emptyText: "No errors in this range",
+    filter: "eq(error, true)",
+  },
   { title: "Latency", metrics: ["latency_p50", "latency_p99"], grouped: "latency_p50", kind: "line" },
   { title: "Time to first token", metrics: ["first_token_p50", "first_token_p99"], grouped: "first_token_p50", kind: "line" },
   { title: "Tokens", metrics: ["prompt_tokens", "completion_tokens"], grouped: "total_tokens", kind: "bar", stacked: true },
@@ -46,7 +61,6 @@ const PANELS: Panel[] = [
 
 const ALL_METRICS = [...new Set(PANELS.flatMap((p) => [...p.metrics, p.grouped]))];
 const isGroup = (value: string | null): value is Group => GROUPS.some(([g]) => g === value);
-
 
 /** The monitoring dashboard for the workspace or one project: range picker, grouping, one card per metric. */
 export function Dashboard({ workspaceId, projectId }: { workspaceId: string; projectId?: string }) {
@@ -71,10 +85,18 @@ export function Dashboard({ workspaceId, projectId }: { workspaceId: string; pro
     placeholderData: (previous) => previous,
   });
   // A bucket (and group) clicked opens the project's runs behind it; with no project there is no runs page to open.
-  const open = (panel: Panel) => projectId ? (bucket: string, groupValue: string | null) => {
-    const filter = bucketFilter(bucket, query.data!.bucket_seconds, group && groupValue !== null ? { attribute: group, value: groupValue } : null, panel.filter);
-    router.push(`/o/${workspaceId}/projects/${projectId}?${new URLSearchParams({ filter, ...(rootOnly ? {} : { root: "0" }) })}`);
-  } : undefined;
+  const open = (panel: Panel) =>
+    projectId
+      ? (bucket: string, groupValue: string | null) => {
+          const filter = bucketFilter(
+            bucket,
+            query.data!.bucket_seconds,
+            group && groupValue !== null ? { attribute: group, value: groupValue } : null,
+            panel.filter,
+          );
+          router.push(`/o/${workspaceId}/projects/${projectId}?${new URLSearchParams({ filter, ...(rootOnly ? {} : { root: "0" }) })}`);
+        }
+      : undefined;
   return (
     <div className={styles.dashboard} data-testid="dashboard">
       <div className={styles.toolbar}>
@@ -82,7 +104,11 @@ export function Dashboard({ workspaceId, projectId }: { workspaceId: string; pro
         <label className="row muted">
           Group by
           <select className="select" value={group} onChange={(e) => setParams({ group: e.target.value || null })} aria-label="Group by">
-            {GROUPS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+            {GROUPS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
         <label className="row muted">
@@ -90,13 +116,20 @@ export function Dashboard({ workspaceId, projectId }: { workspaceId: string; pro
         </label>
         <span className="grow" />
         {query.isFetching && <span className="spinner" aria-label="Loading" />}
-        <button type="button" className="btn btn-sm" onClick={refresh}>Refresh</button>
+        <button type="button" className="btn btn-sm" onClick={refresh}>
+          Refresh
+        </button>
       </div>
       {query.error ? (
         <ErrorState error={query.error} title="Could not load the charts" retry={() => query.refetch()} />
       ) : !query.data ? (
         <div className={styles.grid}>
-          {PANELS.map((p) => <div key={p.title} className={`card ${styles.chartCard}`}><div className="skeleton" style={{ width: 90 }} /><div className="skeleton" style={{ height: 160, marginTop: 12 }} /></div>)}
+          {PANELS.map((p) => (
+            <div key={p.title} className={`card ${styles.chartCard}`}>
+              <div className="skeleton" style={{ width: 90 }} />
+              <div className="skeleton" style={{ height: 160, marginTop: 12 }} />
+            </div>
+          ))}
         </div>
       ) : (
         <div className={styles.grid}>

@@ -1,6 +1,19 @@
 "use client";
 
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Area,
+  AreaChart,
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import type { Chart, Series } from "@/server/charts/series";
 import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } from "../format";
 import styles from "./charts.module.css";
@@ -9,10 +22,20 @@ import { niceTicks } from "./ticks";
 export const PALETTE = ["#5b5bd6", "#10b981", "#f59e0b", "#ef4444", "#0ea5e9", "#a855f7", "#64748b", "#ec4899", "#14b8a6", "#84cc16"];
 
 export const METRIC_LABELS: Record<string, string> = {
-  run_count: "Runs", error_count: "Errors", error_rate: "Error rate", latency_p50: "Latency p50", latency_p99: "Latency p99",
-  first_token_p50: "First token p50", first_token_p99: "First token p99", prompt_tokens: "Prompt tokens",
-  completion_tokens: "Completion tokens", total_tokens: "Total tokens", prompt_cost: "Prompt cost",
-  completion_cost: "Completion cost", total_cost: "Total cost", feedback: "Feedback (avg score)",
+  run_count: "Runs",
+  error_count: "Errors",
+  error_rate: "Error rate",
+  latency_p50: "Latency p50",
+  latency_p99: "Latency p99",
+  first_token_p50: "First token p50",
+  first_token_p99: "First token p99",
+  prompt_tokens: "Prompt tokens",
+  completion_tokens: "Completion tokens",
+  total_tokens: "Total tokens",
+  prompt_cost: "Prompt cost",
+  completion_cost: "Completion cost",
+  total_cost: "Total cost",
+  feedback: "Feedback (avg score)",
 };
 
 /** How a metric's values read: seconds, counts, tokens, dollars or a rate. */
@@ -27,7 +50,8 @@ export function formatMetric(metric: string, value: number | null | undefined): 
 }
 
 function axisValue(metric: string, value: number): string {
-  if (metric.startsWith("latency") || metric.startsWith("first_token")) return value < 1 ? `${Math.round(value * 1000)}ms` : `${+value.toFixed(1)}s`;
+  if (metric.startsWith("latency") || metric.startsWith("first_token"))
+    return value < 1 ? `${Math.round(value * 1000)}ms` : `${+value.toFixed(1)}s`;
   if (metric.endsWith("_cost")) return value === 0 ? "$0" : value < 0.01 ? `$${Number(value.toPrecision(2))}` : `$${+value.toFixed(2)}`;
   if (metric === "error_rate") return `${Math.round(value * 100)}%`;
   return Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 2 }).format(value);
@@ -41,14 +65,26 @@ function timeLabel(iso: string, bucketSeconds: number): string {
 }
 
 export const seriesKey = (s: Series) => (s.group === null ? s.metric : `${s.metric}|${s.group}`);
-const metricLabel = (metric: string) => (metric.startsWith("feedback:") ? metric.slice("feedback:".length) : METRIC_LABELS[metric] ?? metric);
+const metricLabel = (metric: string) =>
+  metric.startsWith("feedback:") ? metric.slice("feedback:".length) : (METRIC_LABELS[metric] ?? metric);
 export const seriesName = (s: Series, showMetric: boolean) =>
   s.group === null ? metricLabel(s.metric) : showMetric ? `${s.group} · ${metricLabel(s.metric)}` : s.group;
 
 export type ChartKind = "line" | "area" | "bar";
 
 /** One chart card: the chosen series of a chart answer, over its buckets, with a hover tooltip. */
-export function MetricChart({ title, chart, metrics, kind = "line", stacked = false, height = 180, testId, action, emptyText = "No data in this range", onSelect }: {
+export function MetricChart({
+  title,
+  chart,
+  metrics,
+  kind = "line",
+  stacked = false,
+  height = 180,
+  testId,
+  action,
+  emptyText = "No data in this range",
+  onSelect,
+}: {
   title: string;
   /** A click on a bucket (a bar: and its group) opens the runs behind it. */
   onSelect?: (bucketStart: string, group: string | null) => void;
@@ -75,9 +111,10 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
   // One or two points draw no visible line: mark each point then.
   const sparse = series.every((s) => s.values.filter((v) => v !== null).length < 3);
   const integer = primary === "run_count" || primary === "error_count" || primary.endsWith("_tokens");
-  const peak = stacked && series.length > 1
-    ? Math.max(0, ...chart.buckets.map((_, i) => series.reduce((a, s) => a + (s.values[i] ?? 0), 0)))
-    : Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)));
+  const peak =
+    stacked && series.length > 1
+      ? Math.max(0, ...chart.buckets.map((_, i) => series.reduce((a, s) => a + (s.values[i] ?? 0), 0)))
+      : Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)));
   const ticks = niceTicks(peak, integer);
   const totalOf = (s: Series) => s.values.reduce<number>((a, v) => a + (v ?? 0), 0);
   const groupOf = (key: string) => series.find((s) => seriesKey(s) === key)?.group ?? null;
@@ -85,18 +122,35 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
     data: rows,
     margin: { top: 6, right: 8, bottom: 0, left: 0 },
     // Lines and areas: the bucket under the pointer (with one group drawn, that group).
-    onClick: onSelect && kind !== "bar"
-      ? (state: { activeLabel?: string | number }) => {
-          if (state?.activeLabel !== undefined) onSelect(String(state.activeLabel), series.length === 1 ? series[0]!.group : null);
-        }
-      : undefined,
+    onClick:
+      onSelect && kind !== "bar"
+        ? (state: { activeLabel?: string | number }) => {
+            if (state?.activeLabel !== undefined) onSelect(String(state.activeLabel), series.length === 1 ? series[0]!.group : null);
+          }
+        : undefined,
     style: onSelect ? { cursor: "pointer" } : undefined,
   };
   const axes = (
     <>
       <CartesianGrid stroke="var(--border)" vertical={false} />
-      <XAxis dataKey="t" tickFormatter={(t: string) => timeLabel(t, chart.bucket_seconds)} tick={{ fontSize: 11, fill: "var(--muted)" }} tickLine={false} axisLine={{ stroke: "var(--border)" }} minTickGap={28} />
-      <YAxis domain={[0, ticks[ticks.length - 1]]} ticks={ticks} interval={0} tickFormatter={(v: number) => axisValue(primary, v)} tick={{ fontSize: 11, fill: "var(--muted)" }} tickLine={false} axisLine={false} width={52} />
+      <XAxis
+        dataKey="t"
+        tickFormatter={(t: string) => timeLabel(t, chart.bucket_seconds)}
+        tick={{ fontSize: 11, fill: "var(--muted)" }}
+        tickLine={false}
+        axisLine={{ stroke: "var(--border)" }}
+        minTickGap={28}
+      />
+      <YAxis
+        domain={[0, ticks[ticks.length - 1]]}
+        ticks={ticks}
+        interval={0}
+        tickFormatter={(v: number) => axisValue(primary, v)}
+        tick={{ fontSize: 11, fill: "var(--muted)" }}
+        tickLine={false}
+        axisLine={false}
+        width={52}
+      />
       <Tooltip
         labelFormatter={(t) => new Date(String(t)).toLocaleString()}
         separator=": "
@@ -115,15 +169,33 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
     const color = PALETTE[i % PALETTE.length];
     const props = { key: seriesKey(s), dataKey: seriesKey(s), name: seriesName(s, showMetric), isAnimationActive: false };
     // Bars: the bar clicked is one bucket of one group.
-    const select = onSelect ? (bar: { payload?: { t?: string } }) => bar?.payload?.t && onSelect(bar.payload.t, groupOf(seriesKey(s))) : undefined;
+    const select = onSelect
+      ? (bar: { payload?: { t?: string } }) => bar?.payload?.t && onSelect(bar.payload.t, groupOf(seriesKey(s)))
+      : undefined;
     if (kind === "bar") return <Bar {...props} fill={color} stackId={stacked ? "a" : undefined} maxBarSize={18} onClick={select} />;
     // Empty buckets stay gaps: a line never suggests values that were not measured.
-    if (kind === "area") return <Area {...props} type="monotone" stroke={color} fill={color} fillOpacity={0.15} strokeWidth={1.5} stackId={stacked ? "a" : undefined} connectNulls={false} />;
-    return <Line {...props} type="monotone" stroke={color} strokeWidth={1.5} dot={sparse ? { r: 3, fill: color } : false} connectNulls={false} />;
+    if (kind === "area")
+      return (
+        <Area
+          {...props}
+          type="monotone"
+          stroke={color}
+          fill={color}
+          fillOpacity={0.15}
+          strokeWidth={1.5}
+          stackId={stacked ? "a" : undefined}
+          connectNulls={false}
+        />
+      );
+    return (
+      <Line {...props} type="monotone" stroke={color} strokeWidth={1.5} dot={sparse ? { r: 3, fill: color } : false} connectNulls={false} />
+    );
   });
-  const headline = series.length === 1 && (primary === "run_count" || primary === "error_count" || primary.endsWith("_tokens") || primary.endsWith("_cost"))
-    ? formatMetric(primary, totalOf(series[0]))
-    : null;
+  const headline =
+    series.length === 1 &&
+    (primary === "run_count" || primary === "error_count" || primary.endsWith("_tokens") || primary.endsWith("_cost"))
+      ? formatMetric(primary, totalOf(series[0]))
+      : null;
   return (
     <div className={`card ${styles.chartCard}`} data-testid={testId ?? "chart"}>
       <div className={styles.chartHead}>
@@ -138,9 +210,22 @@ export function MetricChart({ title, chart, metrics, kind = "line", stacked = fa
           <div className={styles.noData}>{emptyText}</div>
         ) : (
           <ResponsiveContainer width="100%" height="100%">
-            {kind === "bar" ? <BarChart {...common}>{axes}{drawn}</BarChart>
-              : kind === "area" ? <AreaChart {...common}>{axes}{drawn}</AreaChart>
-              : <LineChart {...common}>{axes}{drawn}</LineChart>}
+            {kind === "bar" ? (
+              <BarChart {...common}>
+                {axes}
+                {drawn}
+              </BarChart>
+            ) : kind === "area" ? (
+              <AreaChart {...common}>
+                {axes}
+                {drawn}
+              </AreaChart>
+            ) : (
+              <LineChart {...common}>
+                {axes}
+                {drawn}
+              </LineChart>
+            )}
           </ResponsiveContainer>
         )}
       </div>

@@ -31,7 +31,9 @@ export function RangePicker({ value, onChange }: { value: RangeKey; onChange: (r
   return (
     <div className="segmented" role="group" aria-label="Time range">
       {(Object.keys(RANGES) as RangeKey[]).map((r) => (
-        <button key={r} type="button" aria-pressed={value === r} onClick={() => onChange(r)}>{r}</button>
+        <button key={r} type="button" aria-pressed={value === r} onClick={() => onChange(r)}>
+          {r}
+        </button>
       ))}
     </div>
   );

@@ -33,7 +33,14 @@ function ToolCall({ id, name, args, server }: { id: string | null; name: string;
         <span className={styles.toolBadge}>{server ? "server tool call" : "tool call"}</span>
         <span className={styles.toolName}>{name}</span>
         {id && <code className={styles.dim}>{id}</code>}
-        {id && (answered ? <JumpLink to="result" id={id}>result ↓</JumpLink> : <span className={styles.dim}>no result</span>)}
+        {id &&
+          (answered ? (
+            <JumpLink to="result" id={id}>
+              result ↓
+            </JumpLink>
+          ) : (
+            <span className={styles.dim}>no result</span>
+          ))}
       </div>
       <JsonView value={parsedJson(args)} />
     </div>
@@ -52,7 +59,11 @@ function ServerToolResult({ toolCallId, output, failed }: { toolCallId: string |
         <span className={styles.toolBadge}>server tool result</span>
         {failed && <span className="badge badge-error">error</span>}
         {toolCallId && <code className={styles.dim}>{toolCallId}</code>}
-        {toolCallId && links.calls.has(toolCallId) && <JumpLink to="call" id={toolCallId}>↑ call</JumpLink>}
+        {toolCallId && links.calls.has(toolCallId) && (
+          <JumpLink to="call" id={toolCallId}>
+            ↑ call
+          </JumpLink>
+        )}
       </div>
       <JsonView value={parsedJson(output)} />
     </div>
@@ -83,7 +94,9 @@ export function BlockView({ block, asData }: { block: Block; asData?: boolean })
     case "server_tool_call":
       return <ToolCall id={block.id} name={block.name} args={block.args} server />;
     case "server_tool_result":
-      return <ServerToolResult toolCallId={block.toolCallId} output={block.output} failed={(block as { status?: string }).status === "error"} />;
+      return (
+        <ServerToolResult toolCallId={block.toolCallId} output={block.output} failed={(block as { status?: string }).status === "error"} />
+      );
     case "json":
       return <JsonView value={block.value} title="Unrecognised part" />;
   }

@@ -43,7 +43,9 @@ export function Diagnostics({ items }: { items: Diagnostic[] }) {
       <strong>{items.length === 1 ? "1 problem" : `${items.length} problems`} reading these messages</strong>
       <ul>
         {items.map((d, i) => (
-          <li key={i}><code>{d.path}</code> {d.message}</li>
+          <li key={i}>
+            <code>{d.path}</code> {d.message}
+          </li>
         ))}
       </ul>
     </div>
@@ -54,8 +56,12 @@ function Part({ title, messages }: { title: string; messages: Message[] }) {
   if (messages.length === 0) return null;
   return (
     <section className={styles.part}>
-      <h4 className={styles.partTitle}>{title} <span className={styles.dim}>{messages.length}</span></h4>
-      {messages.map((message, i) => <MessageView key={i} message={message} />)}
+      <h4 className={styles.partTitle}>
+        {title} <span className={styles.dim}>{messages.length}</span>
+      </h4>
+      {messages.map((message, i) => (
+        <MessageView key={i} message={message} />
+      ))}
     </section>
   );
 }
@@ -64,7 +70,13 @@ function Part({ title, messages }: { title: string; messages: Message[] }) {
  * A run's messages as a conversation. When the format is not recognised, the raw inputs and
  * outputs (when given) are shown as JSON instead.
  */
-export function ConversationView({ conversation, raw }: { conversation: Conversation; raw?: { inputs?: unknown; outputs?: unknown; extra?: unknown } }) {
+export function ConversationView({
+  conversation,
+  raw,
+}: {
+  conversation: Conversation;
+  raw?: { inputs?: unknown; outputs?: unknown; extra?: unknown };
+}) {
   const prefix = useId().replace(/:/g, "");
   const [active, setActive] = useState<string | null>(null);
   const { calls, results, names } = useMemo(() => toolIds([...conversation.input, ...conversation.output]), [conversation]);

@@ -27,19 +27,35 @@ function Scalar({ value }: { value: unknown }) {
 function Node({ name, value, depth }: { name?: ReactNode; value: unknown; depth: number }) {
   const label = name === undefined ? null : <span className={styles.jKey}>{name}: </span>;
   if (value === null || typeof value !== "object") {
-    return <div className={styles.jRow}>{label}<Scalar value={value} /></div>;
+    return (
+      <div className={styles.jRow}>
+        {label}
+        <Scalar value={value} />
+      </div>
+    );
   }
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
-  if (entries.length === 0) return <div className={styles.jRow}>{label}{open}{close}</div>;
+  if (entries.length === 0)
+    return (
+      <div className={styles.jRow}>
+        {label}
+        {open}
+        {close}
+      </div>
+    );
   return (
     <details className={styles.jNode} open={depth < 2}>
       <summary>
         {label}
-        <span className={styles.jMeta}>{open} {count(entries.length, Array.isArray(value) ? "item" : "key")} {close}</span>
+        <span className={styles.jMeta}>
+          {open} {count(entries.length, Array.isArray(value) ? "item" : "key")} {close}
+        </span>
       </summary>
       <div className={styles.jChildren}>
-        {entries.slice(0, MAX_ENTRIES).map(([k, v]) => <Node key={k} name={k} value={v} depth={depth + 1} />)}
+        {entries.slice(0, MAX_ENTRIES).map(([k, v]) => (
+          <Node key={k} name={k} value={v} depth={depth + 1} />
+        ))}
         {entries.length > MAX_ENTRIES && <div className={styles.jMeta}>… {entries.length - MAX_ENTRIES} more (see raw)</div>}
       </div>
     </details>

@@ -9,7 +9,7 @@ import { mediaSrc } from "./media-src";
 const render = (text: string) => renderToStaticMarkup(createElement(ReactMarkdown, markdownOptions, text));
 
 test("raw HTML is shown as text, never as elements", () => {
-  const html = render('<script>alert(1)</script> and <img src=x onerror=alert(1)>');
+  const html = render("<script>alert(1)</script> and <img src=x onerror=alert(1)>");
   assert.ok(!/<script|<img/i.test(html), html);
   assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
   assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);

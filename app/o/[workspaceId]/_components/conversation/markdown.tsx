@@ -14,7 +14,7 @@ interface HastNode {
 }
 
 const textOf = (node: HastNode | undefined): string =>
-  node?.type === "text" ? node.value ?? "" : (node?.children ?? []).map(textOf).join("");
+  node?.type === "text" ? (node.value ?? "") : (node?.children ?? []).map(textOf).join("");
 
 function CodeBlock({ node, children }: ComponentProps<"pre"> & { node?: HastNode }) {
   const [copied, setCopied] = useState(false);
@@ -30,7 +30,9 @@ function CodeBlock({ node, children }: ComponentProps<"pre"> & { node?: HastNode
     <div className={styles.codeWrap}>
       <div className={styles.codeBar}>
         <span>{lang ?? "text"}</span>
-        <button type="button" className={styles.copy} onClick={copy} aria-label="Copy code">{copied ? "Copied" : "Copy"}</button>
+        <button type="button" className={styles.copy} onClick={copy} aria-label="Copy code">
+          {copied ? "Copied" : "Copy"}
+        </button>
       </div>
       <pre className={styles.codeBlock}>{children}</pre>
     </div>
@@ -41,7 +43,11 @@ const components: Components = {
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer nofollow" />,
   pre: CodeBlock,
   code: ({ node: _node, className, ...props }) => <code className={className ?? styles.inlineCode} {...props} />,
-  table: ({ node: _node, ...props }) => <div className={styles.tableWrap}><table {...props} /></div>,
+  table: ({ node: _node, ...props }) => (
+    <div className={styles.tableWrap}>
+      <table {...props} />
+    </div>
+  ),
   // Images in a model's answer come from anywhere: shown as they are, not through Next's optimizer.
   // eslint-disable-next-line @next/next/no-img-element
   img: ({ node: _node, alt, ...props }) => <img alt={alt ?? ""} loading="lazy" referrerPolicy="no-referrer" {...props} />,
@@ -51,7 +57,9 @@ const components: Components = {
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className={styles.markdown}>
-      <ReactMarkdown {...markdownOptions} components={components}>{text}</ReactMarkdown>
+      <ReactMarkdown {...markdownOptions} components={components}>
+        {text}
+      </ReactMarkdown>
     </div>
   );
 });

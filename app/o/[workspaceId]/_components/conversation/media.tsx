@@ -24,7 +24,11 @@ function DownloadBase64({ base64, name }: { base64: string; name: string }) {
       setHref(null);
     }
   }, [base64]);
-  return href ? <a href={href} download={name}>Download</a> : null;
+  return href ? (
+    <a href={href} download={name}>
+      Download
+    </a>
+  ) : null;
 }
 
 /** An image that opens at full size over the page on click; Escape or a click closes it. */
@@ -36,12 +40,24 @@ function ZoomableImage({ src, alt }: { src: string; alt: string }) {
   }, [open]);
   return (
     <>
-      <button type="button" className={styles.zoomButton} onClick={() => setOpen(true)} aria-label={`Enlarge ${alt}`} data-testid="zoom-image">
+      <button
+        type="button"
+        className={styles.zoomButton}
+        onClick={() => setOpen(true)}
+        aria-label={`Enlarge ${alt}`}
+        data-testid="zoom-image"
+      >
         {/* eslint-disable-next-line @next/next/no-img-element -- trace media of any origin, not optimisable */}
         <img src={src} alt={alt} loading="lazy" referrerPolicy="no-referrer" />
       </button>
       {open ? (
-        <dialog ref={dialog} className={styles.lightbox} onClick={() => dialog.current?.close()} onClose={() => setOpen(false)} data-testid="image-lightbox">
+        <dialog
+          ref={dialog}
+          className={styles.lightbox}
+          onClick={() => dialog.current?.close()}
+          onClose={() => setOpen(false)}
+          data-testid="image-lightbox"
+        >
           {/* eslint-disable-next-line @next/next/no-img-element -- as above */}
           <img src={src} alt={alt} referrerPolicy="no-referrer" />
         </dialog>
@@ -52,9 +68,11 @@ function ZoomableImage({ src, alt }: { src: string; alt: string }) {
 
 export function Media({ kind, source, name }: { kind: MediaKind; source: MediaSource; name?: string }) {
   const src = mediaSrc(kind, source);
-  const label = name ?? (source.url && !source.url.startsWith("data:") ? source.url.split(/[?#]/)[0].split("/").pop() || source.url : undefined);
+  const label =
+    name ?? (source.url && !source.url.startsWith("data:") ? source.url.split(/[?#]/)[0].split("/").pop() || source.url : undefined);
   const details = [source.mimeType, source.base64 ? `${sizeOf(source.base64)} inline` : null, source.id ? `id ${source.id}` : null]
-    .filter(Boolean).join(" · ");
+    .filter(Boolean)
+    .join(" · ");
   return (
     <figure className={styles.media} data-kind={kind}>
       {src && kind === "image" && <ZoomableImage src={src} alt={name ?? "image from the run"} />}
@@ -62,9 +80,13 @@ export function Media({ kind, source, name }: { kind: MediaKind; source: MediaSo
       {src && kind === "video" && <video controls preload="metadata" src={src} />}
       <figcaption>
         <span className={styles.mediaKind}>{kind}</span>
-        {kind === "file" && source.url && /^https?:\/\//i.test(source.url)
-          ? <a href={source.url} target="_blank" rel="noopener noreferrer nofollow">{label}</a>
-          : label && <span>{label}</span>}
+        {kind === "file" && source.url && /^https?:\/\//i.test(source.url) ? (
+          <a href={source.url} target="_blank" rel="noopener noreferrer nofollow">
+            {label}
+          </a>
+        ) : (
+          label && <span>{label}</span>
+        )}
         {details && <span className={styles.dim}>{details}</span>}
         {!src && source.base64 && <DownloadBase64 base64={source.base64} name={name ?? "file"} />}
       </figcaption>

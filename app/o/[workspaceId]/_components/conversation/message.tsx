@@ -15,7 +15,9 @@ function Blocks({ message }: { message: Message }) {
   return (
     <div className={styles.body}>
       {message.blocks.length === 0 && <span className={styles.dim}>(empty)</span>}
-      {message.blocks.map((block, i) => <BlockView key={i} block={block} asData={message.role === "tool"} />)}
+      {message.blocks.map((block, i) => (
+        <BlockView key={i} block={block} asData={message.role === "tool"} />
+      ))}
     </div>
   );
 }
@@ -46,9 +48,17 @@ export function MessageView({ message }: { message: Message }) {
     >
       <header className={styles.head}>
         <span className={styles.role}>{message.role}</span>
-        {(message.name ?? (resultOf && links.names.get(resultOf))) && <span className={styles.name} data-testid="tool-result-name">{message.name ?? links.names.get(resultOf!)}</span>}
+        {(message.name ?? (resultOf && links.names.get(resultOf))) && (
+          <span className={styles.name} data-testid="tool-result-name">
+            {message.name ?? links.names.get(resultOf!)}
+          </span>
+        )}
         {resultOf && <code className={styles.dim}>{resultOf}</code>}
-        {resultOf && links.calls.has(resultOf) && <JumpLink to="call" id={resultOf}>↑ call</JumpLink>}
+        {resultOf && links.calls.has(resultOf) && (
+          <JumpLink to="call" id={resultOf}>
+            ↑ call
+          </JumpLink>
+        )}
       </header>
       <div className={clamp ? styles.clamped : undefined}>
         <Blocks message={message} />

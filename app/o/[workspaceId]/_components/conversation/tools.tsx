@@ -26,11 +26,13 @@ export function toolsOffered(inputs: unknown, extra?: unknown): ToolDefinition[]
     if (Array.isArray(item.functionDeclarations)) return toolsOffered({ tools: item.functionDeclarations });
     const fn = isObj(item.function) ? item.function : item;
     if (typeof fn.name !== "string") return [];
-    return [{
-      name: fn.name,
-      description: typeof fn.description === "string" ? fn.description : undefined,
-      parameters: fn.parameters ?? fn.input_schema ?? item.input_schema,
-    }];
+    return [
+      {
+        name: fn.name,
+        description: typeof fn.description === "string" ? fn.description : undefined,
+        parameters: fn.parameters ?? fn.input_schema ?? item.input_schema,
+      },
+    ];
   });
 }
 
@@ -40,8 +42,14 @@ export function ToolsOffered({ tools }: { tools: ToolDefinition[] }) {
   return (
     <details className={styles.tools} data-testid="tools-offered">
       <summary>
-        <span className={styles.partTitle}>Tools <span className={styles.dim}>{tools.length}</span></span>
-        <span className={styles.toolNames}>{tools.map((t) => <code key={t.name}>{t.name}</code>)}</span>
+        <span className={styles.partTitle}>
+          Tools <span className={styles.dim}>{tools.length}</span>
+        </span>
+        <span className={styles.toolNames}>
+          {tools.map((t) => (
+            <code key={t.name}>{t.name}</code>
+          ))}
+        </span>
       </summary>
       {tools.map((tool) => (
         <div key={tool.name} className={styles.toolDefinition}>

@@ -9,7 +9,15 @@ import styles from "./run-detail.module.css";
 const NEW = "__new__";
 
 /** Copies runs' inputs and outputs into a dataset as new examples (an existing dataset or a new one). */
-export function AddToDataset({ workspaceId, runIds, align = "right" }: { workspaceId: string; runIds: string[]; align?: "left" | "right" }) {
+export function AddToDataset({
+  workspaceId,
+  runIds,
+  align = "right",
+}: {
+  workspaceId: string;
+  runIds: string[];
+  align?: "left" | "right";
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -25,29 +33,52 @@ export function AddToDataset({ workspaceId, runIds, align = "right" }: { workspa
   const chosen = target || datasets.data?.[0]?.id || NEW;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const dataset = chosen === NEW
-      ? await createDataset.mutateAsync({ workspaceId, dataset: { name: newName.trim() } })
-      : datasets.data!.find((d) => d.id === chosen)!;
+    const dataset =
+      chosen === NEW
+        ? await createDataset.mutateAsync({ workspaceId, dataset: { name: newName.trim() } })
+        : datasets.data!.find((d) => d.id === chosen)!;
     await addRuns.mutateAsync({ workspaceId, datasetId: dataset.id, body: { run_ids: runIds, split: split.trim() || null } });
     queryClient.invalidateQueries({ queryKey: trpc.datasets.pathKey() });
     setDone({ id: dataset.id, name: dataset.name });
   };
   return (
     <div className="menu-wrap">
-      <button type="button" className="btn btn-sm" aria-expanded={open} onClick={() => { setOpen(!open); setDone(null); }}>Add to dataset</button>
+      <button
+        type="button"
+        className="btn btn-sm"
+        aria-expanded={open}
+        onClick={() => {
+          setOpen(!open);
+          setDone(null);
+        }}
+      >
+        Add to dataset
+      </button>
       {open && (
-        <form className={`menu ${styles.popover} ${align === "left" ? styles.popoverLeft : ""}`} onSubmit={(e) => void submit(e).catch(() => undefined)} aria-label="Add to dataset">
+        <form
+          className={`menu ${styles.popover} ${align === "left" ? styles.popoverLeft : ""}`}
+          onSubmit={(e) => void submit(e).catch(() => undefined)}
+          aria-label="Add to dataset"
+        >
           {done ? (
             <div className="col" role="status">
-              <span>Added to <Link href={`/o/${workspaceId}/datasets/${done.id}`}>{done.name}</Link>.</span>
-              <button type="button" className="btn btn-sm" onClick={() => setOpen(false)}>Close</button>
+              <span>
+                Added to <Link href={`/o/${workspaceId}/datasets/${done.id}`}>{done.name}</Link>.
+              </span>
+              <button type="button" className="btn btn-sm" onClick={() => setOpen(false)}>
+                Close
+              </button>
             </div>
           ) : (
             <>
               <label className={styles.field}>
                 <span>Dataset</span>
                 <select className="select" value={chosen} onChange={(e) => setTarget(e.target.value)} disabled={datasets.isPending}>
-                  {(datasets.data ?? []).map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+                  {(datasets.data ?? []).map((d) => (
+                    <option key={d.id} value={d.id}>
+                      {d.name}
+                    </option>
+                  ))}
                   <option value={NEW}>New dataset…</option>
                 </select>
               </label>
@@ -58,11 +89,19 @@ export function AddToDataset({ workspaceId, runIds, align = "right" }: { workspa
                 </label>
               )}
               <label className={styles.field}>
-                <span>Split <span className="faint">(optional)</span></span>
+                <span>
+                  Split <span className="faint">(optional)</span>
+                </span>
                 <input className="input" value={split} onChange={(e) => setSplit(e.target.value)} placeholder="train" />
               </label>
-              {error && <span className="err-text" role="alert">{error.message}</span>}
-              <button type="submit" className="btn btn-primary" disabled={busy || (chosen === NEW && !newName.trim())}>{busy ? "Adding…" : runIds.length === 1 ? "Add run" : `Add ${runIds.length} runs`}</button>
+              {error && (
+                <span className="err-text" role="alert">
+                  {error.message}
+                </span>
+              )}
+              <button type="submit" className="btn btn-primary" disabled={busy || (chosen === NEW && !newName.trim())}>
+                {busy ? "Adding…" : runIds.length === 1 ? "Add run" : `Add ${runIds.length} runs`}
+              </button>
             </>
           )}
         </form>

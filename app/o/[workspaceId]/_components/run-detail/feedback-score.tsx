@@ -25,7 +25,12 @@ export const categoryPick = (value: number | string) =>
   typeof value === "number" ? { score: String(value), value: "" } : { score: "", value };
 
 /** The score widget a key's config asks for: category buttons, a slider with its number, or a free score. */
-export function ScoreInput({ config, score, value, onChange }: {
+export function ScoreInput({
+  config,
+  score,
+  value,
+  onChange,
+}: {
   config: ScoreConfig | undefined;
   score: string;
   value: string;
@@ -51,16 +56,41 @@ export function ScoreInput({ config, score, value, onChange }: {
     const max = config.max ?? 1;
     return (
       <div className="row">
-        <input type="range" min={min} max={max} step={(max - min) / 100 || 0.01} value={score === "" ? min : score} aria-label="Score slider"
-          onChange={(e) => onChange({ score: e.target.value })} style={{ flex: 1 }} />
-        <input className={`input ${problem ? "input-error" : ""}`} name="score" inputMode="decimal" value={score} style={{ width: 80 }} aria-label="Score"
-          placeholder={`${min}–${max}`} onChange={(e) => onChange({ score: e.target.value })} aria-invalid={!!problem} />
+        <input
+          type="range"
+          min={min}
+          max={max}
+          step={(max - min) / 100 || 0.01}
+          value={score === "" ? min : score}
+          aria-label="Score slider"
+          onChange={(e) => onChange({ score: e.target.value })}
+          style={{ flex: 1 }}
+        />
+        <input
+          className={`input ${problem ? "input-error" : ""}`}
+          name="score"
+          inputMode="decimal"
+          value={score}
+          style={{ width: 80 }}
+          aria-label="Score"
+          placeholder={`${min}–${max}`}
+          onChange={(e) => onChange({ score: e.target.value })}
+          aria-invalid={!!problem}
+        />
       </div>
     );
   }
   if (config?.type === "freeform") return null;
   return (
-    <input className={`input ${problem ? "input-error" : ""}`} name="score" inputMode="decimal" placeholder="0–1" value={score} aria-label="Score"
-      onChange={(e) => onChange({ score: e.target.value })} aria-invalid={!!problem} />
+    <input
+      className={`input ${problem ? "input-error" : ""}`}
+      name="score"
+      inputMode="decimal"
+      placeholder="0–1"
+      value={score}
+      aria-label="Score"
+      onChange={(e) => onChange({ score: e.target.value })}
+      aria-invalid={!!problem}
+    />
   );
 }

@@ -39,7 +39,13 @@ const draftOf = (f: ReviewedFeedback): Draft => ({
   correction: f.correction === null || f.correction === undefined ? "" : show(f.correction),
 });
 
-function FeedbackForm({ workspaceId, runId, editing, onSaved, onCancel }: {
+function FeedbackForm({
+  workspaceId,
+  runId,
+  editing,
+  onSaved,
+  onCancel,
+}: {
   workspaceId: string;
   runId: string;
   editing: ReviewedFeedback | null;
@@ -78,10 +84,21 @@ function FeedbackForm({ workspaceId, runId, editing, onSaved, onCancel }: {
       <div className={styles.formRow}>
         <label className={styles.field}>
           <span>Key</span>
-          <input className="input" name="key" list="feedback-keys" placeholder="correctness" value={draft.key} disabled={!!editing}
-            onChange={(e) => patch({ key: e.target.value, score: "", value: "" })} required maxLength={256} />
+          <input
+            className="input"
+            name="key"
+            list="feedback-keys"
+            placeholder="correctness"
+            value={draft.key}
+            disabled={!!editing}
+            onChange={(e) => patch({ key: e.target.value, score: "", value: "" })}
+            required
+            maxLength={256}
+          />
           <datalist id="feedback-keys">
-            {configs.data?.map((c) => <option key={c.id} value={c.feedback_key} />)}
+            {configs.data?.map((c) => (
+              <option key={c.id} value={c.feedback_key} />
+            ))}
           </datalist>
         </label>
         {config?.type !== "freeform" ? (
@@ -93,26 +110,63 @@ function FeedbackForm({ workspaceId, runId, editing, onSaved, onCancel }: {
         {config?.type !== "categorical" ? (
           <label className={styles.field}>
             <span>Value</span>
-            <input className="input" name="value" placeholder="text or JSON" value={draft.value} onChange={(e) => patch({ value: e.target.value })} />
+            <input
+              className="input"
+              name="value"
+              placeholder="text or JSON"
+              value={draft.value}
+              onChange={(e) => patch({ value: e.target.value })}
+            />
           </label>
         ) : null}
       </div>
-      {problem ? <div className="err-text" role="alert" data-testid="score-problem">{problem}</div> : null}
+      {problem ? (
+        <div className="err-text" role="alert" data-testid="score-problem">
+          {problem}
+        </div>
+      ) : null}
       <label className={styles.field}>
         <span>Comment</span>
-        <textarea className="textarea" name="comment" rows={2} value={draft.comment} onChange={(e) => patch({ comment: e.target.value })} style={{ fontFamily: "var(--font-sans)" }} />
+        <textarea
+          className="textarea"
+          name="comment"
+          rows={2}
+          value={draft.comment}
+          onChange={(e) => patch({ comment: e.target.value })}
+          style={{ fontFamily: "var(--font-sans)" }}
+        />
       </label>
       <label className={styles.field}>
-        <span>Correction <span className="faint">(what the output should have been; text or JSON)</span></span>
-        <textarea className="textarea" name="correction" rows={2} value={draft.correction} onChange={(e) => patch({ correction: e.target.value })} />
+        <span>
+          Correction <span className="faint">(what the output should have been; text or JSON)</span>
+        </span>
+        <textarea
+          className="textarea"
+          name="correction"
+          rows={2}
+          value={draft.correction}
+          onChange={(e) => patch({ correction: e.target.value })}
+        />
       </label>
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={saving || !draft.key.trim() || !!problem}>
           {saving ? "Saving…" : editing ? "Save changes" : "Add feedback"}
         </button>
-        {editing ? <button type="button" className="btn" onClick={onCancel}>Cancel</button> : null}
-        {error && <span className="err-text" role="alert">{error.message}</span>}
-        {(create.isSuccess || update.isSuccess) && !saving && <span className="muted" role="status">Saved.</span>}
+        {editing ? (
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+        {error && (
+          <span className="err-text" role="alert">
+            {error.message}
+          </span>
+        )}
+        {(create.isSuccess || update.isSuccess) && !saving && (
+          <span className="muted" role="status">
+            Saved.
+          </span>
+        )}
       </div>
     </form>
   );
@@ -129,41 +183,75 @@ export function FeedbackPanel({ workspaceId, runId, traceId }: { workspaceId: st
   const remove = useMutation(trpc.feedback.delete.mutationOptions({ onSuccess: refresh }));
   return (
     <div className={styles.feedback} data-testid="feedback-panel">
-      <FeedbackForm key={editing?.id ?? "new"} workspaceId={workspaceId} runId={runId} editing={editing}
-        onSaved={() => { setEditing(null); void refresh(); }} onCancel={() => setEditing(null)} />
-      {remove.error && <span className="err-text" role="alert">{remove.error.message}</span>}
+      <FeedbackForm
+        key={editing?.id ?? "new"}
+        workspaceId={workspaceId}
+        runId={runId}
+        editing={editing}
+        onSaved={() => {
+          setEditing(null);
+          void refresh();
+        }}
+        onCancel={() => setEditing(null)}
+      />
+      {remove.error && (
+        <span className="err-text" role="alert">
+          {remove.error.message}
+        </span>
+      )}
       <h3 className={styles.sectionTitle}>Feedback on this run and its trace</h3>
-      {list.isPending ? <Spinner label="Loading feedback…" />
-        : list.error ? <ErrorState error={list.error} retry={() => list.refetch()} />
-        : list.data.length === 0 ? <p className="muted">No feedback yet.</p>
-        : (
-          <ul className={styles.feedbackList}>
-            {list.data.map((f) => (
-              <li key={f.id} data-testid="feedback-item">
-                <div className="row">
-                  <strong>{f.key}</strong>
-                  {f.score !== null && <span className="badge badge-accent">score {f.score}</span>}
-                  {f.value !== null && f.value !== undefined && <span className="badge">{show(f.value)}</span>}
-                  <span className="grow" />
-                  {f.run_id !== runId && f.run_id && <span className="faint" title={f.run_id}>on run {shortId(f.run_id)}</span>}
-                  <span className="faint" data-testid="feedback-author">{f.author?.name ?? (f.feedback_source as { type?: string } | null)?.type ?? "api"}</span>
-                  <span className="faint" title={formatExactTime(f.created_at)}>{relativeTime(f.created_at)}</span>
-                  {f.mine ? (
-                    <>
-                      <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(f)}>Edit</button>
-                      <button type="button" className="btn btn-sm btn-ghost btn-danger" disabled={remove.isPending}
-                        onClick={() => remove.mutate({ workspaceId, id: f.id })}>Delete</button>
-                    </>
-                  ) : null}
-                </div>
-                {f.comment && <p className={styles.comment}>{f.comment}</p>}
-                {f.correction !== null && f.correction !== undefined && (
-                  <div className={styles.correction}><span className="faint">Correction</span> <code>{show(f.correction)}</code></div>
+      {list.isPending ? (
+        <Spinner label="Loading feedback…" />
+      ) : list.error ? (
+        <ErrorState error={list.error} retry={() => list.refetch()} />
+      ) : list.data.length === 0 ? (
+        <p className="muted">No feedback yet.</p>
+      ) : (
+        <ul className={styles.feedbackList}>
+          {list.data.map((f) => (
+            <li key={f.id} data-testid="feedback-item">
+              <div className="row">
+                <strong>{f.key}</strong>
+                {f.score !== null && <span className="badge badge-accent">score {f.score}</span>}
+                {f.value !== null && f.value !== undefined && <span className="badge">{show(f.value)}</span>}
+                <span className="grow" />
+                {f.run_id !== runId && f.run_id && (
+                  <span className="faint" title={f.run_id}>
+                    on run {shortId(f.run_id)}
+                  </span>
                 )}
-              </li>
-            ))}
-          </ul>
-        )}
+                <span className="faint" data-testid="feedback-author">
+                  {f.author?.name ?? (f.feedback_source as { type?: string } | null)?.type ?? "api"}
+                </span>
+                <span className="faint" title={formatExactTime(f.created_at)}>
+                  {relativeTime(f.created_at)}
+                </span>
+                {f.mine ? (
+                  <>
+                    <button type="button" className="btn btn-sm btn-ghost" onClick={() => setEditing(f)}>
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-ghost btn-danger"
+                      disabled={remove.isPending}
+                      onClick={() => remove.mutate({ workspaceId, id: f.id })}
+                    >
+                      Delete
+                    </button>
+                  </>
+                ) : null}
+              </div>
+              {f.comment && <p className={styles.comment}>{f.comment}</p>}
+              {f.correction !== null && f.correction !== undefined && (
+                <div className={styles.correction}>
+                  <span className="faint">Correction</span> <code>{show(f.correction)}</code>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

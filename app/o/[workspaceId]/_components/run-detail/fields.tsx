@@ -12,7 +12,9 @@ function flatFields(value: unknown): [string, Scalar][] | null {
   if (!value || typeof value !== "object" || Array.isArray(value)) return null;
   const entries = Object.entries(value);
   if (entries.length === 0 || entries.length > 20) return null;
-  return entries.every(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v)) ? (entries as [string, Scalar][]) : null;
+  return entries.every(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v))
+    ? (entries as [string, Scalar][])
+    : null;
 }
 
 /** Inputs or outputs: flat fields read as labelled text (strings as safe Markdown), anything else as a JSON tree; a toggle shows the raw JSON. */
@@ -24,9 +26,13 @@ export function FieldsView({ value, title }: { value: unknown; title: string }) 
   return (
     <div className={styles.fieldsBlock}>
       <div className="row">
-        <h3 className={styles.sectionTitle} style={{ margin: 0 }}>{title}</h3>
+        <h3 className={styles.sectionTitle} style={{ margin: 0 }}>
+          {title}
+        </h3>
         <span className="grow" />
-        <button type="button" className="btn btn-sm btn-ghost" onClick={() => setRaw(true)}>Raw</button>
+        <button type="button" className="btn btn-sm btn-ghost" onClick={() => setRaw(true)}>
+          Raw
+        </button>
       </div>
       <dl className={styles.kv}>
         {fields.map(([key, v]) => (

@@ -17,14 +17,25 @@ export function RunError({ error }: { error: string }) {
     <div className={styles.error} role="alert" data-testid="run-error">
       <div className={styles.errorHead}>
         <div className={styles.errorTitle}>{first}</div>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void navigator.clipboard?.writeText(error).then(() => setCopied(true))} data-testid="copy-error">
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          onClick={() => void navigator.clipboard?.writeText(error).then(() => setCopied(true))}
+          data-testid="copy-error"
+        >
           {copied ? "Copied" : "Copy"}
         </button>
       </div>
       {rest.length > 0 && (
         <>
-          <pre className={styles.stack} data-open={open ? "" : undefined}>{rest.join("\n")}</pre>
-          {long && <button type="button" className="btn btn-ghost btn-sm" onClick={() => setOpen(!open)}>{open ? "Fold stack" : `Show full stack (${rest.length} lines)`}</button>}
+          <pre className={styles.stack} data-open={open ? "" : undefined}>
+            {rest.join("\n")}
+          </pre>
+          {long && (
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setOpen(!open)}>
+              {open ? "Fold stack" : `Show full stack (${rest.length} lines)`}
+            </button>
+          )}
         </>
       )}
     </div>
@@ -46,15 +57,43 @@ export function MetadataSection({ run }: { run: RunFull }) {
   return (
     <div className={styles.sectionBody}>
       <dl className={styles.fields}>
-        <Field label="Run ID"><code>{run.id}</code></Field>
-        <Field label="Trace ID"><code>{run.trace_id}</code></Field>
-        {run.parent_run_id && <Field label="Parent run"><code>{run.parent_run_id}</code></Field>}
-        {run.thread_id && <Field label="Thread"><code>{run.thread_id}</code></Field>}
-        {run.reference_example_id && <Field label="Reference example"><code>{run.reference_example_id}</code></Field>}
-        <Field label="Start"><span title={run.start_time}>{formatExactTime(run.start_time)}</span></Field>
+        <Field label="Run ID">
+          <code>{run.id}</code>
+        </Field>
+        <Field label="Trace ID">
+          <code>{run.trace_id}</code>
+        </Field>
+        {run.parent_run_id && (
+          <Field label="Parent run">
+            <code>{run.parent_run_id}</code>
+          </Field>
+        )}
+        {run.thread_id && (
+          <Field label="Thread">
+            <code>{run.thread_id}</code>
+          </Field>
+        )}
+        {run.reference_example_id && (
+          <Field label="Reference example">
+            <code>{run.reference_example_id}</code>
+          </Field>
+        )}
+        <Field label="Start">
+          <span title={run.start_time}>{formatExactTime(run.start_time)}</span>
+        </Field>
         <Field label="End">{run.end_time ? formatExactTime(run.end_time) : <span className="muted">running</span>}</Field>
         <Field label="Tags">
-          {run.tags.length ? <span className="row" style={{ flexWrap: "wrap", gap: 4 }}>{run.tags.map((t) => <span key={t} className="badge">{t}</span>)}</span> : <span className="muted">none</span>}
+          {run.tags.length ? (
+            <span className="row" style={{ flexWrap: "wrap", gap: 4 }}>
+              {run.tags.map((t) => (
+                <span key={t} className="badge">
+                  {t}
+                </span>
+              ))}
+            </span>
+          ) : (
+            <span className="muted">none</span>
+          )}
         </Field>
       </dl>
       {metadata && Object.keys(metadata).length > 0 && <JsonView value={metadata} title="Metadata" />}
@@ -76,13 +115,21 @@ export function EventsSection({ run }: { run: RunFull }) {
     <div className={styles.sectionBody}>
       <table className={`table ${styles.events}`}>
         <thead>
-          <tr><th>Event</th><th className="num">At</th><th>Details</th></tr>
+          <tr>
+            <th>Event</th>
+            <th className="num">At</th>
+            <th>Details</th>
+          </tr>
         </thead>
         <tbody>
           {events.slice(0, MAX_EVENTS).map((e, i) => (
             <tr key={i}>
               <td>{String(e.name ?? "event")}</td>
-              <td className="num" title={e.time}>{e.time ? `+${formatLatency(Math.max(0, secondsBetween(run.start_time, typeof e.time === "string" && !/[zZ]|[+-]\d\d:?\d\d$/.test(e.time) ? `${e.time}Z` : e.time) ?? 0))}` : "–"}</td>
+              <td className="num" title={e.time}>
+                {e.time
+                  ? `+${formatLatency(Math.max(0, secondsBetween(run.start_time, typeof e.time === "string" && !/[zZ]|[+-]\d\d:?\d\d$/.test(e.time) ? `${e.time}Z` : e.time) ?? 0))}`
+                  : "–"}
+              </td>
               <td className={styles.eventKwargs}>{e.kwargs === undefined ? "" : <code>{JSON.stringify(e.kwargs).slice(0, 300)}</code>}</td>
             </tr>
           ))}
@@ -106,9 +153,14 @@ export function InputsOutputs({ run }: { run: RunFull }) {
           <ul className={styles.attachments}>
             {attachments.map(([name, link]) => (
               <li key={name}>
-                {/^https?:\/\//i.test(link.presigned_url) || (link.presigned_url.startsWith("/") && !link.presigned_url.startsWith("//"))
-                  ? <a href={link.presigned_url} target="_blank" rel="noopener noreferrer">{name.replace(/^attachment\./, "")}</a>
-                  : <span>{name}</span>}
+                {/^https?:\/\//i.test(link.presigned_url) ||
+                (link.presigned_url.startsWith("/") && !link.presigned_url.startsWith("//")) ? (
+                  <a href={link.presigned_url} target="_blank" rel="noopener noreferrer">
+                    {name.replace(/^attachment\./, "")}
+                  </a>
+                ) : (
+                  <span>{name}</span>
+                )}
                 <span className="faint"> {link.mime_type}</span>
               </li>
             ))}

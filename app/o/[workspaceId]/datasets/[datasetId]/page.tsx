@@ -30,14 +30,26 @@ function ExamplePanel({ example, onClose }: { example: ExampleView; onClose: () 
   return (
     <aside className={`card ${styles.panel}`} aria-label="Example" data-testid="example-detail">
       <div className="row">
-        <h2>Example <span className="mono faint">{shortId(example.id)}</span></h2>
+        <h2>
+          Example <span className="mono faint">{shortId(example.id)}</span>
+        </h2>
         <span className="grow" />
-        <button type="button" className="btn btn-sm btn-ghost" aria-label="Close" onClick={onClose}>✕</button>
+        <button type="button" className="btn btn-sm btn-ghost" aria-label="Close" onClick={onClose}>
+          ✕
+        </button>
       </div>
       <div className="row muted" style={{ flexWrap: "wrap" }}>
-        {splitsOf(example).map((s) => <span key={s} className="badge">{s}</span>)}
+        {splitsOf(example).map((s) => (
+          <span key={s} className="badge">
+            {s}
+          </span>
+        ))}
         <span title={formatExactTime(example.created_at)}>created {relativeTime(example.created_at)}</span>
-        {example.source_run_id && <span>from run <code>{shortId(example.source_run_id)}</code></span>}
+        {example.source_run_id && (
+          <span>
+            from run <code>{shortId(example.source_run_id)}</code>
+          </span>
+        )}
       </div>
       <JsonView value={example.inputs} title="Inputs" />
       <JsonView value={example.outputs ?? null} title="Reference outputs" />
@@ -52,55 +64,113 @@ export default function DatasetPage({ params }: { params: Promise<{ workspaceId:
   const [offset, setOffset] = useState(0);
   const [selected, setSelected] = useState<ExampleView | null>(null);
   const dataset = useQuery(trpc.datasets.get.queryOptions({ workspaceId, datasetId }));
-  const examples = useQuery({ ...trpc.datasets.examples.queryOptions({ workspaceId, datasetId, offset, limit: PAGE }), placeholderData: (p) => p });
-  if (dataset.error) return <div className="page"><ErrorState error={dataset.error} title="Could not open this dataset" /></div>;
+  const examples = useQuery({
+    ...trpc.datasets.examples.queryOptions({ workspaceId, datasetId, offset, limit: PAGE }),
+    placeholderData: (p) => p,
+  });
+  if (dataset.error)
+    return (
+      <div className="page">
+        <ErrorState error={dataset.error} title="Could not open this dataset" />
+      </div>
+    );
   const d = dataset.data;
   const total = d?.example_count ?? 0;
   return (
     <div className="page">
       <div className="page-header">
         <div className="col" style={{ gap: 2, minWidth: 0 }}>
-          <div className="crumbs"><Link href={`/o/${workspaceId}/datasets`}>Datasets</Link><span className="sep">/</span></div>
+          <div className="crumbs">
+            <Link href={`/o/${workspaceId}/datasets`}>Datasets</Link>
+            <span className="sep">/</span>
+          </div>
           <h1 data-testid="dataset-name">{d?.name ?? "…"}</h1>
           {d?.description && <div className="subtitle">{d.description}</div>}
         </div>
       </div>
       <div className="stat-row" style={{ maxWidth: 640 }}>
-        <div className="stat"><div className="stat-label">Examples</div><div className="stat-value">{d ? formatCount(d.example_count) : "…"}</div></div>
-        <div className="stat"><div className="stat-label">Type</div><div className="stat-value">{d?.data_type ?? "…"}</div></div>
-        <div className="stat"><div className="stat-label">Experiments</div><div className="stat-value">{d ? formatCount(d.session_count) : "…"}</div></div>
-        <div className="stat"><div className="stat-label">Modified</div><div className="stat-value" title={formatExactTime(d?.modified_at)}>{d ? relativeTime(d.modified_at) : "…"}</div></div>
-      </div>
-      {examples.isPending ? <LoadingState label="Loading examples…" />
-        : examples.error ? <ErrorState error={examples.error} retry={() => examples.refetch()} />
-        : examples.data.length === 0 && offset === 0 ? (
-          <EmptyState title="No examples yet">Add runs from a run&apos;s detail (“Add to dataset”), or upload examples with the SDK.</EmptyState>
-        ) : (
-          <div className={styles.split}>
-            <div className={`card ${styles.tableWrap}`}>
-              <table className={`table ${styles.examples}`} data-testid="examples">
-                <colgroup><col /><col /><col style={{ width: 110 }} /><col style={{ width: 110 }} /></colgroup>
-                <thead><tr><th>Inputs</th><th>Reference outputs</th><th>Split</th><th>Created</th></tr></thead>
-                <tbody>
-                  {examples.data.map((e) => (
-                    <tr key={e.id} className={`row-link ${selected?.id === e.id ? styles.selected : ""}`} onClick={() => setSelected(e)}>
-                      <td><div className={styles.preview}>{preview(e.inputs)}</div></td>
-                      <td><div className={styles.preview}>{preview(e.outputs)}</div></td>
-                      <td>{splitsOf(e).map((s) => <span key={s} className="badge">{s}</span>)}</td>
-                      <td title={formatExactTime(e.created_at)}>{relativeTime(e.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <div className={styles.pager}>
-                <span className="muted">{offset + 1}–{offset + examples.data.length}{total ? ` of ${formatCount(total)}` : ""}</span>
-                <button type="button" className="btn btn-sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous</button>
-                <button type="button" className="btn btn-sm" disabled={examples.data.length < PAGE} onClick={() => setOffset(offset + PAGE)}>Next</button>
-              </div>
-            </div>
-            {selected && <ExamplePanel example={selected} onClose={() => setSelected(null)} />}
+        <div className="stat">
+          <div className="stat-label">Examples</div>
+          <div className="stat-value">{d ? formatCount(d.example_count) : "…"}</div>
+        </div>
+        <div className="stat">
+          <div className="stat-label">Type</div>
+          <div className="stat-value">{d?.data_type ?? "…"}</div>
+        </div>
+        <div className="stat">
+          <div className="stat-label">Experiments</div>
+          <div className="stat-value">{d ? formatCount(d.session_count) : "…"}</div>
+        </div>
+        <div className="stat">
+          <div className="stat-label">Modified</div>
+          <div className="stat-value" title={formatExactTime(d?.modified_at)}>
+            {d ? relativeTime(d.modified_at) : "…"}
           </div>
-        )}
+        </div>
+      </div>
+      {examples.isPending ? (
+        <LoadingState label="Loading examples…" />
+      ) : examples.error ? (
+        <ErrorState error={examples.error} retry={() => examples.refetch()} />
+      ) : examples.data.length === 0 && offset === 0 ? (
+        <EmptyState title="No examples yet">
+          Add runs from a run&apos;s detail (“Add to dataset”), or upload examples with the SDK.
+        </EmptyState>
+      ) : (
+        <div className={styles.split}>
+          <div className={`card ${styles.tableWrap}`}>
+            <table className={`table ${styles.examples}`} data-testid="examples">
+              <colgroup>
+                <col />
+                <col />
+                <col style={{ width: 110 }} />
+                <col style={{ width: 110 }} />
+              </colgroup>
+              <thead>
+                <tr>
+                  <th>Inputs</th>
+                  <th>Reference outputs</th>
+                  <th>Split</th>
+                  <th>Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {examples.data.map((e) => (
+                  <tr key={e.id} className={`row-link ${selected?.id === e.id ? styles.selected : ""}`} onClick={() => setSelected(e)}>
+                    <td>
+                      <div className={styles.preview}>{preview(e.inputs)}</div>
+                    </td>
+                    <td>
+                      <div className={styles.preview}>{preview(e.outputs)}</div>
+                    </td>
+                    <td>
+                      {splitsOf(e).map((s) => (
+                        <span key={s} className="badge">
+                          {s}
+                        </span>
+                      ))}
+                    </td>
+                    <td title={formatExactTime(e.created_at)}>{relativeTime(e.created_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <div className={styles.pager}>
+              <span className="muted">
+                {offset + 1}–{offset + examples.data.length}
+                {total ? ` of ${formatCount(total)}` : ""}
+              </span>
+              <button type="button" className="btn btn-sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+                Previous
+              </button>
+              <button type="button" className="btn btn-sm" disabled={examples.data.length < PAGE} onClick={() => setOffset(offset + PAGE)}>
+                Next
+              </button>
+            </div>
+          </div>
+          {selected && <ExamplePanel example={selected} onClose={() => setSelected(null)} />}
+        </div>
+      )}
     </div>
   );
 }

@@ -29,12 +29,28 @@ export function BulkActions({ workspaceId, runIds, onClear }: { workspaceId: str
     <div className={styles.bulkBar} role="toolbar" aria-label="Selected runs" data-testid="bulk-actions">
       <b>{runIds.length} selected</b>
       <AddToDataset workspaceId={workspaceId} runIds={runIds} align="left" />
-      <button type="button" className="btn btn-sm" onClick={() => void exportAs("json")} title={runIds.length > 100 ? "The first 100" : undefined}>Export JSON</button>
-      <button type="button" className="btn btn-sm" onClick={() => void exportAs("csv")} title={runIds.length > 100 ? "The first 100" : undefined}>Export CSV</button>
+      <button
+        type="button"
+        className="btn btn-sm"
+        onClick={() => void exportAs("json")}
+        title={runIds.length > 100 ? "The first 100" : undefined}
+      >
+        Export JSON
+      </button>
+      <button
+        type="button"
+        className="btn btn-sm"
+        onClick={() => void exportAs("csv")}
+        title={runIds.length > 100 ? "The first 100" : undefined}
+      >
+        Export CSV
+      </button>
       <BulkShare workspaceId={workspaceId} runIds={runIds} />
       {problem ? <span className="err-text">{problem}</span> : null}
       <span className="grow" />
-      <button type="button" className="btn btn-sm btn-ghost" onClick={onClear}>Clear</button>
+      <button type="button" className="btn btn-sm btn-ghost" onClick={onClear}>
+        Clear
+      </button>
     </div>
   );
 }

@@ -1,6 +1,21 @@
 import type { RunFull } from "@/app/trpc-types";
 
-const COLUMNS = ["id", "trace_id", "name", "run_type", "status", "start_time", "end_time", "latency", "total_tokens", "total_cost", "error", "inputs", "outputs", "tags"] as const;
+const COLUMNS = [
+  "id",
+  "trace_id",
+  "name",
+  "run_type",
+  "status",
+  "start_time",
+  "end_time",
+  "latency",
+  "total_tokens",
+  "total_cost",
+  "error",
+  "inputs",
+  "outputs",
+  "tags",
+] as const;
 
 /**
  * One CSV cell. Text a spreadsheet would run as a formula (=, +, -, @, tab, CR first) is prefixed

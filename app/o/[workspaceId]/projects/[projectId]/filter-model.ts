@@ -23,7 +23,14 @@ export interface FieldChoice {
 }
 
 export const OP_LABELS: Record<string, string> = {
-  eq: "is", neq: "is not", gt: ">", gte: "≥", lt: "<", lte: "≤", like: "matches", has: "contains",
+  eq: "is",
+  neq: "is not",
+  gt: ">",
+  gte: "≥",
+  lt: "<",
+  lte: "≤",
+  like: "matches",
+  has: "contains",
 };
 
 const COMPARE_OPS = ["gt", "gte", "lt", "lte", "eq"];
@@ -32,7 +39,13 @@ const COMPARE_OPS = ["gt", "gte", "lt", "lte", "eq"];
 export const FIELD_CHOICES: FieldChoice[] = [
   { field: "search", label: "Full text", kind: "text", ops: ["search"], placeholder: "text in name, inputs, outputs, error" },
   { field: "name", label: "Name", kind: "text", ops: ["eq", "neq", "has"], placeholder: "ChatOpenAI" },
-  { field: "run_type", label: "Run type", kind: "enum", ops: ["eq", "neq"], options: ["llm", "chain", "tool", "retriever", "prompt", "parser", "embedding"] },
+  {
+    field: "run_type",
+    label: "Run type",
+    kind: "enum",
+    ops: ["eq", "neq"],
+    options: ["llm", "chain", "tool", "retriever", "prompt", "parser", "embedding"],
+  },
   { field: "status", label: "Status", kind: "enum", ops: ["eq", "neq"], options: ["success", "error", "pending"] },
   { field: "error", label: "Has error", kind: "bool", ops: ["eq"], options: ["true", "false"] },
   { field: "latency", label: "Latency", kind: "duration", ops: COMPARE_OPS, placeholder: "5s, 300ms" },
@@ -96,15 +109,15 @@ function nodeToChip(node: FilterNode): Chip | null {
   if (node.kind === "and" && node.args.length === 2) {
     const [k, v] = node.args;
     if (k.kind !== "compare" || v.kind !== "compare" || k.op !== "eq" || typeof k.value !== "string") return null;
-    if (k.field === "metadata_key" && v.field === "metadata_value") return { kind: "pair", family: "metadata", key: k.value, op: v.op, value: v.value };
-    if (k.field === "feedback_key" && v.field === "feedback_score") return { kind: "pair", family: "feedback", key: k.value, op: v.op, value: v.value };
+    if (k.field === "metadata_key" && v.field === "metadata_value")
+      return { kind: "pair", family: "metadata", key: k.value, op: v.op, value: v.value };
+    if (k.field === "feedback_key" && v.field === "feedback_score")
+      return { kind: "pair", family: "feedback", key: k.value, op: v.op, value: v.value };
   }
   return null;
 }
 
-export type ParsedFilter =
-  | { ok: true; chips: Chip[] | null }
-  | { ok: false; position: number; reason: string; message: string };
+export type ParsedFilter = { ok: true; chips: Chip[] | null } | { ok: false; position: number; reason: string; message: string };
 
 /** Parses a filter; `chips` is null when it is valid but too complex for the builder. */
 export function parseForBuilder(source: string): ParsedFilter {

@@ -20,16 +20,21 @@ export function IngestErrors({ workspaceId, projectId }: { workspaceId: string; 
     <div className={styles.ingestErrors} data-testid="ingest-errors">
       <button type="button" className={styles.ingestErrorsToggle} aria-expanded={open} onClick={() => setOpen(!open)}>
         <span aria-hidden>⚠</span>
-        {list.length === 50 ? "50+" : list.length} {list.length === 1 ? "run was" : "runs were"} refused at ingest, the latest {relativeTime(list[0]!.created_at)}
+        {list.length === 50 ? "50+" : list.length} {list.length === 1 ? "run was" : "runs were"} refused at ingest, the latest{" "}
+        {relativeTime(list[0]!.created_at)}
         <span className="faint">{open ? "Hide" : "Show why"}</span>
       </button>
       {open ? (
         <ul className={styles.ingestErrorList}>
           {list.map((e) => (
             <li key={e.id}>
-              <span className="mono truncate" title={e.run_id}>{e.run_id}</span>
+              <span className="mono truncate" title={e.run_id}>
+                {e.run_id}
+              </span>
               <span>{e.detail}</span>
-              <time className="faint" dateTime={e.created_at ?? undefined} title={formatExactTime(e.created_at) ?? undefined}>{relativeTime(e.created_at)}</time>
+              <time className="faint" dateTime={e.created_at ?? undefined} title={formatExactTime(e.created_at) ?? undefined}>
+                {relativeTime(e.created_at)}
+              </time>
             </li>
           ))}
         </ul>

@@ -21,7 +21,17 @@ import { useUrlState } from "../../_components/url-state";
 
 const RUN_TYPES = ["llm", "chain", "tool", "retriever", "prompt", "parser", "embedding"];
 
-function Stats({ compact, ready, failed, selection }: { compact: boolean; ready: boolean; failed: boolean; selection: Parameters<ReturnType<typeof useTRPC>["runs"]["stats"]["queryOptions"]>[0] }) {
+function Stats({
+  compact,
+  ready,
+  failed,
+  selection,
+}: {
+  compact: boolean;
+  ready: boolean;
+  failed: boolean;
+  selection: Parameters<ReturnType<typeof useTRPC>["runs"]["stats"]["queryOptions"]>[0];
+}) {
   const trpc = useTRPC();
   // Asked once the page of runs is in: on one embedded database connection the aggregate over
   // millions of runs would otherwise queue in front of the first page.
@@ -42,7 +52,10 @@ function Stats({ compact, ready, failed, selection }: { compact: boolean; ready:
   return (
     <div className="stat-row" data-testid="run-stats">
       {shown.map(([label, value]) => (
-        <div key={label} className="stat"><div className="stat-label">{label}</div><div className="stat-value">{value}</div></div>
+        <div key={label} className="stat">
+          <div className="stat-label">{label}</div>
+          <div className="stat-value">{value}</div>
+        </div>
       ))}
     </div>
   );
@@ -62,23 +75,33 @@ function RunsPage() {
   const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
   const [columns, toggleColumn] = useRunColumns();
   const [checkedIds, setCheckedIds] = useState<ReadonlySet<string>>(new Set());
-  const checked = useMemo(() => ({
-    ids: checkedIds,
-    set: (ids: string[], on: boolean) => setCheckedIds((prev) => {
-      const next = new Set(prev);
-      for (const id of ids) if (on) next.add(id); else next.delete(id);
-      return next;
+  const checked = useMemo(
+    () => ({
+      ids: checkedIds,
+      set: (ids: string[], on: boolean) =>
+        setCheckedIds((prev) => {
+          const next = new Set(prev);
+          for (const id of ids)
+            if (on) next.add(id);
+            else next.delete(id);
+          return next;
+        }),
     }),
-  }), [checkedIds]);
+    [checkedIds],
+  );
   const selection = { workspaceId, projectId, filter: filter || undefined, runType: runType || undefined, rootOnly };
-  const runs = useInfiniteQuery(trpc.runs.list.infiniteQueryOptions(
-    { ...selection, sort, limit: 100 },
-    { getNextPageParam: (last) => last.next ?? undefined, placeholderData: (prev) => prev, enabled: !threadsView },
-  ));
+  const runs = useInfiniteQuery(
+    trpc.runs.list.infiniteQueryOptions(
+      { ...selection, sort, limit: 100 },
+      { getNextPageParam: (last) => last.next ?? undefined, placeholderData: (prev) => prev, enabled: !threadsView },
+    ),
+  );
   const pages = runs.data?.pages;
   const rows = useMemo(() => pages?.flatMap((p) => p.runs) ?? [], [pages]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = runs;
-  const loadMore = useCallback(() => { void fetchNextPage(); }, [fetchNextPage]);
+  const loadMore = useCallback(() => {
+    void fetchNextPage();
+  }, [fetchNextPage]);
   const select = useCallback((run: RunSummary) => setParams({ run: run.id, trace: run.trace_id }), [setParams]);
   const selectedTrace = params.get("trace") ?? rows.find((r) => r.id === selectedId)?.trace_id;
 
@@ -101,7 +124,12 @@ function RunsPage() {
     return () => window.removeEventListener("keydown", onKey);
   }, [selectedId, setParams, rows, select]);
 
-  if (project.isError) return <div className="page"><ErrorState error={project.error} title="Could not open this project" /></div>;
+  if (project.isError)
+    return (
+      <div className="page">
+        <ErrorState error={project.error} title="Could not open this project" />
+      </div>
+    );
   const name = project.data?.name ?? "…";
   const filtered = !!filter || !!runType;
 
@@ -110,52 +138,110 @@ function RunsPage() {
       <div className={styles.content}>
         <div className="page-header">
           <div className="col" style={{ gap: 2, minWidth: 0, flex: "1 1 220px" }}>
-            <div className="crumbs"><Link href={`/o/${workspaceId}/projects`}>Projects</Link><span className="sep">/</span></div>
-            <h1 className="truncate" data-testid="project-name">{name}</h1>
+            <div className="crumbs">
+              <Link href={`/o/${workspaceId}/projects`}>Projects</Link>
+              <span className="sep">/</span>
+            </div>
+            <h1 className="truncate" data-testid="project-name">
+              {name}
+            </h1>
           </div>
           <div className={styles.toolbar}>
             <div className="segmented" role="group" aria-label="View">
-              <button type="button" aria-pressed={!threadsView} onClick={() => setParams({ view: null, thread: null })}>Runs</button>
-              <button type="button" aria-pressed={threadsView} onClick={() => setParams({ view: "threads", run: null, trace: null })} data-testid="threads-tab">Threads</button>
+              <button type="button" aria-pressed={!threadsView} onClick={() => setParams({ view: null, thread: null })}>
+                Runs
+              </button>
+              <button
+                type="button"
+                aria-pressed={threadsView}
+                onClick={() => setParams({ view: "threads", run: null, trace: null })}
+                data-testid="threads-tab"
+              >
+                Threads
+              </button>
             </div>
-            <Link className="btn" href={`/o/${workspaceId}/projects/${projectId}/dashboard`} data-testid="project-dashboard">Dashboard</Link>
+            <Link className="btn" href={`/o/${workspaceId}/projects/${projectId}/dashboard`} data-testid="project-dashboard">
+              Dashboard
+            </Link>
             {threadsView ? null : (
               <>
-              <div className="segmented" role="group" aria-label="Which runs">
-                <button type="button" aria-pressed={rootOnly} onClick={() => setParams({ root: null })}>Root runs</button>
-                <button type="button" aria-pressed={!rootOnly} onClick={() => setParams({ root: "0" })}>All runs</button>
-              </div>
-              <select className="select" value={runType} onChange={(e) => setParams({ type: e.target.value || null })} aria-label="Run type">
-                <option value="">All types</option>
-                {RUN_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
-              </select>
-              <ColumnChooser shown={columns} onToggle={toggleColumn} />
-              <button type="button" className="btn" onClick={() => void runs.refetch()} disabled={runs.isFetching}>
-                {runs.isFetching && !isFetchingNextPage ? <span className="spinner" style={{ width: 12, height: 12 }} /> : "↻"} Refresh
-              </button>
+                <div className="segmented" role="group" aria-label="Which runs">
+                  <button type="button" aria-pressed={rootOnly} onClick={() => setParams({ root: null })}>
+                    Root runs
+                  </button>
+                  <button type="button" aria-pressed={!rootOnly} onClick={() => setParams({ root: "0" })}>
+                    All runs
+                  </button>
+                </div>
+                <select
+                  className="select"
+                  value={runType}
+                  onChange={(e) => setParams({ type: e.target.value || null })}
+                  aria-label="Run type"
+                >
+                  <option value="">All types</option>
+                  {RUN_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+                <ColumnChooser shown={columns} onToggle={toggleColumn} />
+                <button type="button" className="btn" onClick={() => void runs.refetch()} disabled={runs.isFetching}>
+                  {runs.isFetching && !isFetchingNextPage ? <span className="spinner" style={{ width: 12, height: 12 }} /> : "↻"} Refresh
+                </button>
               </>
             )}
           </div>
         </div>
         {threadsView ? (
-          <ThreadsView workspaceId={workspaceId} projectId={projectId} threadId={params.get("thread")} onOpen={(thread) => setParams({ thread })} />
+          <ThreadsView
+            workspaceId={workspaceId}
+            projectId={projectId}
+            threadId={params.get("thread")}
+            onOpen={(thread) => setParams({ thread })}
+          />
         ) : (
           <>
-          <Stats compact={!!selectedId} ready={runs.isSuccess && !runs.isPlaceholderData} failed={runs.isError} selection={selection} />
-          <IngestErrors workspaceId={workspaceId} projectId={projectId} />
-          <BulkActions workspaceId={workspaceId} runIds={[...checkedIds]} onClear={() => setCheckedIds(new Set())} />
-          <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
-          <div className={`card ${styles.tableCard}`}>
-            {runs.isPending ? <LoadingState label="Loading runs…" />
-              : runs.isError ? <ErrorState error={runs.error} title="Could not load runs" retry={() => void runs.refetch()} />
-              : rows.length === 0 ? (
-                filtered
-                  ? <EmptyState title="No runs match" action={<button type="button" className="btn btn-sm" onClick={() => setParams({ filter: null, type: null })}>Clear filters</button>}>Try a wider filter.</EmptyState>
-                  : <EmptyState title="No runs yet">Runs sent to this project show up here as they arrive.</EmptyState>
+            <Stats compact={!!selectedId} ready={runs.isSuccess && !runs.isPlaceholderData} failed={runs.isError} selection={selection} />
+            <IngestErrors workspaceId={workspaceId} projectId={projectId} />
+            <BulkActions workspaceId={workspaceId} runIds={[...checkedIds]} onClear={() => setCheckedIds(new Set())} />
+            <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
+            <div className={`card ${styles.tableCard}`}>
+              {runs.isPending ? (
+                <LoadingState label="Loading runs…" />
+              ) : runs.isError ? (
+                <ErrorState error={runs.error} title="Could not load runs" retry={() => void runs.refetch()} />
+              ) : rows.length === 0 ? (
+                filtered ? (
+                  <EmptyState
+                    title="No runs match"
+                    action={
+                      <button type="button" className="btn btn-sm" onClick={() => setParams({ filter: null, type: null })}>
+                        Clear filters
+                      </button>
+                    }
+                  >
+                    Try a wider filter.
+                  </EmptyState>
+                ) : (
+                  <EmptyState title="No runs yet">Runs sent to this project show up here as they arrive.</EmptyState>
+                )
               ) : (
-                <RunsTable runs={rows} columns={selectedId ? besidePanel(columns) : columns} sort={sort} onSort={(by) => setParams({ sort: nextSort(sort, by) })} hasMore={!!hasNextPage} loadingMore={isFetchingNextPage} onLoadMore={loadMore} selectedId={selectedId} onSelect={select} checked={checked} />
+                <RunsTable
+                  runs={rows}
+                  columns={selectedId ? besidePanel(columns) : columns}
+                  sort={sort}
+                  onSort={(by) => setParams({ sort: nextSort(sort, by) })}
+                  hasMore={!!hasNextPage}
+                  loadingMore={isFetchingNextPage}
+                  onLoadMore={loadMore}
+                  selectedId={selectedId}
+                  onSelect={select}
+                  checked={checked}
+                />
               )}
-          </div>
+            </div>
           </>
         )}
       </div>
@@ -166,12 +252,29 @@ function RunsPage() {
             <span className="mono faint truncate">{selectedId}</span>
             <span className="grow" />
             {selectedTrace ? (
-              <Link className="btn btn-sm btn-primary" href={`/o/${workspaceId}/projects/${projectId}/traces/${selectedTrace}?run=${selectedId}`} data-testid="open-trace">Open trace</Link>
+              <Link
+                className="btn btn-sm btn-primary"
+                href={`/o/${workspaceId}/projects/${projectId}/traces/${selectedTrace}?run=${selectedId}`}
+                data-testid="open-trace"
+              >
+                Open trace
+              </Link>
             ) : null}
-            <button type="button" className="btn btn-sm btn-ghost" aria-label="Close" onClick={() => setParams({ run: null, trace: null })}>✕</button>
+            <button type="button" className="btn btn-sm btn-ghost" aria-label="Close" onClick={() => setParams({ run: null, trace: null })}>
+              ✕
+            </button>
           </div>
-          {selectedTrace ? <TraceOutline workspaceId={workspaceId} traceId={selectedTrace} selectedId={selectedId} onSelect={(run) => setParams({ run })} /> : null}
-          <div className={styles.drawerBody}><RunDetail workspaceId={workspaceId} runId={selectedId} /></div>
+          {selectedTrace ? (
+            <TraceOutline
+              workspaceId={workspaceId}
+              traceId={selectedTrace}
+              selectedId={selectedId}
+              onSelect={(run) => setParams({ run })}
+            />
+          ) : null}
+          <div className={styles.drawerBody}>
+            <RunDetail workspaceId={workspaceId} runId={selectedId} />
+          </div>
         </aside>
       ) : null}
     </div>
@@ -179,5 +282,9 @@ function RunsPage() {
 }
 
 export default function Page() {
-  return <Suspense fallback={<LoadingState />}><RunsPage /></Suspense>;
+  return (
+    <Suspense fallback={<LoadingState />}>
+      <RunsPage />
+    </Suspense>
+  );
 }

@@ -18,14 +18,21 @@ function Transcript({ workspaceId, projectId, threadId }: { workspaceId: string;
       {turns.data.map((turn) => (
         <li key={turn.run_id} className={styles.turn}>
           <div className={styles.turnMeta}>
-            <span className="faint">{relativeTime(turn.start_time)} · {formatLatency(turn.latency)}</span>
-            <Link href={`/o/${workspaceId}/projects/${projectId}/traces/${turn.trace_id}`} className="faint">{turn.name} →</Link>
+            <span className="faint">
+              {relativeTime(turn.start_time)} · {formatLatency(turn.latency)}
+            </span>
+            <Link href={`/o/${workspaceId}/projects/${projectId}/traces/${turn.trace_id}`} className="faint">
+              {turn.name} →
+            </Link>
           </div>
           {turn.user ? <div className={`${styles.bubble} ${styles.user}`}>{turn.user}</div> : null}
-          {turn.error
-            ? <div className={`${styles.bubble} ${styles.failed}`}>{turn.error}</div>
-            : turn.assistant ? <div className={`${styles.bubble} ${styles.assistant}`}>{turn.assistant}</div>
-            : <div className={`${styles.bubble} ${styles.assistant} faint`}>No answer yet</div>}
+          {turn.error ? (
+            <div className={`${styles.bubble} ${styles.failed}`}>{turn.error}</div>
+          ) : turn.assistant ? (
+            <div className={`${styles.bubble} ${styles.assistant}`}>{turn.assistant}</div>
+          ) : (
+            <div className={`${styles.bubble} ${styles.assistant} faint`}>No answer yet</div>
+          )}
         </li>
       ))}
     </ol>
@@ -33,7 +40,12 @@ function Transcript({ workspaceId, projectId, threadId }: { workspaceId: string;
 }
 
 /** The project's conversations: runs grouped by thread id, most recently active first. */
-export function ThreadsView({ workspaceId, projectId, threadId, onOpen }: {
+export function ThreadsView({
+  workspaceId,
+  projectId,
+  threadId,
+  onOpen,
+}: {
   workspaceId: string;
   projectId: string;
   threadId: string | null;
@@ -45,29 +57,51 @@ export function ThreadsView({ workspaceId, projectId, threadId, onOpen }: {
   return (
     <div className={`${styles.layout} ${threadId ? styles.withTranscript : ""}`}>
       <div className={`card ${styles.list}`}>
-        {threads.isPending ? <LoadingState label="Loading threads…" />
-          : threads.isError ? <ErrorState error={threads.error} title="Could not load threads" />
-          : list.length === 0 ? (
-            <EmptyState title="No threads yet">
-              Runs join a thread when their metadata names one: <code>thread_id</code>, <code>session_id</code> or <code>conversation_id</code>.
-            </EmptyState>
-          ) : (
-            <table className="table" data-testid="threads-table">
-              <thead><tr><th>Thread</th><th>First message</th><th className="num">Turns</th><th>Last active</th><th className="num">Tokens</th><th className="num">Cost</th></tr></thead>
-              <tbody>
-                {list.map((t) => (
-                  <tr key={t.thread_id} aria-selected={t.thread_id === threadId} className={t.thread_id === threadId ? styles.selected : ""} onClick={() => onOpen(t.thread_id)} data-testid="thread-row">
-                    <td className="mono truncate" title={t.thread_id}>{t.thread_id}</td>
-                    <td className={`truncate ${styles.first}`} title={t.first_inputs}>{t.first_inputs || <span className="faint">–</span>}</td>
-                    <td className="num">{t.count}</td>
-                    <td className="muted">{relativeTime(t.max_start_time)}</td>
-                    <td className="num">{formatTokens(t.total_tokens)}</td>
-                    <td className="num">{formatCost(t.total_cost)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+        {threads.isPending ? (
+          <LoadingState label="Loading threads…" />
+        ) : threads.isError ? (
+          <ErrorState error={threads.error} title="Could not load threads" />
+        ) : list.length === 0 ? (
+          <EmptyState title="No threads yet">
+            Runs join a thread when their metadata names one: <code>thread_id</code>, <code>session_id</code> or{" "}
+            <code>conversation_id</code>.
+          </EmptyState>
+        ) : (
+          <table className="table" data-testid="threads-table">
+            <thead>
+              <tr>
+                <th>Thread</th>
+                <th>First message</th>
+                <th className="num">Turns</th>
+                <th>Last active</th>
+                <th className="num">Tokens</th>
+                <th className="num">Cost</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((t) => (
+                <tr
+                  key={t.thread_id}
+                  aria-selected={t.thread_id === threadId}
+                  className={t.thread_id === threadId ? styles.selected : ""}
+                  onClick={() => onOpen(t.thread_id)}
+                  data-testid="thread-row"
+                >
+                  <td className="mono truncate" title={t.thread_id}>
+                    {t.thread_id}
+                  </td>
+                  <td className={`truncate ${styles.first}`} title={t.first_inputs}>
+                    {t.first_inputs || <span className="faint">–</span>}
+                  </td>
+                  <td className="num">{t.count}</td>
+                  <td className="muted">{relativeTime(t.max_start_time)}</td>
+                  <td className="num">{formatTokens(t.total_tokens)}</td>
+                  <td className="num">{formatCost(t.total_cost)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </div>
       {threadId ? (
         <aside className={styles.drawer} aria-label="Thread">
@@ -75,7 +109,9 @@ export function ThreadsView({ workspaceId, projectId, threadId, onOpen }: {
             <span className="muted">Thread</span>
             <span className="mono truncate">{threadId}</span>
             <span className="grow" />
-            <button type="button" className="btn btn-sm btn-ghost" aria-label="Close" onClick={() => onOpen(null)}>✕</button>
+            <button type="button" className="btn btn-sm btn-ghost" aria-label="Close" onClick={() => onOpen(null)}>
+              ✕
+            </button>
           </div>
           <Transcript workspaceId={workspaceId} projectId={projectId} threadId={threadId} />
         </aside>

@@ -26,7 +26,12 @@ function ordered(tree: TraceTree): string[] {
  * The trace of the run open in the side panel, as a compact tree: a root run shows what it called,
  * and any run of it opens in the panel from here.
  */
-export function TraceOutline({ workspaceId, traceId, selectedId, onSelect }: {
+export function TraceOutline({
+  workspaceId,
+  traceId,
+  selectedId,
+  onSelect,
+}: {
   workspaceId: string;
   traceId: string;
   selectedId: string;
@@ -43,11 +48,17 @@ export function TraceOutline({ workspaceId, traceId, selectedId, onSelect }: {
         const { run, depth } = tree.nodes.get(id)!;
         return (
           <button
-            type="button" key={id} aria-current={id === selectedId ? "true" : undefined}
-            className={styles.outlineRow} style={{ paddingLeft: 8 + depth * 14 }} onClick={() => onSelect(id)}
+            type="button"
+            key={id}
+            aria-current={id === selectedId ? "true" : undefined}
+            className={styles.outlineRow}
+            style={{ paddingLeft: 8 + depth * 14 }}
+            onClick={() => onSelect(id)}
           >
             <span className={`dot ${run.error ? "dot-error" : run.status === "success" ? "dot-ok" : "dot-pending"}`} />
-            <span style={{ color: runTypeColor(run.run_type) }} className={styles.outlineType}>{run.run_type}</span>
+            <span style={{ color: runTypeColor(run.run_type) }} className={styles.outlineType}>
+              {run.run_type}
+            </span>
             <span className="truncate">{run.name}</span>
             <span className="grow" />
             {run.total_tokens ? <span className="faint">{formatTokens(run.total_tokens)} tok</span> : null}
@@ -55,7 +66,11 @@ export function TraceOutline({ workspaceId, traceId, selectedId, onSelect }: {
           </button>
         );
       })}
-      {tree.nodes.size > ids.length ? <div className="faint" style={{ padding: "4px 8px" }}>{tree.nodes.size - ids.length} more runs: open the trace</div> : null}
+      {tree.nodes.size > ids.length ? (
+        <div className="faint" style={{ padding: "4px 8px" }}>
+          {tree.nodes.size - ids.length} more runs: open the trace
+        </div>
+      ) : null}
     </nav>
   );
 }

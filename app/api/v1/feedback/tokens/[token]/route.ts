@@ -4,14 +4,17 @@ import { route } from "@/server/http/route";
 import { submitWithToken, tokenFeedback } from "@/server/feedback/tokens";
 
 /** A link's query string carries text only: a JSON-looking correction or value is read as JSON. */
-const jsonish = z.string().optional().transform((v) => {
-  if (v === undefined) return undefined;
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    return v;
-  }
-});
+const jsonish = z
+  .string()
+  .optional()
+  .transform((v) => {
+    if (v === undefined) return undefined;
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      return v;
+    }
+  });
 
 /** Whoever holds the link may leave feedback on its run: no API key, until the link expires. */
 export const GET = route({

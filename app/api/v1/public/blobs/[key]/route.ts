@@ -10,7 +10,8 @@ export const GET = route({
   access: "public",
   query: z.object({ expires: z.string(), type: z.string(), sig: z.string() }),
   handler: async ({ params, query }) => {
-    if (!verifyBlobSignature(params.key, query.expires, query.type, query.sig)) throw notFound("This attachment link is invalid or has expired.");
+    if (!verifyBlobSignature(params.key, query.expires, query.type, query.sig))
+      throw notFound("This attachment link is invalid or has expired.");
     const bytes = await getBlob(params.key);
     if (!bytes) throw notFound("Attachment not found.");
     return new Response(new Uint8Array(bytes), { headers: blobHeaders(query.type) });

@@ -14,20 +14,31 @@ export default function ProjectDashboardPage({ params }: { params: Promise<{ wor
   const trpc = useTRPC();
   const router = useRouter();
   const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
-  if (project.isError) return <div className="page"><ErrorState error={project.error} title="Could not open this project" /></div>;
+  if (project.isError)
+    return (
+      <div className="page">
+        <ErrorState error={project.error} title="Could not open this project" />
+      </div>
+    );
   return (
     <div className="page">
       <div className="page-header">
         <div className="col" style={{ gap: 2, minWidth: 0 }}>
           <div className="crumbs">
-            <Link href={`/o/${workspaceId}/projects`}>Projects</Link><span className="sep">/</span>
-            <Link href={`/o/${workspaceId}/projects/${projectId}`}>{project.data?.name ?? "…"}</Link><span className="sep">/</span>
+            <Link href={`/o/${workspaceId}/projects`}>Projects</Link>
+            <span className="sep">/</span>
+            <Link href={`/o/${workspaceId}/projects/${projectId}`}>{project.data?.name ?? "…"}</Link>
+            <span className="sep">/</span>
           </div>
           <h1>Dashboard</h1>
         </div>
         <div className="segmented" role="group" aria-label="Project view">
-          <button type="button" aria-pressed={false} onClick={() => router.push(`/o/${workspaceId}/projects/${projectId}`)}>Runs</button>
-          <button type="button" aria-pressed>Dashboard</button>
+          <button type="button" aria-pressed={false} onClick={() => router.push(`/o/${workspaceId}/projects/${projectId}`)}>
+            Runs
+          </button>
+          <button type="button" aria-pressed>
+            Dashboard
+          </button>
         </div>
       </div>
       <Dashboard workspaceId={workspaceId} projectId={projectId} />

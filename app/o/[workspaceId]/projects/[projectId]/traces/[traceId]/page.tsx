@@ -22,7 +22,15 @@ const ROW_HEIGHT = 30;
 const LARGE_TRACE = 2_000;
 const COLLAPSE_DEPTH = 2;
 
-const TYPE_ABBR: Record<string, string> = { llm: "LLM", chain: "CHN", tool: "TOOL", retriever: "RTR", embedding: "EMB", prompt: "PRM", parser: "PRS" };
+const TYPE_ABBR: Record<string, string> = {
+  llm: "LLM",
+  chain: "CHN",
+  tool: "TOOL",
+  retriever: "RTR",
+  embedding: "EMB",
+  prompt: "PRM",
+  parser: "PRS",
+};
 
 function msLabel(ms: number): string {
   return formatLatency(ms / 1000);
@@ -33,7 +41,9 @@ function Axis({ span }: { span: number }) {
   return (
     <div className={styles.axis} style={{ marginRight: 16 }}>
       {[0, 1 / 3, 2 / 3].map((f) => (
-        <div key={f} className={styles.tick} style={{ left: `${f * 100}%` }}>{msLabel(span * f)}</div>
+        <div key={f} className={styles.tick} style={{ left: `${f * 100}%` }}>
+          {msLabel(span * f)}
+        </div>
       ))}
       <div className={`${styles.tick} ${styles.tickEnd}`}>{msLabel(span)}</div>
     </div>
@@ -44,15 +54,39 @@ function Axis({ span }: { span: number }) {
 function RunChips({ run }: { run: TraceRun }) {
   return (
     <span className={styles.chips}>
-      {run.model ? <span className={styles.chip} title={`Model: ${run.model}`}>{run.model}</span> : null}
-      {run.total_tokens ? <span className={styles.stat} title={`${run.total_tokens} tokens`}>{formatTokens(run.total_tokens)} tok</span> : null}
-      {run.total_cost ? <span className={styles.stat} title="Cost">{formatCost(run.total_cost)}</span> : null}
-      {run.first_token_ms !== null ? <span className={styles.stat} title="Time to first token">⚡{msLabel(run.first_token_ms)}</span> : null}
+      {run.model ? (
+        <span className={styles.chip} title={`Model: ${run.model}`}>
+          {run.model}
+        </span>
+      ) : null}
+      {run.total_tokens ? (
+        <span className={styles.stat} title={`${run.total_tokens} tokens`}>
+          {formatTokens(run.total_tokens)} tok
+        </span>
+      ) : null}
+      {run.total_cost ? (
+        <span className={styles.stat} title="Cost">
+          {formatCost(run.total_cost)}
+        </span>
+      ) : null}
+      {run.first_token_ms !== null ? (
+        <span className={styles.stat} title="Time to first token">
+          ⚡{msLabel(run.first_token_ms)}
+        </span>
+      ) : null}
     </span>
   );
 }
 
-function TraceRow({ node, tree, selected, matched, collapsed, onSelect, onToggle }: {
+function TraceRow({
+  node,
+  tree,
+  selected,
+  matched,
+  collapsed,
+  onSelect,
+  onToggle,
+}: {
   node: TreeNode;
   tree: TraceTree;
   selected: boolean;
@@ -70,7 +104,10 @@ function TraceRow({ node, tree, selected, matched, collapsed, onSelect, onToggle
   const color = runTypeColor(run.run_type);
   return (
     <div
-      role="treeitem" aria-level={node.depth + 1} aria-selected={selected} aria-expanded={node.children.length ? !collapsed : undefined}
+      role="treeitem"
+      aria-level={node.depth + 1}
+      aria-selected={selected}
+      aria-expanded={node.children.length ? !collapsed : undefined}
       className={`${styles.grid} ${styles.row} ${selected ? styles.selected : ""} ${failed ? styles.errorRow : ""}`}
       onClick={() => onSelect(run.id)}
       data-testid="trace-row"
@@ -78,19 +115,50 @@ function TraceRow({ node, tree, selected, matched, collapsed, onSelect, onToggle
       data-match={matched || undefined}
     >
       <div className={styles.treeCell} style={{ paddingLeft: 8 }}>
-        {Array.from({ length: node.depth }, (_, i) => <span key={i} className={styles.guide} />)}
+        {Array.from({ length: node.depth }, (_, i) => (
+          <span key={i} className={styles.guide} />
+        ))}
         {node.children.length ? (
-          <button type="button" className={styles.twisty} aria-label={collapsed ? "Expand" : "Collapse"} onClick={(e) => { e.stopPropagation(); onToggle(run.id); }}>
-            <svg width="10" height="10" viewBox="0 0 10 10" style={{ transform: collapsed ? "rotate(-90deg)" : undefined, transition: "transform 0.1s" }}><path d="M2 3.5l3 3 3-3" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" /></svg>
+          <button
+            type="button"
+            className={styles.twisty}
+            aria-label={collapsed ? "Expand" : "Collapse"}
+            onClick={(e) => {
+              e.stopPropagation();
+              onToggle(run.id);
+            }}
+          >
+            <svg
+              width="10"
+              height="10"
+              viewBox="0 0 10 10"
+              style={{ transform: collapsed ? "rotate(-90deg)" : undefined, transition: "transform 0.1s" }}
+            >
+              <path d="M2 3.5l3 3 3-3" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" />
+            </svg>
           </button>
-        ) : <span style={{ width: 16, flex: "none" }} />}
-        <span className={styles.typeTag} style={{ color, background: `color-mix(in srgb, ${color} 12%, transparent)` }} title={run.run_type}>
+        ) : (
+          <span style={{ width: 16, flex: "none" }} />
+        )}
+        <span
+          className={styles.typeTag}
+          style={{ color, background: `color-mix(in srgb, ${color} 12%, transparent)` }}
+          title={run.run_type}
+        >
           {TYPE_ABBR[run.run_type] ?? run.run_type.slice(0, 4).toUpperCase()}
         </span>
-        <span className={styles.name} title={run.name}>{run.name}</span>
-        {failed ? <span className="badge badge-error" style={{ flex: "none" }}>error</span> : null}
+        <span className={styles.name} title={run.name}>
+          {run.name}
+        </span>
+        {failed ? (
+          <span className="badge badge-error" style={{ flex: "none" }}>
+            error
+          </span>
+        ) : null}
         <RunChips run={run} />
-        <span className={styles.meta} title="Latency">{formatLatency(run.latency)}</span>
+        <span className={styles.meta} title="Latency">
+          {formatLatency(run.latency)}
+        </span>
       </div>
       <div className={styles.lane}>
         <div
@@ -99,7 +167,10 @@ function TraceRow({ node, tree, selected, matched, collapsed, onSelect, onToggle
           title={`${run.name}: starts at +${msLabel(node.startMs)}, ${node.endMs === null ? "still running" : `takes ${msLabel(end - node.startMs)}`}`}
         />
         {width < 70 ? (
-          <span className={styles.barLabel} style={left + width > 80 ? { right: `calc(${100 - left}% + 6px)` } : { left: `calc(${left + width}% + 6px)` }}>
+          <span
+            className={styles.barLabel}
+            style={left + width > 80 ? { right: `calc(${100 - left}% + 6px)` } : { left: `calc(${left + width}% + 6px)` }}
+          >
             {node.endMs === null ? "running" : msLabel(end - node.startMs)}
           </span>
         ) : null}
@@ -123,14 +194,20 @@ function TraceView() {
   const tree = useMemo(() => buildTree(query.data?.runs ?? []), [query.data]);
   const [collapsed, setCollapsed] = useState<Set<string> | null>(null);
   useEffect(() => {
-    if (query.data && collapsed === null) setCollapsed(query.data.runs.length > LARGE_TRACE ? deepParents(tree, COLLAPSE_DEPTH) : new Set());
+    if (query.data && collapsed === null)
+      setCollapsed(query.data.runs.length > LARGE_TRACE ? deepParents(tree, COLLAPSE_DEPTH) : new Set());
   }, [query.data, tree, collapsed]);
   const rows = useMemo(() => visibleRows(tree, collapsed ?? new Set()), [tree, collapsed]);
   const selectedId = chosen ?? tree.roots[0] ?? null;
   const selectedIndex = rows.findIndex((r) => r.run.id === selectedId);
 
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+  });
 
   const select = useCallback((id: string) => {
     setChosen(id);
@@ -166,13 +243,16 @@ function TraceView() {
   }, [loaded]);
 
   /** The next run of `ids` after the selected one in tree order, wrapping around. */
-  const nextOf = useCallback((ids: string[]) => {
-    if (!ids.length) return;
-    const order = query.data?.runs ?? [];
-    const at = order.findIndex((r) => r.id === selectedId);
-    const positions = new Map(order.map((r, i) => [r.id, i]));
-    select(ids.find((id) => (positions.get(id) ?? -1) > at) ?? ids[0]);
-  }, [query.data, selectedId, select]);
+  const nextOf = useCallback(
+    (ids: string[]) => {
+      if (!ids.length) return;
+      const order = query.data?.runs ?? [];
+      const at = order.findIndex((r) => r.id === selectedId);
+      const positions = new Map(order.map((r, i) => [r.id, i]));
+      select(ids.find((id) => (positions.get(id) ?? -1) > at) ?? ids[0]);
+    },
+    [query.data, selectedId, select],
+  );
   const failedIds = useMemo(() => (query.data?.runs ?? []).filter((r) => r.error || r.status === "error").map((r) => r.id), [query.data]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -195,45 +275,95 @@ function TraceView() {
   };
 
   if (query.isPending) return <LoadingState label="Loading trace…" />;
-  if (query.isError) return <div className="page"><ErrorState error={query.error} title="Could not open this trace" retry={() => void query.refetch()} /></div>;
-  if (query.data.runs.length === 0) return <div className="page"><EmptyState title="This trace has no runs" /></div>;
+  if (query.isError)
+    return (
+      <div className="page">
+        <ErrorState error={query.error} title="Could not open this trace" retry={() => void query.refetch()} />
+      </div>
+    );
+  if (query.data.runs.length === 0)
+    return (
+      <div className="page">
+        <EmptyState title="This trace has no runs" />
+      </div>
+    );
 
   const root = tree.nodes.get(tree.roots[0])!.run;
   const span = Math.max(1, tree.endMs - tree.startMs);
   const all = query.data.runs;
   const errors = failedIds.length;
   const tokens = all.reduce((n, r) => n + (r.run_type === "llm" ? r.total_tokens : 0), 0);
-  const cost = all.reduce((n, r) => n + (r.run_type === "llm" ? r.total_cost ?? 0 : 0), 0);
+  const cost = all.reduce((n, r) => n + (r.run_type === "llm" ? (r.total_cost ?? 0) : 0), 0);
 
   return (
     <div className={styles.layout} style={{ gridTemplateColumns: `minmax(0, 1fr) ${panelWidth}px` }}>
       <div className={styles.left}>
         <div className={styles.top}>
           <div className="crumbs">
-            <Link href={`/o/${workspaceId}/projects`}>Projects</Link><span className="sep">/</span>
-            <Link href={`/o/${workspaceId}/projects/${projectId}`} data-testid="trace-project">{project.data?.name ?? "Runs"}</Link><span className="sep">/</span>
+            <Link href={`/o/${workspaceId}/projects`}>Projects</Link>
+            <span className="sep">/</span>
+            <Link href={`/o/${workspaceId}/projects/${projectId}`} data-testid="trace-project">
+              {project.data?.name ?? "Runs"}
+            </Link>
+            <span className="sep">/</span>
             <span className="mono">{traceId.slice(0, 8)}</span>
           </div>
           <div className="row">
-            <h1 className="truncate grow" data-testid="trace-title">{root.name}</h1>
+            <h1 className="truncate grow" data-testid="trace-title">
+              {root.name}
+            </h1>
             <input
-              className="input" type="search" placeholder="Find runs by name or text" aria-label="Find in trace" style={{ width: 220 }}
-              value={find} onChange={(e) => setFind(e.target.value)} data-testid="trace-search"
-              onKeyDown={(e) => { if (e.key === "Enter") { e.preventDefault(); nextOf(matches); } }}
+              className="input"
+              type="search"
+              placeholder="Find runs by name or text"
+              aria-label="Find in trace"
+              style={{ width: 220 }}
+              value={find}
+              onChange={(e) => setFind(e.target.value)}
+              data-testid="trace-search"
+              onKeyDown={(e) => {
+                if (e.key === "Enter") {
+                  e.preventDefault();
+                  nextOf(matches);
+                }
+              }}
             />
-            {find.trim() ? <span className="muted" data-testid="trace-search-count">{matches.length} found</span> : null}
-            <button type="button" className="btn btn-sm" disabled={!errors} onClick={() => nextOf(failedIds)} data-testid="next-error" title="Next failing run (e)">
+            {find.trim() ? (
+              <span className="muted" data-testid="trace-search-count">
+                {matches.length} found
+              </span>
+            ) : null}
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={!errors}
+              onClick={() => nextOf(failedIds)}
+              data-testid="next-error"
+              title="Next failing run (e)"
+            >
               Next error
             </button>
             <ShareButton workspaceId={workspaceId} runId={root.id} />
           </div>
           <div className={styles.summary}>
-            <span>Started <b>{formatTime(root.start_time)}</b></span>
-            <span>Duration <b>{msLabel(span)}</b></span>
-            <span>Runs <b>{all.length}</b></span>
-            <span>Errors <b className={errors ? "err-text" : undefined}>{errors}</b></span>
-            <span>Tokens <b>{formatTokens(tokens)}</b></span>
-            <span>Cost <b>{formatCost(cost)}</b></span>
+            <span>
+              Started <b>{formatTime(root.start_time)}</b>
+            </span>
+            <span>
+              Duration <b>{msLabel(span)}</b>
+            </span>
+            <span>
+              Runs <b>{all.length}</b>
+            </span>
+            <span>
+              Errors <b className={errors ? "err-text" : undefined}>{errors}</b>
+            </span>
+            <span>
+              Tokens <b>{formatTokens(tokens)}</b>
+            </span>
+            <span>
+              Cost <b>{formatCost(cost)}</b>
+            </span>
             {query.data.truncated ? <span className="err-text">Only the first {all.length} runs are shown.</span> : null}
           </div>
         </div>
@@ -241,19 +371,47 @@ function TraceView() {
           <div className={styles.hint}>
             <span style={{ color: "var(--muted)" }}>Run</span>
             <span className="grow" />
-            <span><span className="kbd">↑</span><span className="kbd">↓</span> move</span>
-            <span><span className="kbd">←</span><span className="kbd">→</span> fold</span>
-            <span><span className="kbd">e</span> error</span>
+            <span>
+              <span className="kbd">↑</span>
+              <span className="kbd">↓</span> move
+            </span>
+            <span>
+              <span className="kbd">←</span>
+              <span className="kbd">→</span> fold
+            </span>
+            <span>
+              <span className="kbd">e</span> error
+            </span>
           </div>
           <Axis span={span} />
         </div>
-        <div ref={scrollRef} className={styles.scroll} role="tree" aria-label="Runs of this trace" tabIndex={0} onKeyDown={onKeyDown} data-testid="trace-tree" autoFocus>
+        <div
+          ref={scrollRef}
+          className={styles.scroll}
+          role="tree"
+          aria-label="Runs of this trace"
+          tabIndex={0}
+          onKeyDown={onKeyDown}
+          data-testid="trace-tree"
+          autoFocus
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {virtualizer.getVirtualItems().map((item) => {
               const node = rows[item.index];
               return (
-                <div key={node.run.id} style={{ position: "absolute", top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}>
-                  <TraceRow node={node} tree={tree} selected={node.run.id === selectedId} matched={matchSet.has(node.run.id)} collapsed={!!collapsed?.has(node.run.id)} onSelect={select} onToggle={toggle} />
+                <div
+                  key={node.run.id}
+                  style={{ position: "absolute", top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}
+                >
+                  <TraceRow
+                    node={node}
+                    tree={tree}
+                    selected={node.run.id === selectedId}
+                    matched={matchSet.has(node.run.id)}
+                    collapsed={!!collapsed?.has(node.run.id)}
+                    onSelect={select}
+                    onToggle={toggle}
+                  />
                 </div>
               );
             })}
@@ -271,5 +429,9 @@ function TraceView() {
 }
 
 export default function Page() {
-  return <Suspense fallback={<LoadingState />}><TraceView /></Suspense>;
+  return (
+    <Suspense fallback={<LoadingState />}>
+      <TraceView />
+    </Suspense>
+  );
 }

@@ -30,23 +30,40 @@ export function ShareButton({ workspaceId, runId }: { workspaceId: string; runId
       </button>
       {open ? (
         <div className="menu" style={{ left: "auto", right: 0, width: 380, padding: 12 }} role="dialog" aria-label="Share trace">
-          {current.isPending ? <span className="muted">Loading…</span> : url ? (
+          {current.isPending ? (
+            <span className="muted">Loading…</span>
+          ) : url ? (
             <div className="col" style={{ gap: 8 }}>
               <span className="muted">Anyone with this link can view the trace, read-only.</span>
               <div className="row">
-                <input className="input grow mono" readOnly value={url} aria-label="Public link" data-testid="share-url" onFocus={(e) => e.target.select()} />
-                <button type="button" className="btn btn-sm" onClick={copy}>{copied ? "Copied" : "Copy"}</button>
+                <input
+                  className="input grow mono"
+                  readOnly
+                  value={url}
+                  aria-label="Public link"
+                  data-testid="share-url"
+                  onFocus={(e) => e.target.select()}
+                />
+                <button type="button" className="btn btn-sm" onClick={copy}>
+                  {copied ? "Copied" : "Copy"}
+                </button>
               </div>
               <div className="row">
-                <a className="btn btn-sm btn-ghost" href={url} target="_blank" rel="noopener noreferrer">Open</a>
+                <a className="btn btn-sm btn-ghost" href={url} target="_blank" rel="noopener noreferrer">
+                  Open
+                </a>
                 <span className="grow" />
-                <button type="button" className="btn btn-sm btn-danger" disabled={unshare.isPending} onClick={() => unshare.mutate(input)}>Unshare</button>
+                <button type="button" className="btn btn-sm btn-danger" disabled={unshare.isPending} onClick={() => unshare.mutate(input)}>
+                  Unshare
+                </button>
               </div>
             </div>
           ) : (
             <div className="col" style={{ gap: 8 }}>
               <span className="muted">This trace is private to the workspace. A public link shows it read-only to anyone who has it.</span>
-              <button type="button" className="btn btn-primary btn-sm" disabled={share.isPending} onClick={() => share.mutate(input)}>Create public link</button>
+              <button type="button" className="btn btn-primary btn-sm" disabled={share.isPending} onClick={() => share.mutate(input)}>
+                Create public link
+              </button>
             </div>
           )}
           {share.error || unshare.error ? <span className="err-text">{(share.error ?? unshare.error)!.message}</span> : null}

@@ -29,7 +29,13 @@ export function useTraceSearch(workspaceId: string, projectId: string, traceId: 
     if (!lower) return [];
     const inText = new Set(needle.toLowerCase() === lower ? textHits.data?.runs.map((r) => r.id) : []);
     return runs
-      .filter((r) => inText.has(r.id) || r.name.toLowerCase().includes(lower) || r.model?.toLowerCase().includes(lower) || r.error?.toLowerCase().includes(lower))
+      .filter(
+        (r) =>
+          inText.has(r.id) ||
+          r.name.toLowerCase().includes(lower) ||
+          r.model?.toLowerCase().includes(lower) ||
+          r.error?.toLowerCase().includes(lower),
+      )
       .map((r) => r.id);
   }, [runs, text, needle, textHits.data]);
 }
