@@ -52,6 +52,16 @@ const schema = z.object({
   /** Published in /info for allowlisting: comma-separated addresses. */
   EGRESS_IPS: z.string().default(""),
   INGRESS_IPS: z.string().default(""),
+  /** Outbound calls to private, loopback and link-local addresses (tests, a model server on the same host). */
+  ALLOW_PRIVATE_EGRESS: bool.default(false),
+  /** The deployment's default model connection for /generate (an OpenAI-compatible endpoint). */
+  GENERATION_BASE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
+  GENERATION_API_KEY: z.string().optional(),
+  GENERATION_MODEL: z.string().optional(),
+  /** The port the server listens on (scripts/serve.mjs), for the address printed at start-up. */
+  PORT: z.string().default("1984"),
+  /** The build's commit, shown by /info. */
+  GIT_SHA: z.string().default("unknown"),
 });
 
 const SECRETS = ["NEXTAUTH_SECRET", "INTERNAL_SECRET"] as const;
@@ -104,6 +114,7 @@ export function regionBaseUrl(region: "us" | "eu"): string {
   return (region === "eu" ? e.EU_BASE_URL : e.US_BASE_URL) ?? (region === "eu" ? "http://localhost:1985" : "http://localhost:1984");
 }
 
+/** Reads the environment again on the next env() (tests that change it). */
 export function resetEnv(): void {
   cached = undefined;
 }

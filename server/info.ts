@@ -19,7 +19,7 @@ export function serviceInfo() {
   return {
     version: SERVICE_VERSION,
     license_expiration_time: null,
-    git_sha: process.env.GIT_SHA ?? "unknown",
+    git_sha: env().GIT_SHA,
     region: e.REGION,
     // This deployment as its clients reach it (or PUBLIC_URL); the other region as configured.
     region_urls: e.REGION === "us" ? { us: publicBaseUrl(), eu: regionBaseUrl("eu") } : { us: regionBaseUrl("us"), eu: publicBaseUrl() },

@@ -52,7 +52,7 @@ async function startOnce(): Promise<void> {
   const db = await database();
   startBillingDrain(db.sql);
   const first = await bootstrapFirstWorkspace(db.sql);
-  const port = process.env.PORT ?? "1984";
+  const port = env().PORT;
   const base = env().PUBLIC_URL ?? `http://localhost:${port}`;
   if (!first) {
     console.log(`Tracelight is ready: web UI and API at ${base}`);

@@ -1,3 +1,4 @@
+import { resetEnv } from "../env";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
@@ -24,9 +25,11 @@ describe("outbound webhook calls", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     process.env.ALLOW_PRIVATE_EGRESS = "1";
+    resetEnv();
   });
   after(async () => {
     delete process.env.ALLOW_PRIVATE_EGRESS;
+    resetEnv();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
   });
@@ -69,6 +72,7 @@ describe("outbound webhook calls", () => {
     assert.throws(() => checkEgressUrl("file:///etc/passwd"), EgressRefused);
     assert.throws(() => checkEgressUrl("http://user:pw@example.com/"), EgressRefused);
     delete process.env.ALLOW_PRIVATE_EGRESS;
+    resetEnv();
     try {
       for (const url of ["http://127.0.0.1:9/", "http://[::1]/", "http://10.1.2.3/", "http://169.254.169.254/latest"]) {
         assert.throws(() => checkEgressUrl(url), EgressRefused, url);
@@ -81,6 +85,7 @@ describe("outbound webhook calls", () => {
       assert.equal(byName.attempts, 1, "a refused address is not retried");
     } finally {
       process.env.ALLOW_PRIVATE_EGRESS = "1";
+      resetEnv();
     }
   });
 

@@ -32,7 +32,7 @@ export interface EgressOptions {
  * on the private network opt out with ALLOW_PRIVATE_EGRESS=1 (read here, per call, so a test can
  * set it).
  */
-const privateAllowed = () => process.env.ALLOW_PRIVATE_EGRESS === "1";
+const privateAllowed = () => env().ALLOW_PRIVATE_EGRESS;
 
 /** Refuses anything but http(s), credentials in the URL, and literal non-public addresses. */
 export function checkEgressUrl(raw: string): URL {

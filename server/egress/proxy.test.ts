@@ -55,6 +55,7 @@ describe("webhooks through EGRESS_PROXY_URL", () => {
 
   test("an http webhook travels through a CONNECT tunnel, with the proxy's credentials", async () => {
     process.env.ALLOW_PRIVATE_EGRESS = "1";
+    resetEnv();
     const result = await postJson(`http://127.0.0.1:${portOf(receiver)}/hook`, { a: 1 });
     assert.deepEqual(result, { ok: true, status: 200, attempts: 1, detail: "HTTP 200" });
     assert.deepEqual(hooks.at(-1), { path: "/hook", body: '{"a":1}' });
@@ -66,6 +67,7 @@ describe("webhooks through EGRESS_PROXY_URL", () => {
 
   test("an https webhook runs TLS end to end inside the tunnel", async () => {
     process.env.ALLOW_PRIVATE_EGRESS = "1";
+    resetEnv();
     const result = await postJson(`https://127.0.0.1:${portOf(tlsSink)}/hook`, {}, { maxAttempts: 1 });
     assert.equal(result.ok, false);
     assert.equal(tunnels.at(-1)!.target, `127.0.0.1:${portOf(tlsSink)}`);
@@ -74,6 +76,7 @@ describe("webhooks through EGRESS_PROXY_URL", () => {
 
   test("the address guard still decides: a name resolving to a private address is refused before the proxy is asked", async () => {
     delete process.env.ALLOW_PRIVATE_EGRESS;
+    resetEnv();
     const before = tunnels.length;
     const result = await postJson(`http://localhost:${portOf(receiver)}/hook`, {});
     assert.equal(result.ok, false);
@@ -86,6 +89,7 @@ describe("webhooks through EGRESS_PROXY_URL", () => {
 
   test("a proxy that refuses the tunnel fails the call with its status", async () => {
     process.env.ALLOW_PRIVATE_EGRESS = "1";
+    resetEnv();
     refuse = true;
     try {
       const result = await postJson(`http://127.0.0.1:${portOf(receiver)}/refused`, {}, { maxAttempts: 1 });

@@ -8,7 +8,7 @@ import { env } from "../env";
  * Format: `v1.<iv>.<tag>.<ciphertext>`, each base64url.
  */
 function key(): Buffer {
-  const secret = process.env.SECRET_KEY || env().NEXTAUTH_SECRET;
+  const secret = env().SECRET_KEY || env().NEXTAUTH_SECRET;
   return createHash("sha256").update(`tracelight:secret-box:v1:${secret}`).digest();
 }
 

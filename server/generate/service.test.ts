@@ -1,4 +1,5 @@
 import { after, before, test } from "node:test";
+import { resetEnv } from "../env";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { createWorkspace } from "../auth/workspaces";
@@ -22,11 +23,13 @@ before(async () => {
 after(async () => {
   await fake.close();
   process.env = saved;
+  resetEnv();
 });
 
 function deployment(on: boolean) {
   for (const k of ["GENERATION_BASE_URL", "GENERATION_API_KEY", "GENERATION_MODEL"]) delete process.env[k];
   if (on) Object.assign(process.env, { GENERATION_BASE_URL: fake.url, GENERATION_API_KEY: "deploy-key", ALLOW_PRIVATE_EGRESS: "1" });
+  resetEnv();
 }
 
 test("secrets: AES-256-GCM round trip; tampering or another SECRET_KEY reads as null", () => {
@@ -37,9 +40,11 @@ test("secrets: AES-256-GCM round trip; tampering or another SECRET_KEY reads as 
   const parts = box.split(".");
   parts[3] = Buffer.from("tampered").toString("base64url");
   assert.equal(decryptSecret(parts.join(".")), null);
-  process.env.SECRET_KEY = "another";
+  process.env.SECRET_KEY = "another-secret-key-value";
+  resetEnv();
   assert.equal(decryptSecret(box), null);
   delete process.env.SECRET_KEY;
+  resetEnv();
   assert.equal(decryptSecret("plain"), null);
 });
 
@@ -78,6 +83,7 @@ withTestDatabases("generation", (open) => {
   test("prompt: a ChatPromptTemplate manifest from the deployment's endpoint in JSON mode", async () => {
     deployment(true);
     process.env.GENERATION_MODEL = "test-model";
+    resetEnv();
     fake.seen.length = 0;
     const out = await generate(
       db,
@@ -110,6 +116,7 @@ withTestDatabases("generation", (open) => {
     assert.deepEqual(req.body.response_format, { type: "json_object" });
     assert.match(req.body.messages[1].content, /answer questions[\s\S]*\{question\}/);
     delete process.env.GENERATION_MODEL;
+    resetEnv();
   });
 
   test("evaluator: a StructuredPrompt with the output schema", async () => {
@@ -175,8 +182,10 @@ withTestDatabases("generation", (open) => {
 
   test("private addresses are refused unless ALLOW_PRIVATE_EGRESS=1", async () => {
     delete process.env.ALLOW_PRIVATE_EGRESS;
+    resetEnv();
     await assert.rejects(generate(db, ws, generateBody.parse({ kind: "prompt", description: "x" })), fails(400, /not a public address/));
     process.env.ALLOW_PRIVATE_EGRESS = "1";
+    resetEnv();
   });
 
   test("workspace endpoint: key stored encrypted, never returned, sent only to its own URL; other workspaces keep the deployment's", async () => {

@@ -1,4 +1,5 @@
 import type { Sql } from "../db/client";
+import { env } from "../env";
 import { sql } from "../db/sql";
 import { AppError, badRequest, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
@@ -30,7 +31,7 @@ async function settings(db: Sql, workspaceId: string): Promise<SettingsRow | nul
  */
 export async function generationConfig(db: Sql, workspaceId: string): Promise<GenerationConfig | null> {
   const row = await settings(db, workspaceId);
-  const model = row?.model ?? process.env.GENERATION_MODEL ?? DEFAULT_MODEL;
+  const model = row?.model ?? env().GENERATION_MODEL ?? DEFAULT_MODEL;
   if (row?.base_url) {
     const apiKey = row.api_key_encrypted ? decryptSecret(row.api_key_encrypted) : null;
     if (row.api_key_encrypted && apiKey === null) {
@@ -40,23 +41,23 @@ export async function generationConfig(db: Sql, workspaceId: string): Promise<Ge
     }
     return { baseUrl: row.base_url, apiKey, model, source: "workspace" };
   }
-  const base = process.env.GENERATION_BASE_URL;
+  const base = env().GENERATION_BASE_URL;
   if (!base) return null;
-  return { baseUrl: base, apiKey: process.env.GENERATION_API_KEY || null, model, source: "deployment" };
+  return { baseUrl: base, apiKey: env().GENERATION_API_KEY || null, model, source: "deployment" };
 }
 
 /** GET/PUT /generate/config answer: never the key, only whether one is set. */
 async function configWire(db: Sql, workspaceId: string): Promise<Record<string, unknown>> {
   const row = await settings(db, workspaceId);
   const own = !!row?.base_url;
-  const deployment = !!process.env.GENERATION_BASE_URL;
+  const deployment = !!env().GENERATION_BASE_URL;
   return {
     configured: own || deployment,
     source: own ? "workspace" : deployment ? "deployment" : null,
     // The deployment's URL is operator configuration: not shown to workspaces.
     base_url: row?.base_url ?? null,
-    model: row?.model ?? process.env.GENERATION_MODEL ?? DEFAULT_MODEL,
-    api_key_set: own ? !!row?.api_key_encrypted : deployment && !!process.env.GENERATION_API_KEY,
+    model: row?.model ?? env().GENERATION_MODEL ?? DEFAULT_MODEL,
+    api_key_set: own ? !!row?.api_key_encrypted : deployment && !!env().GENERATION_API_KEY,
     updated_at: isoFromDb(row?.updated_at ?? null),
   };
 }

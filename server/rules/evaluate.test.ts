@@ -1,4 +1,5 @@
 import { after, before, test } from "node:test";
+import { resetEnv } from "../env";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -23,6 +24,7 @@ const received: { path: string; body: any; headers: Record<string, unknown> }[] 
 const failing = new Set<string>();
 before(async () => {
   process.env.ALLOW_PRIVATE_EGRESS = "1";
+  resetEnv();
   receiver = createServer((req, res) => {
     let body = "";
     req.on("data", (d) => (body += d));
