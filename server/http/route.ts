@@ -5,7 +5,7 @@ import { reportAvailable } from "../db/outage";
 import { readDecodedBody, parseJson } from "./body";
 import { clientIp } from "../core/client-ip";
 import { CORS_HEADERS } from "./cors";
-import { AppError, badRequest, describeZodError, forbidden, unauthorized, unsupportedMediaType } from "../core/errors";
+import { AppError, badRequest, describeZodError, forbidden, notFound, unauthorized, unsupportedMediaType } from "../core/errors";
 import { errorResponse } from "./errors";
 import { apiKeyIdentity, type Identity } from "../auth/identity";
 import { boundaryOf, parseMultipart, type Part } from "./multipart";
@@ -42,6 +42,8 @@ interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | 
   ingest?: boolean;
   body?: B;
   query?: Q;
+  /** The path's parameters, checked here (a malformed id is a 404, like a missing one). */
+  params?: z.ZodType<P>;
   handler: (args: {
     ctx: A extends "public" ? Context : AuthedContext;
     body: BodyOf<B>;
@@ -105,9 +107,17 @@ async function parseBody(spec: BodySpec, request: Request): Promise<unknown> {
   return parsed.data;
 }
 
+async function pathParams<P>(schema: z.ZodType<P> | undefined, given: Promise<P>): Promise<P> {
+  const raw = (await given) ?? ({} as P);
+  if (!schema) return raw;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw notFound(`Not found: ${describeZodError(parsed.error, "path")}.`);
+  return parsed.data;
+}
+
 /**
  * The one REST route factory: rate limit (by the caller's headers, before
- * any lookup) → identity → body (limits, decoding, zod) → query (zod)
+ * any lookup) → identity → body (limits, decoding, zod) → query and path (zod)
  * → handler → one error mapper answering `{"detail": ...}`.
  */
 export function route<
@@ -146,7 +156,7 @@ export function route<
             ctx: ctx as never,
             body: body as never,
             query: query as never,
-            params: (await context.params) ?? ({} as P),
+            params: await pathParams(spec.params, context.params),
             request,
           });
           reportAvailable();

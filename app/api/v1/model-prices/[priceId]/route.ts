@@ -1,18 +1,21 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
+import { idParams } from "@/server/core/uuid";
 import { modelPriceUpdate } from "@/server/llm/price-schema";
 import { deleteModelPrice, updateModelPrice } from "@/server/llm/workspace-prices";
 
-type Params = { priceId: string };
+const params = idParams("priceId");
 
-export const PATCH = route<"admin", typeof modelPriceUpdate, undefined, Params>({
+export const PATCH = route({
   access: "admin",
   body: modelPriceUpdate,
+  params,
   handler: ({ ctx, body, params }) => updateModelPrice(ctx.sql, ctx.workspaceId, params.priceId, body),
 });
 
-export const DELETE = route<"admin", undefined, undefined, Params>({
+export const DELETE = route({
   access: "admin",
+  params,
   handler: ({ ctx, params }) => deleteModelPrice(ctx.sql, ctx.workspaceId, params.priceId),
 });
 

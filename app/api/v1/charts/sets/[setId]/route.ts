@@ -2,22 +2,26 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { chartSetUpdate } from "@/server/charts/schema";
 import { deleteChartSet, readChartSet, updateChartSet } from "@/server/charts/sets";
+import { idParams } from "@/server/core/uuid";
 
-type Params = { setId: string };
+const params = idParams("setId");
 
-export const GET = route<"read", undefined, undefined, Params>({
+export const GET = route({
   access: "read",
+  params,
   handler: ({ ctx, params }) => readChartSet(ctx.sql, ctx.workspaceId, params.setId),
 });
 
-export const PATCH = route<"write", typeof chartSetUpdate, undefined, Params>({
+export const PATCH = route({
   access: "write",
   body: chartSetUpdate,
+  params,
   handler: ({ ctx, body, params }) => updateChartSet(ctx.sql, ctx.workspaceId, params.setId, body),
 });
 
-export const DELETE = route<"write", undefined, undefined, Params>({
+export const DELETE = route({
   access: "write",
+  params,
   handler: ({ ctx, params }) => deleteChartSet(ctx.sql, ctx.workspaceId, params.setId),
 });
 

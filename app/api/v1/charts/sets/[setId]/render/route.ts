@@ -2,10 +2,12 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { chartSetRender } from "@/server/charts/schema";
 import { renderChartSet } from "@/server/charts/sets";
+import { idParams } from "@/server/core/uuid";
 
-export const POST = route<"read", typeof chartSetRender, undefined, { setId: string }>({
+export const POST = route({
   access: "read",
   body: chartSetRender,
+  params: idParams("setId"),
   handler: ({ ctx, body, params }) => renderChartSet(ctx.sql, ctx.workspaceId, params.setId, body),
 });
 
