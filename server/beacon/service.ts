@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
+import type { Prisma } from "../db/generated/client";
 import { parseJson, readDecodedBody } from "../http/body";
 import { badRequest, describeZodError } from "../core/errors";
 import { isoFromDb } from "../core/time";
@@ -39,15 +39,28 @@ interface Report {
   [extra: string]: unknown;
 }
 
+/** The window's ends were checked as ISO-8601 instants by the schema. */
+const instant = (value: string | undefined) => (value ? new Date(value) : null);
+
 async function store(db: Sql, ip: string | null, report: Report): Promise<StoredReport> {
   const { kind, license, api_key, instance_id, version, from_timestamp, to_timestamp, measures, tags, ...rest } = report;
-  const [row] = await db.query<{ id: string; received_at: string }>(sql`
-    INSERT INTO deployment_reports (id, kind, license_digest, instance_id, version, from_time, to_time, measures, tags, payload, ip)
-    VALUES (${randomUUID()}, ${kind}, ${digest(license ?? api_key)}, ${instance_id ?? null}, ${version ?? null},
-            ${from_timestamp ?? null}::timestamptz, ${to_timestamp ?? null}::timestamptz,
-            ${JSON.stringify(measures ?? {})}::jsonb, ${JSON.stringify(tags ?? {})}::jsonb, ${JSON.stringify(rest)}::jsonb, ${ip})
-    RETURNING id, received_at`);
-  return { id: row.id, kind, received_at: isoFromDb(row.received_at)! };
+  const row = await db.prisma.deploymentReport.create({
+    data: {
+      id: randomUUID(),
+      kind,
+      licenseDigest: digest(license ?? api_key),
+      instanceId: instance_id ?? null,
+      version: version ?? null,
+      fromTime: instant(from_timestamp),
+      toTime: instant(to_timestamp),
+      measures: measures ?? {},
+      tags: (tags ?? {}) as Prisma.InputJsonObject,
+      payload: rest as Prisma.InputJsonObject,
+      ip,
+    },
+    select: { id: true, receivedAt: true },
+  });
+  return { id: row.id, kind, received_at: isoFromDb(row.receivedAt)! };
 }
 
 /** POST */
@@ -66,14 +79,23 @@ export function submitBeacon(db: Sql, ip: string | null, body: BeaconReport): Pr
 }
 
 /** Stored reports for a license key (newest first), as an operator reads them. */
-export async function reportsForLicense(db: Sql, license: string, limit = 100): Promise<Record<string, unknown>[]> {
-  const rows = await db.query<Record<string, unknown>>(sql`
-    SELECT id, kind, instance_id, version, from_time, to_time, measures, tags, payload, ip, received_at
-    FROM deployment_reports WHERE license_digest = ${digest(license)} ORDER BY received_at DESC, id LIMIT ${limit}`);
+export async function reportsForLicense(db: Sql, license: string, limit = 100) {
+  const rows = await db.prisma.deploymentReport.findMany({
+    where: { licenseDigest: digest(license) },
+    orderBy: [{ receivedAt: "desc" }, { id: "asc" }],
+    take: limit,
+  });
   return rows.map((r) => ({
-    ...r,
-    from_time: isoFromDb(r.from_time),
-    to_time: isoFromDb(r.to_time),
-    received_at: isoFromDb(r.received_at),
+    id: r.id,
+    kind: r.kind,
+    instance_id: r.instanceId,
+    version: r.version,
+    from_time: isoFromDb(r.fromTime),
+    to_time: isoFromDb(r.toTime),
+    measures: r.measures,
+    tags: r.tags,
+    payload: r.payload,
+    ip: r.ip,
+    received_at: isoFromDb(r.receivedAt)!,
   }));
 }
