@@ -13,6 +13,7 @@ import { after, before, test } from "node:test";
 import { Client, RunTree } from "langsmith";
 import type { Browser, Page } from "playwright-core";
 import { startServer, type RunningServer } from "../harness/server";
+import { launchBrowser } from "./harness";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: install Debian's chromium package (CI does) or set CHROMIUM_PATH`;
@@ -191,19 +192,7 @@ before(async () => {
   if (skip) return;
   await mkdir(SHOTS, { recursive: true });
   server = await startServer();
-  const { chromium } = await import("playwright-core");
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.setDefaultTimeout(20_000);
   page.on("dialog", (dialog) => {
