@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { conflict, forbidden, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
 import type { Role } from "./api-keys";
 import { addMember, isUuid, normalizeEmail, type User } from "./users";
 
@@ -31,32 +32,55 @@ export async function listMembers(db: Sql, workspaceId: string): Promise<MemberV
  */
 export async function createInvite(db: Sql, workspaceId: string, input: { email: string; role: Role }, invitedBy: string | null) {
   const email = normalizeEmail(input.email);
-  return db.tx(async (tx) => {
-    const [member] = await tx.query(sql`
-      SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ${workspaceId} AND u.email = ${email}`);
-    if (member) throw conflict(`${email} is already a member of this workspace.`);
-    await tx.query(sql`DELETE FROM invites WHERE workspace_id = ${workspaceId} AND email = ${email} AND accepted_at IS NULL`);
-    const token = `tli_${randomBytes(24).toString("base64url")}`;
-    const [row] = await tx.query<{ id: string; expires_at: string }>(sql`
-      INSERT INTO invites (id, workspace_id, email, role, token_hash, invited_by, expires_at)
-      VALUES (${randomUUID()}, ${workspaceId}, ${email}, ${input.role}, ${hashToken(token)}, ${invitedBy},
-              ${new Date(Date.now() + INVITE_TTL_MS).toISOString()})
-      RETURNING id, expires_at`);
-    return { id: row.id, email, role: input.role, token, accept_path: `/signup?invite=${token}`, expires_at: row.expires_at };
+  const token = `tli_${randomBytes(24).toString("base64url")}`;
+  const invite = await db.prisma.$transaction(async (tx) => {
+    if (await tx.membership.count({ where: { workspaceId, user: { email } } })) {
+      throw conflict(`${email} is already a member of this workspace.`);
+    }
+    await tx.invite.deleteMany({ where: { workspaceId, email, acceptedAt: null } });
+    return tx.invite.create({
+      data: {
+        id: randomUUID(),
+        workspaceId,
+        email,
+        role: input.role,
+        tokenHash: hashToken(token),
+        invitedBy,
+        expiresAt: new Date(Date.now() + INVITE_TTL_MS),
+      },
+    });
   });
+  return {
+    id: invite.id,
+    email,
+    role: input.role,
+    token,
+    accept_path: `/signup?invite=${token}`,
+    expires_at: isoFromDb(invite.expiresAt)!,
+  };
 }
 
+/** The invitations still open, newest first. */
 export async function listInvites(db: Sql, workspaceId: string) {
-  return db.query(sql`
-    SELECT id, email, role, created_at, expires_at FROM invites
-    WHERE workspace_id = ${workspaceId} AND accepted_at IS NULL AND expires_at > now() ORDER BY created_at DESC`);
+  const rows = await db.prisma.invite.findMany({
+    where: { workspaceId, acceptedAt: null, expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, email: true, role: true, createdAt: true, expiresAt: true },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    role: r.role as Role,
+    created_at: isoFromDb(r.createdAt)!,
+    expires_at: isoFromDb(r.expiresAt)!,
+  }));
 }
 
 export async function deleteInvite(db: Sql, workspaceId: string, inviteId: string): Promise<void> {
-  const rows = isUuid(inviteId)
-    ? await db.query(sql`DELETE FROM invites WHERE id = ${inviteId} AND workspace_id = ${workspaceId} AND accepted_at IS NULL RETURNING id`)
-    : [];
-  if (!rows.length) throw notFound(`Invitation ${inviteId} not found in this workspace (or already accepted).`);
+  const { count } = isUuid(inviteId)
+    ? await db.prisma.invite.deleteMany({ where: { id: inviteId, workspaceId, acceptedAt: null } })
+    : { count: 0 };
+  if (!count) throw notFound(`Invitation ${inviteId} not found in this workspace (or already accepted).`);
 }
 
 /** The signed-in user accepts an invitation sent to their e-mail address; it works once. */

@@ -1,11 +1,8 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool, PoolClient } from "pg";
 import { env } from "../env";
-import { PrismaClient, type Prisma } from "./generated/client";
+import { PrismaClient } from "./generated/client";
 import { compile, type SqlFragment } from "./sql";
-
-/** Prisma Client, or the client of one `$transaction`: what the ordinary reads and writes use. */
-export type Db = PrismaClient | Prisma.TransactionClient;
 
 /**
  * The storage handle every service receives: Prisma Client for the ordinary reads and writes of
@@ -15,7 +12,7 @@ export type Db = PrismaClient | Prisma.TransactionClient;
  */
 export interface Sql {
   /** Prisma Client on the same database. Not available inside `tx` (another connection). */
-  readonly prisma: Db;
+  readonly prisma: PrismaClient;
   query<T = Record<string, unknown>>(query: SqlFragment): Promise<T[]>;
   /** Runs `fn` in one transaction of `query`s; nested calls reuse the outer transaction. */
   tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;

@@ -32,7 +32,7 @@ function Invites({ workspaceId }: { workspaceId: string }) {
     e.preventDefault();
     invite.mutate({ workspaceId, invite: { email, role } });
   };
-  const pending = (invites.data ?? []) as { id: string; email: string; role: string; expires_at: string }[];
+  const pending = invites.data ?? [];
   return (
     <div className="col">
       <form className={styles.inlineForm} onSubmit={submit}>
