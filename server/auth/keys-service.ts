@@ -3,7 +3,7 @@ import { sql } from "../db/sql";
 import { badRequest, forbidden, notFound } from "../core/errors";
 import type { Identity } from "./identity";
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type Role } from "./api-keys";
-import { isUuid } from "./users";
+import { isUuid } from "../core/uuid";
 
 /** A key as listed: never its secret, only the prefix that lets a person recognise it. */
 export function keyView(record: ApiKeyRecord) {

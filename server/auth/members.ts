@@ -4,7 +4,8 @@ import { sql } from "../db/sql";
 import { conflict, forbidden, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import type { Role } from "./api-keys";
-import { addMember, isUuid, normalizeEmail, type User } from "./users";
+import { isUuid } from "../core/uuid";
+import { addMember, normalizeEmail, type User } from "./users";
 
 /** An invitation can be accepted for this long. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;

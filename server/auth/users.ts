@@ -5,7 +5,8 @@ import { env } from "../env";
 import { conflict } from "../core/errors";
 import type { Role } from "./api-keys";
 import { claimStartupWorkspace, createWorkspace } from "./workspaces";
-import { UUID } from "../core/uuid";
+import { isUuid } from "../core/uuid";
+import { isoFromDb } from "../core/time";
 
 export interface User {
   id: string;
@@ -78,43 +79,50 @@ export async function signUp(
   });
 }
 
+const USER_FIELDS = { id: true, email: true, name: true, region: true, createdAt: true } as const;
+const toUser = (row: { id: string; email: string; name: string | null; region: string; createdAt: Date }): User => ({
+  ...row,
+  createdAt: isoFromDb(row.createdAt)!,
+});
+
 /** The user with this e-mail and password, or null (unknown e-mail and wrong password look alike). */
 export async function verifyPassword(db: Sql, email: string, password: string): Promise<User | null> {
-  const [row] = await db.query<Record<string, unknown>>(sql`SELECT * FROM users WHERE email = ${normalizeEmail(email)}`);
+  const row = await db.prisma.user.findUnique({ where: { email: normalizeEmail(email) }, select: { ...USER_FIELDS, passwordHash: true } });
   if (!row) {
     await passwordMatches(password, await (decoyHash ??= hashPassword(randomUUID())));
     return null;
   }
-  return (await passwordMatches(password, String(row.password_hash))) ? toUser(row) : null;
+  const { passwordHash, ...user } = row;
+  return (await passwordMatches(password, passwordHash)) ? toUser(user) : null;
 }
 
 export async function getUser(db: Sql, userId: string): Promise<User | null> {
   if (!isUuid(userId)) return null;
-  const [row] = await db.query<Record<string, unknown>>(sql`SELECT * FROM users WHERE id = ${userId}`);
+  const row = await db.prisma.user.findUnique({ where: { id: userId }, select: USER_FIELDS });
   return row ? toUser(row) : null;
 }
 
 export async function findUserByEmail(db: Sql, email: string): Promise<User | null> {
-  const [row] = await db.query<Record<string, unknown>>(sql`SELECT * FROM users WHERE email = ${normalizeEmail(email)}`);
+  const row = await db.prisma.user.findUnique({ where: { email: normalizeEmail(email) }, select: USER_FIELDS });
   return row ? toUser(row) : null;
 }
 
 /** The user's workspaces, oldest membership first. */
 export async function membershipsOf(db: Sql, userId: string): Promise<MembershipSummary[]> {
   if (!isUuid(userId)) return [];
-  const rows = await db.query<{ workspace_id: string; name: string; role: Role }>(sql`
-    SELECT m.workspace_id, w.name, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-    WHERE m.user_id = ${userId} ORDER BY m.created_at, w.name, m.workspace_id`);
-  return rows.map((r) => ({ workspaceId: r.workspace_id, name: r.name, role: r.role }));
+  const rows = await db.prisma.membership.findMany({
+    where: { userId },
+    select: { workspaceId: true, role: true, workspace: { select: { name: true } } },
+    orderBy: [{ createdAt: "asc" }, { workspace: { name: "asc" } }, { workspaceId: "asc" }],
+  });
+  return rows.map((r) => ({ workspaceId: r.workspaceId, name: r.workspace.name, role: r.role as Role }));
 }
 
 /** The user's role in the workspace, or null when not a member. */
 export async function membership(db: Sql, userId: string, workspaceId: string): Promise<Role | null> {
   if (!isUuid(userId) || !isUuid(workspaceId)) return null;
-  const [row] = await db.query<{ role: Role }>(
-    sql`SELECT role FROM memberships WHERE user_id = ${userId} AND workspace_id = ${workspaceId}`,
-  );
-  return row?.role ?? null;
+  const row = await db.prisma.membership.findUnique({ where: { userId_workspaceId: { userId, workspaceId } }, select: { role: true } });
+  return (row?.role as Role | undefined) ?? null;
 }
 
 /** Adds the user to the workspace, or changes the role of an existing member. */
@@ -122,16 +130,4 @@ export async function addMember(db: Sql, workspaceId: string, userId: string, ro
   await db.query(sql`
     INSERT INTO memberships (user_id, workspace_id, role) VALUES (${userId}, ${workspaceId}, ${role})
     ON CONFLICT (user_id, workspace_id) DO UPDATE SET role = EXCLUDED.role`);
-}
-
-export const isUuid = (value: string) => UUID.test(value);
-
-function toUser(row: Record<string, unknown>): User {
-  return {
-    id: String(row.id),
-    email: String(row.email),
-    name: (row.name as string | null) ?? null,
-    region: String(row.region),
-    createdAt: String(row.created_at),
-  };
 }
