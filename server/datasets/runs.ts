@@ -1,4 +1,5 @@
 import type { Sql } from "../db/client";
+import { existingRuns } from "../runs/lookup";
 import { sql } from "../db/sql";
 import { notFound } from "../core/errors";
 import { createExamples, readExamples } from "./examples";
@@ -14,8 +15,7 @@ export async function addRunsToDataset(
   input: { run_ids: string[]; split?: string | string[] | null },
 ) {
   const ids = [...new Set(input.run_ids)];
-  const runs = await db.query<{ id: string }>(sql`SELECT id FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
-  const found = new Set(runs.map((r) => r.id));
+  const found = await existingRuns(db, workspaceId, ids);
   const gone = ids.find((id) => !found.has(id));
   if (gone) throw notFound(`Run ${gone} not found in this workspace.`);
   const files = await db.query<{ run_id: string; name: string }>(sql`

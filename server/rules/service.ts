@@ -5,6 +5,8 @@ import { badRequest, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { checkEgressUrl } from "../egress/http";
 import { isUuid } from "../core/uuid";
+import { findDataset } from "../datasets/service";
+import { readSession } from "../sessions/service";
 import { checkRuleFilter } from "./match";
 import type { AddFeedback, RuleCreate, RuleUpdate, Webhook } from "./schema";
 
@@ -52,14 +54,8 @@ async function checkReferences(
   workspaceId: string,
   rule: { session_id?: string; add_to_dataset_id?: string | null; filter?: string | null; webhooks?: Webhook[] | null },
 ) {
-  if (rule.session_id) {
-    const [project] = await db.query(sql`SELECT 1 FROM projects WHERE id = ${rule.session_id} AND workspace_id = ${workspaceId}`);
-    if (!project) throw notFound(`Project ${rule.session_id} not found.`);
-  }
-  if (rule.add_to_dataset_id) {
-    const [dataset] = await db.query(sql`SELECT 1 FROM datasets WHERE id = ${rule.add_to_dataset_id} AND workspace_id = ${workspaceId}`);
-    if (!dataset) throw notFound(`Dataset ${rule.add_to_dataset_id} not found.`);
-  }
+  if (rule.session_id) await readSession(db, workspaceId, rule.session_id);
+  if (rule.add_to_dataset_id) await findDataset(db, workspaceId, rule.add_to_dataset_id);
   if (rule.filter) checkRuleFilter(rule.filter);
   for (const hook of rule.webhooks ?? []) checkEgressUrl(hook.url);
 }

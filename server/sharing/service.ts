@@ -4,6 +4,7 @@ import { sql } from "../db/sql";
 import { isUniqueViolation, notFound } from "../core/errors";
 import { isUuid } from "../core/uuid";
 import { hashToken, newShareToken, sealToken, unsealToken } from "../core/tokens";
+import { traceOfRun } from "../runs/lookup";
 
 export type ShareKind = "run" | "dataset";
 
@@ -26,10 +27,7 @@ const link = (kind: ShareKind, id: string, token: string): ShareLink =>
  */
 async function shareTarget(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<string | null> {
   if (!isUuid(id)) return null;
-  if (kind === "run") {
-    const [run] = await db.query<{ trace_id: string }>(sql`SELECT trace_id FROM runs WHERE id = ${id} AND workspace_id = ${workspaceId}`);
-    return run?.trace_id ?? null;
-  }
+  if (kind === "run") return traceOfRun(db, workspaceId, id);
   const [dataset] = await db.query(sql`SELECT 1 FROM datasets WHERE id = ${id} AND workspace_id = ${workspaceId}`);
   return dataset ? id : null;
 }
