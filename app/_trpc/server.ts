@@ -1,5 +1,6 @@
 import "server-only";
 import { TRPCError } from "@trpc/server";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { createContext } from "@/server/trpc/context";
 import { createCaller } from "@/server/trpc/router";
@@ -9,7 +10,7 @@ import { createCaller } from "@/server/trpc/router";
  * (the tRPC context) and one membership check (the procedures) for every page.
  */
 export async function serverTrpc() {
-  const ctx = await createContext();
+  const ctx = await createContext(new Headers(await headers()));
   return { userId: ctx.userId, api: createCaller(ctx) };
 }
 

@@ -48,3 +48,15 @@ export async function apiKeyIdentity(db: Sql, key: string, tenantId: string | nu
   }
   return { kind: "api_key", workspaceId: record.workspaceId, role: record.role, apiKeyId: record.id, userId: record.userId ?? undefined };
 }
+
+/**
+ * Who is calling, for every request: an API key (`x-api-key`, with `x-tenant-id` to name its
+ * workspace), else a signed-in user of the UI (session cookie and `x-user-id`, server/auth/session.ts).
+ * Null when neither is present.
+ */
+export async function requestIdentity(request: { headers: Headers }, db: Sql): Promise<Identity | null> {
+  const key = request.headers.get("x-api-key");
+  if (key) return apiKeyIdentity(db, key.trim(), request.headers.get("x-tenant-id"));
+  const { userIdentity } = await import("./session");
+  return userIdentity(request, db);
+}

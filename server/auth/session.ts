@@ -36,9 +36,9 @@ function sessionToken(cookies: Map<string, string>): string | null {
   return null;
 }
 
-/** The user id in the request's next-auth session cookie, or null when there is no valid session. */
-export async function sessionUserId(request: Request): Promise<string | null> {
-  const token = sessionToken(parseCookies(request.headers.get("cookie")));
+/** The user id in a request's next-auth session cookie, or null when there is no valid session. */
+export async function sessionUserId(headers: Headers): Promise<string | null> {
+  const token = sessionToken(parseCookies(headers.get("cookie")));
   if (!token) return null;
   try {
     const payload = await decode({ token, secret: env().NEXTAUTH_SECRET });
@@ -53,10 +53,10 @@ export async function sessionUserId(request: Request): Promise<string | null> {
  * that id. `x-user-id` alone never authenticates (a cross-site page cannot set it with the cookie
  * attached, so the pair also stops request forgery). No `x-user-id` → null (no user identity).
  */
-export async function sessionUser(request: Request, db: Sql): Promise<User | null> {
-  const claimed = request.headers.get("x-user-id")?.trim();
+export async function sessionUser({ headers }: { headers: Headers }, db: Sql): Promise<User | null> {
+  const claimed = headers.get("x-user-id")?.trim();
   if (!claimed) return null;
-  const userId = await sessionUserId(request);
+  const userId = await sessionUserId(headers);
   if (!userId) {
     throw unauthorized("x-user-id needs a signed-in session: sign in first (the session cookie is missing, invalid or expired).");
   }
@@ -73,10 +73,10 @@ export async function sessionUser(request: Request, db: Sql): Promise<User | nul
  * the one in x-tenant-id (the user must be a member of it) or else the user's first workspace; the
  * role is the user's membership role there.
  */
-export async function userIdentity(request: Request, db: Sql): Promise<Identity | null> {
-  const user = await sessionUser(request, db);
+export async function userIdentity({ headers }: { headers: Headers }, db: Sql): Promise<Identity | null> {
+  const user = await sessionUser({ headers }, db);
   if (!user) return null;
-  return identityOfUser(db, user.id, request.headers.get("x-tenant-id")?.trim() || null);
+  return identityOfUser(db, user.id, headers.get("x-tenant-id")?.trim() || null);
 }
 
 export async function identityOfUser(db: Sql, userId: string, tenantId: string | null): Promise<Identity> {

@@ -7,7 +7,7 @@ import { clientIp } from "../core/client-ip";
 import { CORS_HEADERS } from "./cors";
 import { AppError, badRequest, describeZodError, forbidden, notFound, unauthorized, unsupportedMediaType } from "../core/errors";
 import { errorResponse } from "./errors";
-import { apiKeyIdentity, type Identity } from "../auth/identity";
+import { requestIdentity, type Identity } from "../auth/identity";
 import { boundaryOf, parseMultipart, type Part } from "./multipart";
 import { withRequestOrigin } from "./public-url";
 import { withRateLimit } from "./rate-limit";
@@ -68,13 +68,6 @@ export function searchObject(url: URL): Record<string, string | string[]> {
     out[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
   }
   return out;
-}
-
-async function resolveIdentity(request: Request, sql: Sql): Promise<Identity | null> {
-  const key = request.headers.get("x-api-key");
-  if (key) return apiKeyIdentity(sql, key.trim(), request.headers.get("x-tenant-id"));
-  const { userIdentity } = await import("../auth/session");
-  return userIdentity(request, sql);
 }
 
 function authorize(access: Access, identity: Identity | null): void {
@@ -139,7 +132,7 @@ export function route<
         withRequestOrigin(request, async () => {
           const db = await database();
           const sql = spec.ingest ? db.ingestSql : db.sql;
-          const identity = await resolveIdentity(request, sql).catch((error) => {
+          const identity = await requestIdentity(request, sql).catch((error) => {
             if (spec.access === "public" && error instanceof AppError && (error.status === 401 || error.status === 403)) return null;
             throw error;
           });

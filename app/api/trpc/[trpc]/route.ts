@@ -6,6 +6,8 @@ import { appRouter } from "@/server/trpc/router";
 export const dynamic = "force-dynamic";
 
 const handler = (request: Request) =>
-  withRequestOrigin(request, () => fetchRequestHandler({ endpoint: "/api/trpc", req: request, router: appRouter, createContext }));
+  withRequestOrigin(request, () =>
+    fetchRequestHandler({ endpoint: "/api/trpc", req: request, router: appRouter, createContext: () => createContext(request.headers) }),
+  );
 
 export { handler as GET, handler as POST };
