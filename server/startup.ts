@@ -3,6 +3,8 @@ import { startBillingDrain } from "./billing/drain";
 import { database } from "./db/client";
 import { isDatabaseUnavailable } from "./db/outage";
 import { env } from "./env";
+// Registers the automation rules to run after ingest (server/ingest/after-ingest.ts).
+import "./rules/evaluate";
 
 const RETRY_MS = 2_000;
 

@@ -8,8 +8,8 @@ import { sql } from "../db/sql";
 import { attachFeedbackToRuns, attachFeedbackUpdate } from "../feedback/store";
 import { storeFeedbackParts } from "../feedback/service";
 import { usageOfInsertedRuns } from "../billing/outbox";
-import { evaluateRulesAfterIngest } from "../rules/evaluate";
 import { storeAttachments, type IncomingAttachment } from "../blobs/attachments";
+import { runsStored } from "./after-ingest";
 import { foldOperations } from "./merge";
 import { placeRuns, repairPendingPlacements } from "./placement";
 import { refreshTraceTotals, traceTotalsUpsert } from "../runs/trace-totals";
@@ -208,11 +208,11 @@ async function ingestTogether(db: Sql, workspaceId: string, input: IngestInput):
     }
     return { created: inserted.size, updated: updated.size, rejected: [] };
   });
-  // After the commit, off the request path: a rule's failure never fails the ingest.
-  evaluateRulesAfterIngest(
+  // After the commit, off the request path: automation rules (and whatever else registered).
+  runsStored(
+    db,
     workspaceId,
     runs.map((r) => r.id),
-    db,
   );
   return result;
 }

@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { getSql } from "../db/client";
+import { afterIngest } from "../ingest/after-ingest";
 import { sql } from "../db/sql";
 import { inWorkspace } from "../db/sql";
 import { applyActions, loadRuleRuns } from "./actions";
@@ -52,20 +52,8 @@ export async function evaluateRules(db: Sql, workspaceId: string, runIds: string
   return reports;
 }
 
-/**
- * Called by ingest once its transaction has committed, with the database it wrote to. It does not
- * delay or fail the ingest request: errors are logged, and the work continues after the response.
- */
-export function evaluateRulesAfterIngest(workspaceId: string, runIds: string[], db?: Sql): void {
-  if (runIds.length === 0) return;
-  void (async () => {
-    try {
-      await evaluateRules(db ?? (await getSql()), workspaceId, runIds);
-    } catch (error) {
-      console.error("Automation rules failed after ingest", error);
-    }
-  })();
-}
+// Ingest hands the runs it stored to the rules, after its commit.
+afterIngest("Automation rules", evaluateRules);
 
 /**
  * POST /runs/rules/{id}/trigger: applies the rule now to the project's finished runs that it has
