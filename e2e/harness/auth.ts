@@ -8,7 +8,7 @@ export interface Browser {
   workspaceId: string;
 }
 
-export function keepCookies(jar: Map<string, string>, response: Response): void {
+function keepCookies(jar: Map<string, string>, response: Response): void {
   for (const line of response.headers.getSetCookie()) {
     const [pair] = line.split(";");
     const eq = pair.indexOf("=");
