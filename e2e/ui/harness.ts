@@ -17,6 +17,20 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * A 1440×900 page with a 20 s default timeout whose dialogs are dismissed and recorded in `dialogs`
+ * (content from traces must never open one).
+ */
+export async function desktopPage(browser: Browser, dialogs: string[]): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.setDefaultTimeout(20_000);
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return page;
+}
+
 export interface UiUser {
   email: string;
   password: string;

@@ -13,7 +13,7 @@ import { after, before, test } from "node:test";
 import { Client, RunTree } from "langsmith";
 import type { Browser, Page } from "playwright-core";
 import { startServer, type RunningServer } from "../harness/server";
-import { launchBrowser } from "./harness";
+import { desktopPage, launchBrowser } from "./harness";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: install Debian's chromium package (CI does) or set CHROMIUM_PATH`;
@@ -193,12 +193,7 @@ before(async () => {
   await mkdir(SHOTS, { recursive: true });
   server = await startServer();
   browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.setDefaultTimeout(20_000);
-  page.on("dialog", (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
+  page = await desktopPage(browser, dialogs);
 });
 
 after(async () => {
@@ -536,9 +531,15 @@ test("a project's dashboard opens from its runs page", { skip }, async () => {
   await page.getByTestId("chart-runs").locator(".recharts-bar-rectangle").first().waitFor({ timeout: 20_000 });
   await shot("project-dashboard");
   // Range and grouping live in the URL: a reload (or a shared link) shows the same charts.
+  // One change at a time, each settled: Next.js writes the URL of a committed router state back
+  // into the address bar, so a reload in the middle of two quick changes could see only the first.
+  const settled = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await page.getByRole("group", { name: "Time range" }).getByRole("button", { name: "7d" }).click();
-  await page.getByLabel("Group by").selectOption("model");
   await page.waitForURL(/range=7d/);
+  await settled();
+  await page.getByLabel("Group by").selectOption("model");
+  await page.waitForURL(/range=7d.*group=model|group=model.*range=7d/);
+  await settled();
   await page.reload();
   assert.equal(await page.getByLabel("Group by").inputValue(), "model");
   assert.equal(

@@ -12,7 +12,7 @@ import { Client, RunTree } from "langsmith";
 import type { Browser, Page } from "playwright-core";
 import { call } from "../harness/http";
 import { startServer, type RunningServer } from "../harness/server";
-import { createKeyInBrowser, launchBrowser, seedTraces, signUpInBrowser } from "./harness";
+import { createKeyInBrowser, desktopPage, launchBrowser, seedTraces, signUpInBrowser } from "./harness";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
@@ -34,12 +34,7 @@ before(async () => {
   await mkdir(SHOTS, { recursive: true });
   server = await startServer();
   browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.setDefaultTimeout(20_000);
-  page.on("dialog", (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
+  page = await desktopPage(browser, dialogs);
   const user = await signUpInBrowser(page, server, "runs-table@example.com");
   apiKey = await createKeyInBrowser(page, user);
   await seedTraces(server, apiKey, PROJECT);
