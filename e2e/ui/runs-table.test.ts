@@ -181,6 +181,10 @@ test("tick runs, then add them to a dataset, export them as JSON and CSV, and sh
   const shared = await fetch(urls[0]!);
   assert.equal(shared.status, 200, "the link opens without signing in");
   await shot("runs-bulk-share");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await wait(300); // buttons ease their background for 0.1 s
+  await shot("runs-bulk-share-dark");
+  await page.emulateMedia({ colorScheme: "light" });
   await page.getByRole("dialog", { name: "Share selected runs" }).getByRole("button", { name: "Unshare all" }).click();
   await page.getByTestId("bulk-share-create").waitFor();
   const token = urls[0]!.split("/public/")[1]!.split("/")[0];
