@@ -1,9 +1,18 @@
+import { isUuid } from "../core/uuid";
 import type { Sql } from "../db/client";
 
 /** The trace a run of the workspace belongs to, or null when the workspace has no such run. */
 export async function traceOfRun(db: Sql, workspaceId: string, runId: string): Promise<string | null> {
   const run = await db.prisma.run.findFirst({ where: { id: runId, workspaceId }, select: { traceId: true } });
   return run?.traceId ?? null;
+}
+
+/** The traces of those of these runs that the workspace has, by run id. */
+export async function tracesOfRuns(db: Sql, workspaceId: string, runIds: string[]): Promise<Map<string, string>> {
+  const ids = runIds.filter(isUuid);
+  if (ids.length === 0) return new Map();
+  const runs = await db.prisma.run.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true, traceId: true } });
+  return new Map(runs.map((r) => [r.id, r.traceId]));
 }
 
 /** Which of these ids are runs of the workspace. */

@@ -12,7 +12,7 @@ import { storeProject, storeRun } from "../feedback/test-runs";
 import { downloadShared, parseFormat } from "./download";
 import { queryFromRunsSegment } from "./public-routes";
 import { sharedRunTree, sharedRuns } from "./public-runs";
-import { readShare, resolveShare, share, unshare } from "./service";
+import { readShare, resolveShare, share, shareRuns, unshare, unshareRuns } from "./service";
 
 const status = (code: number) => (error: unknown) => error instanceof AppError && error.status === code;
 
@@ -116,6 +116,18 @@ withTestDatabases("sharing", (open) => {
     assert.equal(csv.length, 5);
     assert.ok(csv[1].includes('"{""q"":1}"'), "JSON cells are quoted");
     assert.throws(() => parseFormat("xml"), status(400));
+  });
+
+  test("several runs at once: one link per trace, in the order given; a run the workspace lacks is a 404; unsharing revokes them", async () => {
+    const links = await shareRuns(db, ws, [child, root, sibling]);
+    assert.deepEqual(
+      links.map((l) => l.run_id),
+      [child, root, sibling],
+    );
+    assert.equal(new Set(links.map((l) => l.share_token)).size, 1, "runs of one trace share its link");
+    await assert.rejects(shareRuns(db, other, [root]), status(404));
+    await unshareRuns(db, ws, [grandchild]);
+    await assert.rejects(resolveShare(db, links[0]!.share_token), status(404));
   });
 });
 

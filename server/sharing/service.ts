@@ -4,7 +4,7 @@ import { sql } from "../db/sql";
 import { isUniqueViolation, notFound } from "../core/errors";
 import { isUuid } from "../core/uuid";
 import { hashToken, newShareToken, sealToken, unsealToken } from "../core/tokens";
-import { traceOfRun } from "../runs/lookup";
+import { traceOfRun, tracesOfRuns } from "../runs/lookup";
 
 export type ShareKind = "run" | "dataset";
 
@@ -46,14 +46,10 @@ async function activeToken(db: Sql, workspaceId: string, kind: ShareKind, id: st
   return row ? unsealToken(row.tokenSealed) : null;
 }
 
-/**
- * PUT /{runs|datasets}/{id}/share: makes a public link. Sharing again returns the same link
- * until it is revoked; the token a client proposes is ignored so every link is server-random.
- */
-export async function share(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<ShareLink> {
-  const target = await targetOrNotFound(db, workspaceId, kind, id);
+/** The active token of a target, or a new one. A concurrent request may store one first: everyone gets the stored one. */
+async function tokenFor(db: Sql, workspaceId: string, kind: ShareKind, target: string): Promise<string> {
   const existing = await activeToken(db, workspaceId, kind, target);
-  if (existing) return link(kind, id, existing);
+  if (existing) return existing;
   const token = newShareToken();
   await db.prisma.share
     .create({
@@ -69,8 +65,15 @@ export async function share(db: Sql, workspaceId: string, kind: ShareKind, id: s
     .catch((error: unknown) => {
       if (!isUniqueViolation(error)) throw error;
     });
-  // A concurrent request may have shared it first (one active link per resource): everyone gets the link that was stored.
-  return link(kind, id, (await activeToken(db, workspaceId, kind, target))!);
+  return (await activeToken(db, workspaceId, kind, target))!;
+}
+
+/**
+ * PUT /{runs|datasets}/{id}/share: makes a public link. Sharing again returns the same link
+ * until it is revoked; the token a client proposes is ignored so every link is server-random.
+ */
+export async function share(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<ShareLink> {
+  return link(kind, id, await tokenFor(db, workspaceId, kind, await targetOrNotFound(db, workspaceId, kind, id)));
 }
 
 /** GET .../share: the active link, or null (what the SDKs read as "not shared"). */
@@ -101,14 +104,27 @@ export async function resolveShare(db: Sql, token: string, kind?: ShareKind): Pr
   return { kind: row.resourceType as ShareKind, workspaceId: row.workspaceId, resourceId: row.resourceId };
 }
 
-/** Shares several runs at once (the runs table's bulk action): one link per run, in the order given. */
+/** The traces of several runs of the workspace, looked up at once; a run it does not have is a 404. */
+async function tracesOf(db: Sql, workspaceId: string, runIds: string[]): Promise<Map<string, string>> {
+  const traces = await tracesOfRuns(db, workspaceId, runIds);
+  const missing = runIds.find((id) => !traces.has(id));
+  if (missing !== undefined) throw notFound(`Run ${missing} not found.`);
+  return traces;
+}
+
+/** Shares several runs at once (the runs table's bulk action): one link per run, in the order given; runs of one trace share it. */
 export async function shareRuns(db: Sql, workspaceId: string, runIds: string[]): Promise<ShareLink[]> {
-  const links: ShareLink[] = [];
-  for (const id of runIds) links.push(await share(db, workspaceId, "run", id));
-  return links;
+  const traces = await tracesOf(db, workspaceId, runIds);
+  const tokens = new Map<string, string>();
+  for (const trace of new Set(traces.values())) tokens.set(trace, await tokenFor(db, workspaceId, "run", trace));
+  return runIds.map((id) => link("run", id, tokens.get(traces.get(id)!)!));
 }
 
 /** Revokes the links of several runs' traces at once. */
 export async function unshareRuns(db: Sql, workspaceId: string, runIds: string[]): Promise<void> {
-  for (const id of runIds) await unshare(db, workspaceId, "run", id);
+  const traces = [...new Set((await tracesOf(db, workspaceId, runIds)).values())];
+  await db.prisma.share.updateMany({
+    where: { workspaceId, resourceType: "run", resourceId: { in: traces }, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
 }
