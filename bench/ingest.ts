@@ -71,7 +71,7 @@ async function main() {
   const results = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
   try {
     await migrate(baselineDb);
-    const ws = (await createWorkspace(baselineDb.sql, "bench")).id;
+    const ws = (await createWorkspace(baselineDb.prisma, "bench")).id;
     const project = (await createSession(baselineDb.sql, ws, { name: "baseline" })).id as string;
     // Request bodies are encoded before the clock starts: the bench measures the server.
     const encode = (mode: Mode, runs: Record<string, unknown>[]): { path: string; body: BodyInit; contentType: string; status: number } => {

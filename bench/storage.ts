@@ -49,7 +49,7 @@ async function main() {
   const db: Database = await openDatabase(scratch ? { url: scratch.url } : { dataDir: "memory" });
   try {
     await migrate(db);
-    const ws = (await createWorkspace(db.sql, "bench")).id;
+    const ws = (await createWorkspace(db.prisma, "bench")).id;
     const project = (await createSession(db.sql, ws, { name: "storage" })).id;
     const results: [string, number[]][] = [];
 

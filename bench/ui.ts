@@ -28,7 +28,7 @@ async function main() {
   const db = await openDatabase({ dataDir: `${dataDir}/pg` });
   await migrate(db);
   const { workspaceId } = await signUp(db.sql, { email: EMAIL, password: PASSWORD, workspaceName: "Bench" });
-  const { key } = await createApiKey(db.sql, { workspaceId, description: "bench" });
+  const { key } = await createApiKey(db.prisma, { workspaceId, description: "bench" });
   const project = (await createSession(db.sql, workspaceId, { name: "million-runs" })) as { id: string };
   const started = performance.now();
   await seedRuns(db, workspaceId, Array(10).fill(project.id), TOTAL, (line) => console.log(line));

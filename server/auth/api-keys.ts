@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
+import type { Sql, Tx } from "../db/client";
+import type { ApiKey as ApiKeyRow } from "../db/generated/client";
+import { isoFromDb } from "../core/time";
 import { env } from "../env";
 
 export type Role = "admin" | "member" | "viewer";
@@ -28,57 +29,63 @@ export function regionOfKey(key: string): Region | null {
 }
 
 export async function createApiKey(
-  db: Sql,
+  db: Tx,
   input: { workspaceId: string; userId?: string | null; kind?: "service" | "personal"; role?: Role; description?: string },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = `tl_${env().REGION}_${randomBytes(24).toString("base64url")}`;
-  const [row] = await db.query<Record<string, unknown>>(sql`
-    INSERT INTO api_keys (id, workspace_id, user_id, kind, role, description, prefix, hash)
-    VALUES (${randomUUID()}, ${input.workspaceId}, ${input.userId ?? null}, ${input.kind ?? "service"},
-            ${input.role ?? "admin"}, ${input.description ?? ""}, ${key.slice(0, 10)}, ${hashKey(key)})
-    RETURNING *`);
+  const row = await db.apiKey.create({
+    data: {
+      id: randomUUID(),
+      workspaceId: input.workspaceId,
+      userId: input.userId ?? null,
+      kind: input.kind ?? "service",
+      role: input.role ?? "admin",
+      description: input.description ?? "",
+      prefix: key.slice(0, 10),
+      hash: hashKey(key),
+    },
+  });
   return { key, record: toRecord(row) };
 }
 
 export async function listApiKeys(db: Sql, workspaceId: string): Promise<ApiKeyRecord[]> {
-  const rows = await db.query<Record<string, unknown>>(
-    sql`SELECT * FROM api_keys WHERE workspace_id = ${workspaceId} AND revoked_at IS NULL ORDER BY created_at DESC`,
-  );
+  const rows = await db.prisma.apiKey.findMany({ where: { workspaceId, revokedAt: null }, orderBy: { createdAt: "desc" } });
   return rows.map(toRecord);
 }
 
 export async function revokeApiKey(db: Sql, workspaceId: string, id: string): Promise<boolean> {
-  const rows = await db.query(sql`
-    UPDATE api_keys SET revoked_at = now() WHERE id = ${id} AND workspace_id = ${workspaceId} AND revoked_at IS NULL RETURNING id`);
-  return rows.length > 0;
+  const { count } = await db.prisma.apiKey.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: new Date() } });
+  return count > 0;
 }
 
 /** Records use at most once a minute per key (called when a key is looked up, not on every request). */
 export async function touchApiKey(db: Sql, id: string): Promise<void> {
-  await db.query(sql`
-    UPDATE api_keys SET last_used_at = now()
-    WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`);
+  const now = new Date();
+  await db.prisma.apiKey.updateMany({
+    where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - 60_000) } }] },
+    data: { lastUsedAt: now },
+  });
 }
 
 /** Finds the live key for a presented secret; the comparison of hashes is constant-time. */
 export async function findApiKey(db: Sql, key: string): Promise<ApiKeyRecord | null> {
   const hash = hashKey(key);
-  const [row] = await db.query<Record<string, unknown>>(sql`SELECT * FROM api_keys WHERE hash = ${hash} AND revoked_at IS NULL`);
-  if (!row || !timingSafeEqual(Buffer.from(String(row.hash)), Buffer.from(hash))) return null;
+  const row = await db.prisma.apiKey.findFirst({ where: { hash, revokedAt: null } });
+  if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return null;
   return toRecord(row);
 }
 
-function toRecord(row: Record<string, unknown>): ApiKeyRecord {
+function toRecord(row: ApiKeyRow): ApiKeyRecord {
   return {
-    id: String(row.id),
-    workspaceId: String(row.workspace_id),
-    userId: (row.user_id as string | null) ?? null,
+    id: row.id,
+    workspaceId: row.workspaceId,
+    userId: row.userId,
     kind: row.kind as ApiKeyRecord["kind"],
     role: row.role as Role,
-    description: String(row.description ?? ""),
-    prefix: String(row.prefix),
-    createdAt: String(row.created_at),
-    lastUsedAt: (row.last_used_at as string | null) ?? null,
-    revokedAt: (row.revoked_at as string | null) ?? null,
+    description: row.description,
+    prefix: row.prefix,
+    createdAt: isoFromDb(row.createdAt)!,
+    lastUsedAt: isoFromDb(row.lastUsedAt),
+    revokedAt: isoFromDb(row.revokedAt),
   };
 }

@@ -1,5 +1,5 @@
+import { isoFromDb } from "../core/time";
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
 import { forbidden, unauthorized } from "../core/errors";
 import { apiKeyIdentity, type Identity } from "./identity";
 import { identityOfUser, sessionUser } from "./session";
@@ -45,7 +45,7 @@ export async function describeCaller(db: Sql, caller: Caller) {
     name: user?.name ?? null,
   };
   if (identity?.kind === "api_key") {
-    const [key] = await db.query<{ kind: string }>(sql`SELECT kind FROM api_keys WHERE id = ${identity.apiKeyId}`);
+    const key = await db.prisma.apiKey.findUnique({ where: { id: identity.apiKeyId }, select: { kind: true } });
     return { kind: "api_key" as const, ...base, api_key_id: identity.apiKeyId, key_kind: key?.kind ?? null };
   }
   return { kind: "user" as const, ...base, workspaces: user ? await workspacesOfUser(db, user.id) : [] };
@@ -61,10 +61,12 @@ export async function listWorkspaces(db: Sql, caller: Caller) {
     const w = await getWorkspace(db, caller.identity.workspaceId);
     return w ? [{ id: w.id, name: w.name, role: caller.identity.role, region: w.region, created_at: w.created_at }] : [];
   }
-  const rows = await db.query<{ id: string; name: string; role: string; region: string; created_at: string }>(sql`
-    SELECT w.id, w.name, m.role, w.region, w.created_at FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-    WHERE m.user_id = ${caller.user!.id} ORDER BY m.created_at, w.name, w.id`);
-  return rows;
+  const rows = await db.prisma.membership.findMany({
+    where: { userId: caller.user!.id },
+    select: { role: true, workspace: true },
+    orderBy: [{ createdAt: "asc" }, { workspace: { name: "asc" } }, { workspaceId: "asc" }],
+  });
+  return rows.map(({ role, workspace: w }) => ({ id: w.id, name: w.name, role, region: w.region, created_at: isoFromDb(w.createdAt)! }));
 }
 
 /** A signed-in user creates a workspace and becomes its admin. */
@@ -73,7 +75,7 @@ export async function createWorkspaceFor(db: Sql, caller: Caller, name: string) 
     throw forbidden("Workspaces are created by signed-in users: sign in to the UI (an API key belongs to one workspace).");
   }
   const userId = caller.user.id;
-  const workspace = await db.tx(async (tx) => {
+  const workspace = await db.prisma.$transaction(async (tx) => {
     const w = await createWorkspace(tx, name);
     await addMember(tx, w.id, userId, "admin");
     return w;

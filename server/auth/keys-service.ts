@@ -1,5 +1,4 @@
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
 import { badRequest, forbidden, notFound } from "../core/errors";
 import type { Identity } from "./identity";
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type Role } from "./api-keys";
@@ -39,7 +38,7 @@ export async function createKey(db: Sql, identity: Identity, input: { descriptio
     if (input.role && input.role !== identity.role) {
       throw badRequest(`A personal key has its user's role in the workspace (${identity.role}); leave out role.`);
     }
-    const { key, record } = await createApiKey(db, {
+    const { key, record } = await createApiKey(db.prisma, {
       workspaceId: identity.workspaceId,
       userId: identity.userId,
       kind,
@@ -49,7 +48,7 @@ export async function createKey(db: Sql, identity: Identity, input: { descriptio
     return { ...keyView(record), key };
   }
   if (identity.role !== "admin") throw forbidden("Only workspace admins can create service keys.");
-  const { key, record } = await createApiKey(db, {
+  const { key, record } = await createApiKey(db.prisma, {
     workspaceId: identity.workspaceId,
     kind,
     role: input.role ?? "admin",
@@ -62,10 +61,12 @@ export async function createKey(db: Sql, identity: Identity, input: { descriptio
 export async function revokeKey(db: Sql, identity: Identity, keyId: string): Promise<void> {
   const missing = () => notFound(`API key ${keyId} not found in this workspace (or already revoked).`);
   if (!isUuid(keyId)) throw missing();
-  const [row] = await db.query<{ kind: string; user_id: string | null }>(sql`
-    SELECT kind, user_id FROM api_keys WHERE id = ${keyId} AND workspace_id = ${identity.workspaceId} AND revoked_at IS NULL`);
+  const row = await db.prisma.apiKey.findFirst({
+    where: { id: keyId, workspaceId: identity.workspaceId, revokedAt: null },
+    select: { kind: true, userId: true },
+  });
   if (!row) throw missing();
-  const own = row.kind === "personal" && row.user_id !== null && row.user_id === identity.userId;
+  const own = row.kind === "personal" && row.userId !== null && row.userId === identity.userId;
   if (identity.role !== "admin" && !own) {
     throw forbidden("Only workspace admins can revoke this key: you can revoke your own personal keys.");
   }

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
+import type { Sql, Tx } from "../db/client";
 import { conflict, forbidden, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import type { Role } from "./api-keys";
@@ -21,10 +20,18 @@ export interface MemberView {
 }
 
 export async function listMembers(db: Sql, workspaceId: string): Promise<MemberView[]> {
-  return db.query<MemberView>(sql`
-    SELECT u.id AS user_id, u.email, u.name, m.role, m.created_at AS joined_at
-    FROM memberships m JOIN users u ON u.id = m.user_id
-    WHERE m.workspace_id = ${workspaceId} ORDER BY m.created_at, u.email`);
+  const rows = await db.prisma.membership.findMany({
+    where: { workspaceId },
+    select: { role: true, createdAt: true, user: { select: { id: true, email: true, name: true } } },
+    orderBy: [{ createdAt: "asc" }, { user: { email: "asc" } }],
+  });
+  return rows.map(({ role, createdAt, user }) => ({
+    user_id: user.id,
+    email: user.email,
+    name: user.name,
+    role: role as Role,
+    joined_at: isoFromDb(createdAt)!,
+  }));
 }
 
 /**
@@ -87,49 +94,52 @@ export async function deleteInvite(db: Sql, workspaceId: string, inviteId: strin
 /** The signed-in user accepts an invitation sent to their e-mail address; it works once. */
 export async function acceptInvite(db: Sql, user: User, token: string): Promise<{ workspace_id: string; role: Role }> {
   const gone = () => notFound("This invitation does not exist, was already accepted, or has expired.");
-  return db.tx(async (tx) => {
-    const [invite] = await tx.query<{ id: string; workspace_id: string; email: string; role: Role }>(sql`
-      SELECT id, workspace_id, email, role FROM invites
-      WHERE token_hash = ${hashToken(token)} AND accepted_at IS NULL AND expires_at > now()`);
+  return db.prisma.$transaction(async (tx) => {
+    const invite = await tx.invite.findFirst({ where: { tokenHash: hashToken(token), acceptedAt: null, expiresAt: { gt: new Date() } } });
     if (!invite) throw gone();
     if (invite.email !== user.email) {
       throw forbidden(`This invitation was sent to ${invite.email}; you are signed in as ${user.email}.`);
     }
-    const claimed = await tx.query(sql`
-      UPDATE invites SET accepted_at = now(), accepted_by = ${user.id} WHERE id = ${invite.id} AND accepted_at IS NULL RETURNING id`);
-    if (!claimed.length) throw gone();
-    const [existing] = await tx.query(sql`SELECT 1 FROM memberships WHERE user_id = ${user.id} AND workspace_id = ${invite.workspace_id}`);
-    if (existing) throw conflict("You are already a member of this workspace.");
-    await addMember(tx, invite.workspace_id, user.id, invite.role);
-    return { workspace_id: invite.workspace_id, role: invite.role };
+    const claimed = await tx.invite.updateMany({
+      where: { id: invite.id, acceptedAt: null },
+      data: { acceptedAt: new Date(), acceptedBy: user.id },
+    });
+    if (!claimed.count) throw gone();
+    const role = invite.role as Role;
+    if (await tx.membership.count({ where: { userId: user.id, workspaceId: invite.workspaceId } })) {
+      throw conflict("You are already a member of this workspace.");
+    }
+    await addMember(tx, invite.workspaceId, user.id, role);
+    return { workspace_id: invite.workspaceId, role };
   });
 }
 
 /** Locks the workspace's memberships and returns the member's role and the number of admins. */
-async function lockedMember(tx: Sql, workspaceId: string, userId: string) {
+async function lockedMember(tx: Tx, workspaceId: string, userId: string) {
   const rows = isUuid(userId)
-    ? await tx.query<{ user_id: string; role: Role }>(sql`
-        SELECT user_id, role FROM memberships WHERE workspace_id = ${workspaceId} ORDER BY user_id FOR UPDATE`)
+    ? await tx.$queryRaw<{ user_id: string; role: Role }[]>`
+        SELECT user_id::text, role FROM memberships WHERE workspace_id = ${workspaceId}::uuid ORDER BY user_id FOR UPDATE`
     : [];
   const member = rows.find((r) => r.user_id === userId);
   if (!member) throw notFound(`User ${userId} is not a member of this workspace.`);
   return { role: member.role, admins: rows.filter((r) => r.role === "admin").length };
 }
 
+/** The member's live personal keys in the workspace. */
+const personalKeys = (workspaceId: string, userId: string) => ({ workspaceId, userId, kind: "personal", revokedAt: null });
+
 /**
  * Changes a member's role. The last admin cannot step down. The member's personal keys in this
  * workspace follow the new role, so a demotion also demotes their keys.
  */
 export async function setMemberRole(db: Sql, workspaceId: string, userId: string, role: Role): Promise<MemberView> {
-  await db.tx(async (tx) => {
+  await db.prisma.$transaction(async (tx) => {
     const current = await lockedMember(tx, workspaceId, userId);
     if (current.role === "admin" && role !== "admin" && current.admins === 1) {
       throw conflict("This is the workspace's last admin: make another member admin first.");
     }
-    await tx.query(sql`UPDATE memberships SET role = ${role} WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`);
-    await tx.query(sql`
-      UPDATE api_keys SET role = ${role}
-      WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND kind = 'personal' AND revoked_at IS NULL`);
+    await tx.membership.update({ where: { userId_workspaceId: { userId, workspaceId } }, data: { role } });
+    await tx.apiKey.updateMany({ where: personalKeys(workspaceId, userId), data: { role } });
   });
   const [member] = (await listMembers(db, workspaceId)).filter((m) => m.user_id === userId);
   return member;
@@ -137,14 +147,12 @@ export async function setMemberRole(db: Sql, workspaceId: string, userId: string
 
 /** Removes a member (the last admin stays) and revokes their personal keys in this workspace. */
 export async function removeMember(db: Sql, workspaceId: string, userId: string): Promise<void> {
-  await db.tx(async (tx) => {
+  await db.prisma.$transaction(async (tx) => {
     const current = await lockedMember(tx, workspaceId, userId);
     if (current.role === "admin" && current.admins === 1) {
       throw conflict("This is the workspace's last admin: make another member admin first.");
     }
-    await tx.query(sql`DELETE FROM memberships WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`);
-    await tx.query(sql`
-      UPDATE api_keys SET revoked_at = now()
-      WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND kind = 'personal' AND revoked_at IS NULL`);
+    await tx.membership.delete({ where: { userId_workspaceId: { userId, workspaceId } } });
+    await tx.apiKey.updateMany({ where: personalKeys(workspaceId, userId), data: { revokedAt: new Date() } });
   });
 }

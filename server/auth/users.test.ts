@@ -44,14 +44,14 @@ withTestDatabases("users", (open) => {
 
   test("memberships: several workspaces, roles, and none for strangers", async () => {
     const ada = (await verifyPassword(db, "ada@example.com", "correct horse"))!;
-    const team = await createWorkspace(db, "Zeta team");
-    await addMember(db, team.id, ada.id, "viewer");
+    const team = await createWorkspace(db.prisma, "Zeta team");
+    await addMember(db.prisma, team.id, ada.id, "viewer");
     const list = await membershipsOf(db, ada.id);
     assert.equal(list.length, 2);
     assert.deepEqual(list[1], { workspaceId: team.id, name: "Zeta team", role: "viewer" });
-    await addMember(db, team.id, ada.id, "member");
+    await addMember(db.prisma, team.id, ada.id, "member");
     assert.equal(await membership(db, ada.id, team.id), "member");
-    const stranger = await createWorkspace(db, "stranger");
+    const stranger = await createWorkspace(db.prisma, "stranger");
     assert.equal(await membership(db, ada.id, stranger.id), null);
     assert.equal(await membership(db, "not-a-uuid", team.id), null);
     assert.deepEqual(await membershipsOf(db, "not-a-uuid"), []);
@@ -61,7 +61,7 @@ withTestDatabases("users", (open) => {
     const fresh = (await open()).sql;
     assert.equal(await bootstrapFirstWorkspace(fresh), null, "a database with workspaces gets no new first workspace");
     // What bootstrapFirstWorkspace leaves on a fresh database: a workspace nobody has joined yet.
-    const first = { workspace: await createWorkspace(fresh, "Default workspace") };
+    const first = { workspace: await createWorkspace(fresh.prisma, "Default workspace") };
     await fresh.query(sql`UPDATE workspaces SET claimable = true WHERE id = ${first.workspace.id}`);
     const racers = await Promise.all(
       ["p@example.com", "q@example.com", "r@example.com"].map((email) => signUp(fresh, { email, password: "password-123" })),

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID, scrypt, timingSafeEqual } from "node:crypto";
-import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
+import type { Sql, Tx } from "../db/client";
 import { env } from "../env";
 import { conflict } from "../core/errors";
 import type { Role } from "./api-keys";
@@ -63,13 +62,13 @@ export async function signUp(
 ): Promise<{ userId: string; workspaceId: string }> {
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
-  return db.tx(async (tx) => {
-    const userId = randomUUID();
-    const [inserted] = await tx.query(sql`
+  const userId = randomUUID();
+  return db.prisma.$transaction(async (tx) => {
+    const inserted = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO users (id, email, name, password_hash, region)
-      VALUES (${userId}, ${email}, ${input.name?.trim() || null}, ${passwordHash}, ${env().REGION})
-      ON CONFLICT (email) DO NOTHING RETURNING id`);
-    if (!inserted) throw conflict(`An account with the e-mail ${email} already exists: sign in instead.`);
+      VALUES (${userId}::uuid, ${email}, ${input.name?.trim() || null}, ${passwordHash}, ${env().REGION})
+      ON CONFLICT (email) DO NOTHING RETURNING id`;
+    if (!inserted.length) throw conflict(`An account with the e-mail ${email} already exists: sign in instead.`);
     const startup = await claimStartupWorkspace(tx, userId);
     if (startup) return { userId, workspaceId: startup };
     const label = input.workspaceName?.trim() || `${input.name?.trim() || email.split("@")[0]}'s workspace`;
@@ -126,8 +125,10 @@ export async function membership(db: Sql, userId: string, workspaceId: string): 
 }
 
 /** Adds the user to the workspace, or changes the role of an existing member. */
-export async function addMember(db: Sql, workspaceId: string, userId: string, role: Role): Promise<void> {
-  await db.query(sql`
-    INSERT INTO memberships (user_id, workspace_id, role) VALUES (${userId}, ${workspaceId}, ${role})
-    ON CONFLICT (user_id, workspace_id) DO UPDATE SET role = EXCLUDED.role`);
+export async function addMember(db: Tx, workspaceId: string, userId: string, role: Role): Promise<void> {
+  await db.membership.upsert({
+    where: { userId_workspaceId: { userId, workspaceId } },
+    create: { userId, workspaceId, role },
+    update: { role },
+  });
 }

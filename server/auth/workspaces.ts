@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
+import type { Sql, Tx } from "../db/client";
+import { isoFromDb } from "../core/time";
 import { env } from "../env";
 import { createApiKey } from "./api-keys";
 
@@ -12,15 +12,21 @@ export interface Workspace {
   created_at: string;
 }
 
-export async function createWorkspace(db: Sql, name: string): Promise<Workspace> {
-  const [row] = await db.query<Workspace>(sql`
-    INSERT INTO workspaces (id, name, region) VALUES (${randomUUID()}, ${name}, ${env().REGION}) RETURNING *`);
-  return row;
+const toWorkspace = (row: { id: string; name: string; handle: string | null; region: string; createdAt: Date }): Workspace => ({
+  id: row.id,
+  name: row.name,
+  handle: row.handle,
+  region: row.region,
+  created_at: isoFromDb(row.createdAt)!,
+});
+
+export async function createWorkspace(db: Tx, name: string): Promise<Workspace> {
+  return toWorkspace(await db.workspace.create({ data: { id: randomUUID(), name, region: env().REGION } }));
 }
 
 export async function getWorkspace(db: Sql, id: string): Promise<Workspace | null> {
-  const [row] = await db.query<Workspace>(sql`SELECT * FROM workspaces WHERE id = ${id}`);
-  return row ?? null;
+  const row = await db.prisma.workspace.findUnique({ where: { id } });
+  return row ? toWorkspace(row) : null;
 }
 
 /**
@@ -28,12 +34,12 @@ export async function getWorkspace(db: Sql, id: string): Promise<Workspace | nul
  * plain key so start-up can print it once. Later starts return null.
  */
 export async function bootstrapFirstWorkspace(db: Sql): Promise<{ workspace: Workspace; key: string } | null> {
-  return db.tx(async (tx) => {
-    await tx.query(sql`LOCK TABLE workspaces IN EXCLUSIVE MODE`);
-    const [existing] = await tx.query(sql`SELECT id FROM workspaces LIMIT 1`);
-    if (existing) return null;
-    const workspace = await createWorkspace(tx, "Default workspace");
-    await tx.query(sql`UPDATE workspaces SET claimable = true WHERE id = ${workspace.id}`);
+  return db.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`LOCK TABLE workspaces IN EXCLUSIVE MODE`;
+    if (await tx.workspace.findFirst({ select: { id: true } })) return null;
+    const workspace = toWorkspace(
+      await tx.workspace.create({ data: { id: randomUUID(), name: "Default workspace", region: env().REGION, claimable: true } }),
+    );
     const { key } = await createApiKey(tx, { workspaceId: workspace.id, description: "First key, created at start-up" });
     return { workspace, key };
   });
@@ -44,12 +50,12 @@ export async function bootstrapFirstWorkspace(db: Sql): Promise<{ workspace: Wor
  * traces) as its admin. Exactly one account can: the row lock makes concurrent sign-ups take turns,
  * and the second sees the flag already cleared. Null when there is nothing to claim.
  */
-export async function claimStartupWorkspace(tx: Sql, userId: string): Promise<string | null> {
-  const [claimed] = await tx.query<{ id: string }>(sql`
+export async function claimStartupWorkspace(tx: Tx, userId: string): Promise<string | null> {
+  const [claimed] = await tx.$queryRaw<{ id: string }[]>`
     UPDATE workspaces SET claimable = false
     WHERE id = (SELECT id FROM workspaces WHERE claimable ORDER BY created_at, id LIMIT 1 FOR UPDATE)
-    RETURNING id`);
+    RETURNING id`;
   if (!claimed) return null;
-  await tx.query(sql`INSERT INTO memberships (user_id, workspace_id, role) VALUES (${userId}, ${claimed.id}, 'admin')`);
+  await tx.membership.create({ data: { userId, workspaceId: claimed.id, role: "admin" } });
   return claimed.id;
 }

@@ -72,7 +72,7 @@ withTestDatabases("billing", (open) => {
   });
 
   test("ingest records runs created and traces begun in its transaction; patches and repeats add nothing", async () => {
-    const ws = (await createWorkspace(db, "billing ingest")).id;
+    const ws = (await createWorkspace(db.prisma, "billing ingest")).id;
     const root = randomUUID();
     const child = randomUUID();
     await ingestRuns(db, ws, {
@@ -106,7 +106,7 @@ withTestDatabases("billing", (open) => {
   });
 
   test("usage recorded in a transaction that rolls back is not recorded", async () => {
-    const ws = (await createWorkspace(db, "billing rollback")).id;
+    const ws = (await createWorkspace(db.prisma, "billing rollback")).id;
     await assert.rejects(
       db.tx(async (tx) => {
         await recordUsage(tx, ws, { runs: 5, traces: 1 });
@@ -118,7 +118,7 @@ withTestDatabases("billing", (open) => {
   });
 
   test("in the US the drain counts the outbox into the monthly usage once", async () => {
-    const ws = (await createWorkspace(db, "billing us")).id;
+    const ws = (await createWorkspace(db.prisma, "billing us")).id;
     await recordUsage(db, ws, { runs: 3, traces: 1 });
     await recordUsage(db, ws, { runs: 4, traces: 2 });
     await drainOnce(db, deliveryFor(db));

@@ -45,8 +45,8 @@ withTestDatabases("datasets", (open) => {
 
   test("datasets: create, 409 on a taken name, list filters, update, read counts", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "datasets tests")).id;
-    other = (await createWorkspace(db, "other")).id;
+    ws = (await createWorkspace(db.prisma, "datasets tests")).id;
+    other = (await createWorkspace(db.prisma, "other")).id;
     const created = await createDataset(db, ws, {
       name: "qa",
       description: "questions",

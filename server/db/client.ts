@@ -1,7 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool, PoolClient } from "pg";
 import { env } from "../env";
-import { PrismaClient } from "./generated/client";
+import { PrismaClient, type Prisma } from "./generated/client";
 import { compile, type SqlFragment } from "./sql";
 
 /**
@@ -10,6 +10,9 @@ import { compile, type SqlFragment } from "./sql";
  * and `query` for set-based SQL (ingest upserts, the filter compiler, statistics, charts), on
  * PostgreSQL and embedded PGlite alike.
  */
+/** Prisma Client or one of its transactions (`prisma.$transaction(async (tx) => …)`): what a step of a use case writes through. */
+export type Tx = Prisma.TransactionClient;
+
 export interface Sql {
   /** Prisma Client on the same database. Not available inside `tx` (another connection). */
   readonly prisma: PrismaClient;

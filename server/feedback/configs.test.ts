@@ -22,8 +22,8 @@ withTestDatabases("feedback configs", (open) => {
   let other: string;
   test("setup", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "configs")).id;
-    other = (await createWorkspace(db, "other")).id;
+    ws = (await createWorkspace(db.prisma, "configs")).id;
+    other = (await createWorkspace(db.prisma, "other")).id;
   });
 
   test("create is an upsert of the same config; a different one is refused; update; delete", async () => {

@@ -21,8 +21,8 @@ withTestDatabases("feedback", (open) => {
   let other: string;
   test("setup", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "feedback tests")).id;
-    other = (await createWorkspace(db, "someone else")).id;
+    ws = (await createWorkspace(db.prisma, "feedback tests")).id;
+    other = (await createWorkspace(db.prisma, "someone else")).id;
   });
 
   test("feedback on a stored run takes its trace and project; read, update, delete", async () => {

@@ -16,8 +16,8 @@ withTestDatabases("feedback-trace", (open) => {
   let other: string;
   test("setup", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "trace feedback")).id;
-    other = (await createWorkspace(db, "other")).id;
+    ws = (await createWorkspace(db.prisma, "trace feedback")).id;
+    other = (await createWorkspace(db.prisma, "other")).id;
   });
 
   test("feedback on the run and on its trace's other runs, newest first; not other traces or workspaces", async () => {

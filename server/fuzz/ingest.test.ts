@@ -55,7 +55,7 @@ const asSent = (value: unknown) => (value === undefined ? undefined : JSON.parse
 withTestDatabases("fuzz: ingest and queries", (open) => {
   test("a batch of arbitrary runs: each is stored or refused on its own, and every stored one reads back as sent", async () => {
     const db = await open();
-    const ws = (await createWorkspace(db.sql, "fuzz")).id;
+    const ws = (await createWorkspace(db.prisma, "fuzz")).id;
     await fc.assert(
       fc.asyncProperty(fc.array(run, { minLength: 1, maxLength: 5 }), async (runs) => {
         const post = runs.map((r) => ({ ...r, id: randomUUID() }));
@@ -76,7 +76,7 @@ withTestDatabases("fuzz: ingest and queries", (open) => {
 
   test("any filter, search or query text either runs or is refused with a 4xx", async () => {
     const db = await open();
-    const ws = (await createWorkspace(db.sql, "fuzz-query")).id;
+    const ws = (await createWorkspace(db.prisma, "fuzz-query")).id;
     const field = fc.constantFrom(
       "name",
       "run_type",

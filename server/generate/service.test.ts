@@ -65,7 +65,7 @@ withTestDatabases("generation", (open) => {
   let ws: string;
   test("setup", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "gen")).id;
+    ws = (await createWorkspace(db.prisma, "gen")).id;
   });
 
   test("not configured: 400 that says how to configure", async () => {
@@ -216,7 +216,7 @@ withTestDatabases("generation", (open) => {
     await generate(db, ws, generateBody.parse({ kind: "examples", description: "x", count: 1 }));
     assert.equal(fake.seen[0].authorization, undefined);
 
-    const other = (await createWorkspace(db, "other")).id;
+    const other = (await createWorkspace(db.prisma, "other")).id;
     fake.seen.length = 0;
     await generate(db, other, generateBody.parse({ kind: "examples", description: "x", count: 1 }));
     assert.equal(fake.seen[0].authorization, "Bearer deploy-key");

@@ -24,7 +24,7 @@ withTestDatabases("ingest", (open) => {
   let ws: string;
   test("setup", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "ingest tests")).id;
+    ws = (await createWorkspace(db.prisma, "ingest tests")).id;
   });
 
   test("a post then a patch in another request complete one run; metadata merges", async () => {
@@ -154,7 +154,7 @@ withTestDatabases("ingest", (open) => {
 
   test("another workspace cannot overwrite a run by reusing its id", async () => {
     const id = randomUUID();
-    const other = (await createWorkspace(db, "other")).id;
+    const other = (await createWorkspace(db.prisma, "other")).id;
     await ingestRuns(db, ws, { post: [{ id, name: "mine", start_time: "2024-05-01T12:00:00Z" }] });
     await assert.rejects(
       ingestRuns(db, other, { patch: [{ id, name: "theirs", outputs: { stolen: true } }] }),

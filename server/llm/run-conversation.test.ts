@@ -33,7 +33,7 @@ withTestDatabases("conversation", (open) => {
 
   test("setup", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "conversation tests")).id;
+    ws = (await createWorkspace(db.prisma, "conversation tests")).id;
   });
 
   test("a stored run's conversation; 404 material for other workspaces and bad ids", async () => {
@@ -50,7 +50,7 @@ withTestDatabases("conversation", (open) => {
       ["system", "user"],
     );
     assert.deepEqual(c?.output, [{ role: "assistant", blocks: [{ type: "text", text: "a" }] }]);
-    const other = (await createWorkspace(db, "other")).id;
+    const other = (await createWorkspace(db.prisma, "other")).id;
     assert.equal(await readConversation(db, other, r.id), null);
     assert.equal(await readConversation(db, ws, "nope"), null);
   });

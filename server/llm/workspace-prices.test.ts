@@ -59,7 +59,7 @@ withTestDatabases("workspace model prices", (open) => {
   let ws: string;
   test("setup", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "prices")).id;
+    ws = (await createWorkspace(db.prisma, "prices")).id;
   });
 
   test("CRUD; list shows the workspace's prices first, then the shipped table; other workspaces see 404", async () => {
@@ -121,7 +121,7 @@ withTestDatabases("workspace model prices", (open) => {
     await ingestRuns(db, ws, { post: [sent] });
     assert.deepEqual({ ...(await cost(db, sent.id)), price: null }, { prompt: 0.25, completion: 0.5, total: 0.75, price: null });
 
-    const otherWs = (await createWorkspace(db, "other")).id;
+    const otherWs = (await createWorkspace(db.prisma, "other")).id;
     const elsewhere = llmRun("gpt-4o", M);
     await ingestRuns(db, otherWs, { post: [elsewhere] });
     assert.equal((await cost(db, elsewhere.id)).total, 12.5);

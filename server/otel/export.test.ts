@@ -101,7 +101,7 @@ withTestDatabases("otel export", (open) => {
   let ws: string;
   test("setup", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "otel tests")).id;
+    ws = (await createWorkspace(db.prisma, "otel tests")).id;
   });
 
   test("a protobuf export of a GenAI tree is stored as a trace with an llm run carrying tokens", async () => {

@@ -48,8 +48,8 @@ withTestDatabases("automation rules", (open) => {
   let project: string;
   test("setup", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "rules tests")).id;
-    other = (await createWorkspace(db, "other")).id;
+    ws = (await createWorkspace(db.prisma, "rules tests")).id;
+    other = (await createWorkspace(db.prisma, "other")).id;
     project = await storeProject(db, ws);
   });
 

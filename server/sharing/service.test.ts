@@ -26,8 +26,8 @@ withTestDatabases("sharing", (open) => {
   let sibling: string;
   test("setup: a trace root → child → grandchild, and a sibling of child", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db, "sharing tests")).id;
-    other = (await createWorkspace(db, "other")).id;
+    ws = (await createWorkspace(db.prisma, "sharing tests")).id;
+    other = (await createWorkspace(db.prisma, "other")).id;
     const project = await storeProject(db, ws);
     root = await storeRun(db, ws, project, { name: "root", startTime: "2024-06-01T10:00:00.000Z" });
     const [r] = await db.query<{ dotted_order: string }>(sql`SELECT dotted_order FROM runs WHERE id = ${root}`);
