@@ -5,7 +5,7 @@ import { postJson } from "../egress/http";
 import { insertFeedback } from "../feedback/store";
 import { isoFromDb } from "../core/time";
 import { addRunToDataset } from "./dataset";
-import type { RuleRow } from "./service";
+import type { Rule } from "./service";
 import { fromStorage } from "../db/storable";
 
 export interface RuleRun {
@@ -66,15 +66,24 @@ interface Outcome {
   detail: string;
 }
 
-async function log(db: Sql, rule: RuleRow, runId: string, o: Outcome): Promise<void> {
-  await db.query(sql`
-    INSERT INTO run_rule_logs (id, workspace_id, rule_id, run_id, action, outcome, attempts, status_code, detail, created_at)
-    VALUES (${randomUUID()}, ${rule.workspace_id}, ${rule.id}, ${runId}, ${o.action}, ${o.ok ? "success" : "error"},
-      ${o.attempts ?? 1}, ${o.status ?? null}, ${o.detail.slice(0, 2000)}, clock_timestamp())`);
+async function log(db: Sql, rule: Rule, runId: string, o: Outcome): Promise<void> {
+  await db.prisma.runRuleLog.create({
+    data: {
+      id: randomUUID(),
+      workspaceId: rule.workspaceId,
+      ruleId: rule.id,
+      runId,
+      action: o.action,
+      outcome: o.ok ? "success" : "error",
+      attempts: o.attempts ?? 1,
+      statusCode: o.status ?? null,
+      detail: o.detail.slice(0, 2000),
+    },
+  });
 }
 
 /** Runs every action of the rule on one sampled run; each outcome is logged, none stops the others. */
-export async function applyActions(db: Sql, rule: RuleRow, run: RuleRun): Promise<Outcome[]> {
+export async function applyActions(db: Sql, rule: Rule, run: RuleRun): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const attempt = async (action: Outcome["action"], work: () => Promise<Omit<Outcome, "action">>) => {
     let outcome: Outcome;
@@ -86,10 +95,10 @@ export async function applyActions(db: Sql, rule: RuleRow, run: RuleRun): Promis
     outcomes.push(outcome);
     await log(db, rule, run.id, outcome);
   };
-  if (rule.add_feedback) {
-    const fb = rule.add_feedback;
+  if (rule.addFeedback) {
+    const fb = rule.addFeedback;
     await attempt("add_feedback", async () => {
-      const [row] = await insertFeedback(db, rule.workspace_id, [
+      const [row] = await insertFeedback(db, rule.workspaceId, [
         {
           run_id: run.id,
           trace_id: run.trace_id,
@@ -103,18 +112,18 @@ export async function applyActions(db: Sql, rule: RuleRow, run: RuleRun): Promis
       return { ok: true, detail: `feedback ${row.id}` };
     });
   }
-  if (rule.add_to_dataset_id) {
-    const datasetId = rule.add_to_dataset_id;
+  if (rule.addToDatasetId) {
+    const datasetId = rule.addToDatasetId;
     await attempt("add_to_dataset", async () => ({
       ok: true,
-      detail: `example ${await addRunToDataset(db, rule.workspace_id, datasetId, run)}`,
+      detail: `example ${await addRunToDataset(db, rule.workspaceId, datasetId, run)}`,
     }));
   }
   for (const hook of rule.webhooks) {
     await attempt("webhook", async () => {
       const result = await postJson(
         hook.url,
-        { rule_id: rule.id, rule_name: rule.display_name, run: runPayload(run) },
+        { rule_id: rule.id, rule_name: rule.displayName, run: runPayload(run) },
         { headers: hook.headers ?? {} },
       );
       return { ok: result.ok, attempts: result.attempts, status: result.status, detail: `${hook.url}: ${result.detail}` };

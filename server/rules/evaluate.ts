@@ -1,10 +1,10 @@
 import type { Sql } from "../db/client";
 import { afterIngest } from "../ingest/after-ingest";
 import { sql } from "../db/sql";
-import { inWorkspace } from "../db/sql";
+import { projectsOfRuns } from "../runs/lookup";
 import { applyActions, loadRuleRuns } from "./actions";
 import { unconsideredMatches } from "./match";
-import { loadRule, type RuleRow } from "./service";
+import { enabledRules, loadRule, type Rule } from "./service";
 
 export interface RuleReport {
   rule_id: string;
@@ -18,9 +18,9 @@ export interface RuleReport {
  * ... ON CONFLICT DO NOTHING, so concurrent evaluations (another request, another instance)
  * never act on the same run twice. Returns the claimed runs that were sampled in.
  */
-async function claim(db: Sql, rule: RuleRow, runIds: string[]): Promise<string[]> {
+async function claim(db: Sql, rule: Rule, runIds: string[]): Promise<string[]> {
   if (runIds.length === 0) return [];
-  const rate = Number(rule.sampling_rate);
+  const rate = rule.samplingRate;
   const decisions = runIds.map((id) => ({ run_id: id, sampled: rate >= 1 || Math.random() < rate }));
   const claimed = await db.query<{ run_id: string; sampled: boolean }>(sql`
     INSERT INTO run_rule_runs (rule_id, run_id, sampled)
@@ -30,11 +30,11 @@ async function claim(db: Sql, rule: RuleRow, runIds: string[]): Promise<string[]
   return claimed.filter((c) => c.sampled).map((c) => c.run_id);
 }
 
-async function runRule(db: Sql, rule: RuleRow, candidates: string[] | null, limit: number): Promise<RuleReport> {
+async function runRule(db: Sql, rule: Rule, candidates: string[] | null, limit: number): Promise<RuleReport> {
   const matched = await unconsideredMatches(db, rule, candidates, limit);
   const sampled = await claim(db, rule, matched);
   const report: RuleReport = { rule_id: rule.id, matched: matched.length, sampled: sampled.length, actions: { succeeded: 0, failed: 0 } };
-  for (const run of await loadRuleRuns(db, rule.workspace_id, sampled)) {
+  for (const run of await loadRuleRuns(db, rule.workspaceId, sampled)) {
     for (const outcome of await applyActions(db, rule, run)) report.actions[outcome.ok ? "succeeded" : "failed"]++;
   }
   return report;
@@ -43,10 +43,7 @@ async function runRule(db: Sql, rule: RuleRow, candidates: string[] | null, limi
 /** Every enabled rule of the runs' projects, over those runs that are finished. */
 export async function evaluateRules(db: Sql, workspaceId: string, runIds: string[]): Promise<RuleReport[]> {
   if (runIds.length === 0) return [];
-  const rules = await db.query<RuleRow>(sql`
-    SELECT * FROM run_rules WHERE workspace_id = ${workspaceId} AND is_enabled
-      AND project_id IN (SELECT DISTINCT project_id FROM runs WHERE id = ANY(${runIds}::uuid[]) AND ${inWorkspace(workspaceId)})
-    ORDER BY created_at, id`);
+  const rules = await enabledRules(db, workspaceId, await projectsOfRuns(db, workspaceId, runIds));
   const reports: RuleReport[] = [];
   for (const rule of rules) reports.push(await runRule(db, rule, runIds, runIds.length));
   return reports;

@@ -13,13 +13,13 @@ export function checkRuleFilter(filter: string): void {
  */
 export async function unconsideredMatches(
   db: Sql,
-  rule: { id: string; workspace_id: string; project_id: string; filter: string | null },
+  rule: { id: string; workspaceId: string; projectId: string; filter: string | null },
   candidates: string[] | null,
   limit: number,
 ): Promise<string[]> {
   const rows = await db.query<{ id: string }>(sql`
     SELECT r.id FROM runs r
-    WHERE r.workspace_id = ${rule.workspace_id} AND r.project_id = ${rule.project_id} AND r.end_time IS NOT NULL
+    WHERE r.workspace_id = ${rule.workspaceId} AND r.project_id = ${rule.projectId} AND r.end_time IS NOT NULL
       ${candidates ? sql`AND r.id = ANY(${candidates}::uuid[])` : sql``}
       ${rule.filter ? sql`AND (${compileFilter(rule.filter, "r")})` : sql``}
       AND NOT EXISTS (SELECT 1 FROM run_rule_runs c WHERE c.rule_id = ${rule.id} AND c.run_id = r.id)

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
-import { join, sql, type SqlFragment } from "../db/sql";
+import { Prisma, type RunRule } from "../db/generated/client";
 import { badRequest, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { checkEgressUrl } from "../egress/http";
@@ -10,39 +10,28 @@ import { readSession } from "../sessions/service";
 import { checkRuleFilter } from "./match";
 import type { AddFeedback, RuleCreate, RuleUpdate, Webhook } from "./schema";
 
-export interface RuleRow {
-  id: string;
-  workspace_id: string;
-  project_id: string;
-  display_name: string;
-  filter: string | null;
-  sampling_rate: number;
-  is_enabled: boolean;
-  add_to_dataset_id: string | null;
-  add_feedback: AddFeedback | null;
-  webhooks: Webhook[];
-  created_at: string;
-  updated_at: string;
-}
+/** A rule as stored; its JSON columns hold what `ruleCreate` validated. */
+export type Rule = Omit<RunRule, "addFeedback" | "webhooks"> & { addFeedback: AddFeedback | null; webhooks: Webhook[] };
+const asRule = (row: RunRule) => row as Rule;
 
 /** Header values often carry secrets: they are stored and sent, but never shown again. */
-function ruleToWire(row: RuleRow) {
+function ruleToWire(rule: Rule) {
   return {
-    id: row.id,
-    tenant_id: row.workspace_id,
-    session_id: row.project_id,
-    display_name: row.display_name,
-    filter: row.filter,
-    sampling_rate: Number(row.sampling_rate),
-    is_enabled: row.is_enabled,
-    add_to_dataset_id: row.add_to_dataset_id,
-    add_feedback: row.add_feedback,
-    webhooks: row.webhooks.map((w) => ({
+    id: rule.id,
+    tenant_id: rule.workspaceId,
+    session_id: rule.projectId,
+    display_name: rule.displayName,
+    filter: rule.filter,
+    sampling_rate: rule.samplingRate,
+    is_enabled: rule.isEnabled,
+    add_to_dataset_id: rule.addToDatasetId,
+    add_feedback: rule.addFeedback,
+    webhooks: rule.webhooks.map((w) => ({
       url: w.url,
       headers: w.headers ? Object.fromEntries(Object.keys(w.headers).map((k) => [k, "<redacted>"])) : null,
     })),
-    created_at: isoFromDb(row.created_at),
-    updated_at: isoFromDb(row.updated_at),
+    created_at: isoFromDb(rule.createdAt),
+    updated_at: isoFromDb(rule.updatedAt),
   };
 }
 export type WireRule = ReturnType<typeof ruleToWire>;
@@ -66,6 +55,9 @@ function checkHasAction(rule: { add_to_dataset_id: string | null; add_feedback: 
   }
 }
 
+/** A JSON column's value to write: SQL NULL for null. */
+const jsonOrNull = (value: AddFeedback | null | undefined) => (value ? (value as Prisma.InputJsonObject) : Prisma.DbNull);
+
 export async function createRule(db: Sql, workspaceId: string, input: RuleCreate): Promise<WireRule> {
   checkHasAction({
     add_to_dataset_id: input.add_to_dataset_id ?? null,
@@ -73,20 +65,27 @@ export async function createRule(db: Sql, workspaceId: string, input: RuleCreate
     webhooks: input.webhooks,
   });
   await checkReferences(db, workspaceId, input);
-  const [row] = await db.query<RuleRow>(sql`
-    INSERT INTO run_rules (id, workspace_id, project_id, display_name, filter, sampling_rate, is_enabled, add_to_dataset_id, add_feedback, webhooks)
-    VALUES (${randomUUID()}, ${workspaceId}, ${input.session_id}, ${input.display_name}, ${input.filter || null}, ${input.sampling_rate},
-      ${input.is_enabled}, ${input.add_to_dataset_id ?? null}, ${input.add_feedback ? JSON.stringify(input.add_feedback) : null}::jsonb,
-      ${JSON.stringify(input.webhooks)}::jsonb)
-    RETURNING *`);
-  return ruleToWire(row);
+  const row = await db.prisma.runRule.create({
+    data: {
+      id: randomUUID(),
+      workspaceId,
+      projectId: input.session_id,
+      displayName: input.display_name,
+      filter: input.filter || null,
+      samplingRate: input.sampling_rate,
+      isEnabled: input.is_enabled,
+      addToDatasetId: input.add_to_dataset_id ?? null,
+      addFeedback: jsonOrNull(input.add_feedback),
+      webhooks: input.webhooks,
+    },
+  });
+  return ruleToWire(asRule(row));
 }
 
-export async function loadRule(db: Sql, workspaceId: string, id: string): Promise<RuleRow> {
-  if (!isUuid(id)) throw missing(id);
-  const [row] = await db.query<RuleRow>(sql`SELECT * FROM run_rules WHERE id = ${id} AND workspace_id = ${workspaceId}`);
+export async function loadRule(db: Sql, workspaceId: string, id: string): Promise<Rule> {
+  const row = isUuid(id) ? await db.prisma.runRule.findFirst({ where: { id, workspaceId } }) : null;
   if (!row) throw missing(id);
-  return row;
+  return asRule(row);
 }
 
 export async function readRule(db: Sql, workspaceId: string, id: string): Promise<WireRule> {
@@ -98,33 +97,47 @@ export async function listRules(
   workspaceId: string,
   q: { session_id?: string; offset: number; limit: number },
 ): Promise<WireRule[]> {
-  const rows = await db.query<RuleRow>(sql`
-    SELECT * FROM run_rules WHERE workspace_id = ${workspaceId} ${q.session_id ? sql`AND project_id = ${q.session_id}` : sql``}
-    ORDER BY created_at, id LIMIT ${q.limit} OFFSET ${q.offset}`);
-  return rows.map(ruleToWire);
+  const rows = await db.prisma.runRule.findMany({
+    where: { workspaceId, projectId: q.session_id },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: q.limit,
+    skip: q.offset,
+  });
+  return rows.map((row) => ruleToWire(asRule(row)));
+}
+
+/** The enabled rules of the workspace on these projects, oldest first. */
+export async function enabledRules(db: Sql, workspaceId: string, projectIds: string[]): Promise<Rule[]> {
+  const rows = await db.prisma.runRule.findMany({
+    where: { workspaceId, isEnabled: true, projectId: { in: projectIds } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map(asRule);
 }
 
 export async function updateRule(db: Sql, workspaceId: string, id: string, change: RuleUpdate): Promise<WireRule> {
   const current = await loadRule(db, workspaceId, id);
   checkHasAction({
-    add_to_dataset_id: change.add_to_dataset_id !== undefined ? change.add_to_dataset_id : current.add_to_dataset_id,
-    add_feedback: change.add_feedback !== undefined ? change.add_feedback : current.add_feedback,
+    add_to_dataset_id: change.add_to_dataset_id !== undefined ? change.add_to_dataset_id : current.addToDatasetId,
+    add_feedback: change.add_feedback !== undefined ? change.add_feedback : current.addFeedback,
     webhooks: change.webhooks !== undefined ? (change.webhooks ?? []) : current.webhooks,
   });
   await checkReferences(db, workspaceId, change);
-  const sets: SqlFragment[] = [sql`updated_at = now()`];
-  if (change.display_name !== undefined) sets.push(sql`display_name = ${change.display_name}`);
-  if (change.session_id !== undefined) sets.push(sql`project_id = ${change.session_id}`);
-  if (change.filter !== undefined) sets.push(sql`filter = ${change.filter || null}`);
-  if (change.sampling_rate !== undefined) sets.push(sql`sampling_rate = ${change.sampling_rate}`);
-  if (change.is_enabled !== undefined) sets.push(sql`is_enabled = ${change.is_enabled}`);
-  if (change.add_to_dataset_id !== undefined) sets.push(sql`add_to_dataset_id = ${change.add_to_dataset_id}`);
-  if (change.add_feedback !== undefined)
-    sets.push(sql`add_feedback = ${change.add_feedback ? JSON.stringify(change.add_feedback) : null}::jsonb`);
-  if (change.webhooks !== undefined) sets.push(sql`webhooks = ${JSON.stringify(change.webhooks ?? [])}::jsonb`);
-  const [row] = await db.query<RuleRow>(sql`
-    UPDATE run_rules SET ${join(sets)} WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING *`);
-  return ruleToWire(row);
+  const row = await db.prisma.runRule.update({
+    where: { id: current.id },
+    data: {
+      updatedAt: new Date(),
+      displayName: change.display_name,
+      projectId: change.session_id,
+      filter: change.filter === undefined ? undefined : change.filter || null,
+      samplingRate: change.sampling_rate,
+      isEnabled: change.is_enabled,
+      addToDatasetId: change.add_to_dataset_id,
+      addFeedback: change.add_feedback === undefined ? undefined : jsonOrNull(change.add_feedback),
+      webhooks: change.webhooks === undefined ? undefined : (change.webhooks ?? []),
+    },
+  });
+  return ruleToWire(asRule(row));
 }
 
 /** DELETE /runs/rules/{id}: the rule, with its run marks and logs (the database's cascades). */
@@ -136,18 +149,20 @@ export async function deleteRule(db: Sql, workspaceId: string, id: string): Prom
 /** GET /runs/rules/{id}/logs: what each action did, newest first. */
 export async function ruleLogs(db: Sql, workspaceId: string, id: string, page: { offset: number; limit: number }) {
   await loadRule(db, workspaceId, id);
-  const rows = await db.query<{
-    id: string;
-    run_id: string;
-    action: string;
-    outcome: string;
-    attempts: number;
-    status_code: number | null;
-    detail: string | null;
-    created_at: string;
-  }>(sql`
-    SELECT id, run_id, action, outcome, attempts, status_code, detail, created_at FROM run_rule_logs
-    WHERE rule_id = ${id} AND workspace_id = ${workspaceId}
-    ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`);
-  return rows.map((r) => ({ ...r, created_at: isoFromDb(r.created_at) }));
+  const rows = await db.prisma.runRuleLog.findMany({
+    where: { ruleId: id, workspaceId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: page.limit,
+    skip: page.offset,
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    run_id: r.runId,
+    action: r.action,
+    outcome: r.outcome,
+    attempts: r.attempts,
+    status_code: r.statusCode,
+    detail: r.detail,
+    created_at: isoFromDb(r.createdAt),
+  }));
 }

@@ -21,3 +21,13 @@ export async function existingRuns(db: Sql, workspaceId: string, ids: string[]):
   const runs = await db.prisma.run.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } });
   return new Set(runs.map((r) => r.id));
 }
+
+/** The projects these runs of the workspace belong to. */
+export async function projectsOfRuns(db: Sql, workspaceId: string, runIds: string[]): Promise<string[]> {
+  const runs = await db.prisma.run.findMany({
+    where: { workspaceId, id: { in: runIds } },
+    select: { projectId: true },
+    distinct: ["projectId"],
+  });
+  return runs.map((r) => r.projectId);
+}
