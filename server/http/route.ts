@@ -36,7 +36,7 @@ type BodyOf<B> =
         ? Part[]
         : undefined;
 
-interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | undefined, P> {
+interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | undefined, P, R> {
   access: A;
   /** Ingest: runs on ingest's own connections, so slow reads never hold it up. */
   ingest?: boolean;
@@ -44,13 +44,19 @@ interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | 
   query?: Q;
   /** The path's parameters, checked here (a malformed id is a 404, like a missing one). */
   params?: z.ZodType<P>;
+  /**
+   * What the SDKs receive: the handler must return it (checked by the compiler) and the answer is
+   * checked against it before it leaves, so a drifted field is a 500 naming it, in tests, not a
+   * client that breaks later.
+   */
+  response?: z.ZodType<R>;
   handler: (args: {
     ctx: A extends "public" ? Context : AuthedContext;
     body: BodyOf<B>;
     query: Q extends z.ZodType<infer T> ? T : undefined;
     params: P;
     request: Request;
-  }) => unknown;
+  }) => unknown extends R ? unknown : R | Response | Promise<R | Response>;
 }
 
 const WRITE_ROLES: Role[] = ["admin", "member"];
@@ -108,6 +114,12 @@ async function pathParams<P>(schema: z.ZodType<P> | undefined, given: Promise<P>
   return parsed.data;
 }
 
+function checkResponse(schema: z.ZodType, result: unknown): void {
+  const checked = schema.safeParse(result);
+  if (!checked.success)
+    throw new AppError(500, `The answer does not match its documented shape: ${describeZodError(checked.error, "response")}.`);
+}
+
 /**
  * The one REST route factory: rate limit (by the caller's headers, before
  * any lookup) → identity → body (limits, decoding, zod) → query and path (zod)
@@ -118,7 +130,8 @@ export function route<
   B extends BodySpec = undefined,
   Q extends z.ZodType | undefined = undefined,
   P = Record<string, string>,
->(spec: RouteSpec<A, B, Q, P>): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
+  R = unknown,
+>(spec: RouteSpec<A, B, Q, P, R>): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
   return async (request, context) => {
     const response = await handle(request, context);
     for (const [name, value] of Object.entries(CORS_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
@@ -154,6 +167,7 @@ export function route<
           });
           reportAvailable();
           if (result instanceof Response) return result;
+          if (spec.response) checkResponse(spec.response, result);
           // Nothing to return (a DELETE, say) is still a JSON body: the SDKs call response.json() on it.
           return Response.json(result === undefined ? {} : result);
         }),

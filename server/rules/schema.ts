@@ -59,3 +59,20 @@ export const pageQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
+
+/** A rule as the API answers it: webhook header values are never shown again. */
+export const wireRule = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  session_id: z.string(),
+  display_name: z.string(),
+  filter: z.string().nullable(),
+  sampling_rate: z.number(),
+  is_enabled: z.boolean(),
+  add_to_dataset_id: z.string().nullable(),
+  add_feedback: addFeedback.nullable(),
+  webhooks: z.array(z.object({ url: z.string(), headers: z.record(z.string(), z.literal("<redacted>")).nullable() })),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WireRule = z.infer<typeof wireRule>;

@@ -8,14 +8,14 @@ import { isUuid } from "../core/uuid";
 import { findDataset } from "../datasets/service";
 import { readSession } from "../sessions/service";
 import { checkRuleFilter } from "./match";
-import type { AddFeedback, RuleCreate, RuleUpdate, Webhook } from "./schema";
+import type { AddFeedback, RuleCreate, RuleUpdate, Webhook, WireRule } from "./schema";
 
 /** A rule as stored; its JSON columns hold what `ruleCreate` validated. */
 export type Rule = Omit<RunRule, "addFeedback" | "webhooks"> & { addFeedback: AddFeedback | null; webhooks: Webhook[] };
 const asRule = (row: RunRule) => row as Rule;
 
 /** Header values often carry secrets: they are stored and sent, but never shown again. */
-function ruleToWire(rule: Rule) {
+function ruleToWire(rule: Rule): WireRule {
   return {
     id: rule.id,
     tenant_id: rule.workspaceId,
@@ -28,13 +28,12 @@ function ruleToWire(rule: Rule) {
     add_feedback: rule.addFeedback,
     webhooks: rule.webhooks.map((w) => ({
       url: w.url,
-      headers: w.headers ? Object.fromEntries(Object.keys(w.headers).map((k) => [k, "<redacted>"])) : null,
+      headers: w.headers ? Object.fromEntries(Object.keys(w.headers).map((k) => [k, "<redacted>" as const])) : null,
     })),
-    created_at: isoFromDb(rule.createdAt),
-    updated_at: isoFromDb(rule.updatedAt),
+    created_at: isoFromDb(rule.createdAt)!,
+    updated_at: isoFromDb(rule.updatedAt)!,
   };
 }
-export type WireRule = ReturnType<typeof ruleToWire>;
 
 const missing = (id: string) => notFound(`Rule ${id} not found.`);
 

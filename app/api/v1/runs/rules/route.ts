@@ -1,18 +1,21 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { uuid } from "@/server/core/uuid";
-import { pageQuery, ruleCreate } from "@/server/rules/schema";
+import { z } from "zod";
+import { pageQuery, ruleCreate, wireRule } from "@/server/rules/schema";
 import { createRule, listRules } from "@/server/rules/service";
 
 export const GET = route({
   access: "read",
   query: pageQuery.extend({ session_id: uuid.optional() }),
+  response: z.array(wireRule),
   handler: ({ ctx, query }) => listRules(ctx.sql, ctx.workspaceId, query),
 });
 
 export const POST = route({
   access: "write",
   body: ruleCreate,
+  response: wireRule,
   handler: ({ ctx, body }) => createRule(ctx.sql, ctx.workspaceId, body),
 });
 

@@ -1,21 +1,29 @@
+import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { ruleUpdate } from "@/server/rules/schema";
+import { ruleUpdate, wireRule } from "@/server/rules/schema";
 import { deleteRule, readRule, updateRule } from "@/server/rules/service";
+
+const params = idParams("ruleId");
 
 export const GET = route({
   access: "read",
+  params,
+  response: wireRule,
   handler: ({ ctx, params }) => readRule(ctx.sql, ctx.workspaceId, params.ruleId),
 });
 
 export const PATCH = route({
   access: "write",
+  params,
   body: ruleUpdate,
+  response: wireRule,
   handler: ({ ctx, params, body }) => updateRule(ctx.sql, ctx.workspaceId, params.ruleId, body),
 });
 
 export const DELETE = route({
   access: "write",
+  params,
   handler: async ({ ctx, params }) => {
     await deleteRule(ctx.sql, ctx.workspaceId, params.ruleId);
     return {};
