@@ -331,6 +331,14 @@ export async function readExample(db: Sql, workspaceId: string, id: string, asOf
   return exampleWire(row);
 }
 
+/** The current versions of these examples in the dataset's order (creation, then position). */
+export async function examplesInOrder(db: Sql, workspaceId: string, ids: string[]): Promise<WireExample[]> {
+  const rows = await db.query<VersionRow>(sql`
+    SELECT * FROM example_versions WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL
+    ORDER BY created_at, position, example_id`);
+  return rows.map(exampleWire);
+}
+
 /** The current versions of examples, as the SDKs read them, in the order of `ids`. */
 export async function readExamples(db: Sql, workspaceId: string, ids: string[]): Promise<WireExample[]> {
   const rows = await db.query<VersionRow>(sql`

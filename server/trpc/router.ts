@@ -3,6 +3,7 @@ import { accountRouter } from "./routers/account";
 import { chartsRouter } from "./routers/charts";
 import { conversationRouter } from "./routers/conversation";
 import { datasetsRouter } from "./routers/datasets";
+import { experimentsRouter } from "./routers/experiments";
 import { feedbackRouter } from "./routers/feedback";
 import { projectsRouter } from "./routers/projects";
 import { promptsRouter } from "./routers/prompts";
@@ -24,6 +25,7 @@ export const appRouter = router({
   conversation: conversationRouter,
   settings: settingsRouter,
   datasets: datasetsRouter,
+  experiments: experimentsRouter,
   prompts: promptsRouter,
   sharing: sharingRouter,
 });

@@ -1,0 +1,139 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { createWorkspace } from "../auth/workspaces";
+import { AppError } from "../core/errors";
+import type { Sql } from "../db/client";
+import { withTestDatabases } from "../db/test-databases";
+import { createExamples } from "../datasets/examples";
+import { createDataset } from "../datasets/service";
+import { createFeedback } from "../feedback/service";
+import { ingestRuns } from "../ingest/service";
+import { createSession } from "../sessions/service";
+import { compareExperiments } from "./compare";
+import { listExperiments } from "./list";
+
+const status = (code: number) => (error: unknown) => error instanceof AppError && error.status === code;
+
+/** An experiment as evaluate() records it: a project on the dataset, a root run per example and repetition, feedback on each. */
+async function experiment(
+  db: Sql,
+  ws: string,
+  datasetId: string,
+  name: string,
+  answers: { example: string; score: number; answer: string }[],
+) {
+  const project = await createSession(db, ws, { name, reference_dataset_id: datasetId, extra: { metadata: { model: name } } });
+  for (const [i, a] of answers.entries()) {
+    const id = randomUUID();
+    const start = Date.UTC(2026, 10, 25, 12, 0, i);
+    await ingestRuns(db, ws, {
+      post: [
+        {
+          id,
+          name: "target",
+          run_type: "chain",
+          session_name: name,
+          reference_example_id: a.example,
+          start_time: start,
+          end_time: start + 500,
+          inputs: { q: i },
+          outputs: { answer: a.answer },
+        },
+      ],
+    });
+    await createFeedback(db, ws, { run_id: id, key: "correct", score: a.score } as never);
+  }
+  return project.id;
+}
+
+withTestDatabases("experiments", (open) => {
+  test("experiments of a dataset side by side: scores per example, repetitions, regressions against a baseline", async () => {
+    const db = (await open()).sql;
+    const ws = (await createWorkspace(db.prisma, "experiments")).id;
+    const dataset = await createDataset(db, ws, { name: "qa" } as never);
+    const { example_ids: examples } = await createExamples(
+      db,
+      ws,
+      dataset.id,
+      ["a", "b", "c"].map((q, i) => ({ inputs: { q }, outputs: { answer: q.toUpperCase() }, split: i === 2 ? "hard" : "easy" })),
+    );
+    const [a, b, c] = examples;
+    const perfect = await experiment(db, ws, dataset.id, "perfect", [
+      { example: a, score: 1, answer: "A" },
+      { example: b, score: 1, answer: "B" },
+      { example: c, score: 1, answer: "C" },
+    ]);
+    // Two repetitions of example a (scores 1 and 0), a regression on b, the same on c.
+    const worse = await experiment(db, ws, dataset.id, "worse", [
+      { example: a, score: 1, answer: "A" },
+      { example: a, score: 0, answer: "a" },
+      { example: b, score: 0, answer: "b" },
+      { example: c, score: 1, answer: "C" },
+    ]);
+
+    const listed = await listExperiments(db, ws, dataset.id);
+    assert.deepEqual(listed.map((e) => e.name).sort(), ["perfect", "worse"]);
+    assert.equal(listed.find((e) => e.id === perfect)!.feedback.correct.avg, 1);
+    assert.equal(listed.find((e) => e.id === worse)!.feedback.correct.avg, 0.5);
+    assert.deepEqual(listed.find((e) => e.id === worse)!.metadata, { model: "worse" });
+
+    const all = await compareExperiments(db, ws, { datasetId: dataset.id, experimentIds: [perfect, worse] });
+    assert.equal(all.baseline_id, perfect);
+    assert.equal(all.score_key, "correct");
+    assert.deepEqual(all.splits, ["easy", "hard"]);
+    assert.equal(all.total, 3);
+    assert.deepEqual(
+      all.rows.map((r) => r.id),
+      [a, b, c],
+    );
+    const [rowA, rowB, rowC] = all.rows;
+    assert.deepEqual(rowA.cells[worse]!.scores.correct, { mean: 0.5, spread: 0.5, n: 2 });
+    assert.equal(rowA.cells[worse]!.runs.length, 2);
+    assert.equal(rowA.cells[worse]!.verdict, "worse");
+    assert.equal(rowB.cells[worse]!.delta, -1);
+    assert.equal(rowC.cells[worse]!.verdict, "same");
+    assert.deepEqual(rowB.cells[worse]!.runs[0].outputs, { answer: "b" });
+    assert.deepEqual(rowB.outputs, { answer: "B" });
+    const summary = all.experiments.find((e) => e.id === worse)!;
+    assert.deepEqual(summary.verdicts, { better: 0, worse: 2, same: 1 });
+    assert.equal(summary.delta.correct, -0.5);
+    assert.equal(all.experiments.find((e) => e.id === perfect)!.delta.correct, null);
+
+    const regressions = await compareExperiments(db, ws, {
+      datasetId: dataset.id,
+      experimentIds: [perfect, worse],
+      only: "regressions",
+      sort: "delta",
+    });
+    assert.deepEqual(
+      regressions.rows.map((r) => r.id),
+      [b, a],
+      "regressions only, the largest first",
+    );
+    const improvements = await compareExperiments(db, ws, {
+      datasetId: dataset.id,
+      experimentIds: [perfect, worse],
+      baselineId: worse,
+      only: "improvements",
+    });
+    assert.deepEqual(
+      improvements.rows.map((r) => r.id),
+      [a, b],
+    );
+    const hard = await compareExperiments(db, ws, { datasetId: dataset.id, experimentIds: [perfect, worse], split: "hard" });
+    assert.deepEqual(
+      hard.rows.map((r) => r.id),
+      [c],
+    );
+    const paged = await compareExperiments(db, ws, { datasetId: dataset.id, experimentIds: [perfect, worse], offset: 1, limit: 1 });
+    assert.deepEqual([paged.total, paged.rows.map((r) => r.id)], [3, [b]]);
+
+    const tracing = await createSession(db, ws, { name: "not an experiment" });
+    await assert.rejects(compareExperiments(db, ws, { datasetId: dataset.id, experimentIds: [perfect, tracing.id] }), status(400));
+    await assert.rejects(compareExperiments(db, ws, { datasetId: dataset.id, experimentIds: [perfect], baselineId: worse }), status(400));
+    const other = (await createWorkspace(db.prisma, "other")).id;
+    await assert.rejects(compareExperiments(db, other, { datasetId: dataset.id, experimentIds: [perfect] }), status(404));
+    await assert.rejects(listExperiments(db, other, dataset.id), status(404));
+  });
+});

@@ -1,0 +1,246 @@
+import { z } from "zod";
+import type { Sql } from "../db/client";
+import { badRequest, notFound } from "../core/errors";
+import { uuid } from "../core/uuid";
+import { findDataset } from "../datasets/service";
+import { examplesInOrder, type WireExample } from "../datasets/examples";
+import { experimentRuns } from "../runs/experiment-runs";
+import type { SelectedRun } from "../runs/serialize";
+import { listSessions } from "../sessions/service";
+import { summaryOf, type Experiment } from "./list";
+import { sessionListQuery } from "../sessions/schema";
+
+/** What the comparison page asks for: 1–5 experiments of one dataset, one of them the baseline. */
+export const comparisonQuery = z.object({
+  datasetId: uuid,
+  experimentIds: z.array(uuid).min(1, "pick at least one experiment").max(5, "compare at most five experiments"),
+  baselineId: uuid.optional(),
+  /** The feedback key that colours cells and decides regressions; the first key when absent. */
+  scoreKey: z.string().max(256).optional(),
+  only: z.enum(["all", "regressions", "improvements"]).default("all"),
+  split: z.string().max(256).optional(),
+  /** `example`: dataset order; `delta`: the largest regression against the baseline first. */
+  sort: z.enum(["example", "delta"]).default("example"),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(100).default(25),
+});
+export type ComparisonQuery = z.input<typeof comparisonQuery>;
+
+/** Scores of one example in one experiment, over its repetitions. */
+export interface Score {
+  mean: number;
+  /** Population standard deviation over the repetitions (0 for one). */
+  spread: number;
+  n: number;
+}
+
+export type Verdict = "better" | "worse" | "same";
+
+export interface CellRun {
+  id: string;
+  trace_id: string;
+  status: string;
+  error: string | null;
+  latency: number | null;
+  total_tokens: number | null;
+  total_cost: number | null;
+  outputs: unknown;
+  outputs_preview: string | null;
+  scores: Record<string, number | null>;
+}
+
+export interface Cell {
+  runs: CellRun[];
+  scores: Record<string, Score>;
+  latency: number | null;
+  total_tokens: number | null;
+  total_cost: number | null;
+  errors: number;
+  /** This cell's score on the chosen key minus the baseline's, when both have one. */
+  delta: number | null;
+  verdict: Verdict | null;
+}
+
+export interface ComparedExample {
+  id: string;
+  /** False when the example was deleted from the dataset after the experiment ran. */
+  exists: boolean;
+  inputs: unknown;
+  outputs: unknown;
+  splits: string[];
+  cells: Record<string, Cell | null>;
+}
+
+export interface ExperimentSummary extends Experiment {
+  /** Per key, the mean score minus the baseline's. */
+  delta: Record<string, number | null>;
+  /** Examples better, worse and the same as the baseline on the chosen key. */
+  verdicts: Record<Verdict, number>;
+}
+
+export interface Comparison {
+  dataset: { id: string; name: string };
+  experiments: ExperimentSummary[];
+  baseline_id: string;
+  keys: string[];
+  score_key: string | null;
+  splits: string[];
+  /** Examples after the split and regression filters (the rows pages walk through). */
+  total: number;
+  rows: ComparedExample[];
+}
+
+const EPSILON = 1e-9;
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const spread = (xs: number[], m: number) => Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length);
+
+function splitsOf(example: WireExample | undefined): string[] {
+  const s = (example?.metadata as Record<string, unknown> | null)?.dataset_split;
+  return Array.isArray(s) ? s.map(String) : typeof s === "string" ? [s] : [];
+}
+
+function runScores(run: SelectedRun): Record<string, number | null> {
+  return Object.fromEntries(Object.entries(run.feedback_stats ?? {}).map(([key, stats]) => [key, stats.avg]));
+}
+
+function cellOf(runs: SelectedRun[]): Cell {
+  const byKey = new Map<string, number[]>();
+  for (const run of runs)
+    for (const [key, value] of Object.entries(runScores(run))) if (value !== null) byKey.set(key, [...(byKey.get(key) ?? []), value]);
+  const scores = Object.fromEntries(
+    [...byKey].map(([key, values]) => {
+      const m = mean(values)!;
+      return [key, { mean: m, spread: spread(values, m), n: values.length }];
+    }),
+  );
+  const numbers = (pick: (r: SelectedRun) => number | null | undefined) => runs.map(pick).filter((v): v is number => typeof v === "number");
+  return {
+    runs: runs.map((r) => ({
+      id: r.id,
+      trace_id: r.trace_id,
+      status: r.status,
+      error: r.error ?? null,
+      latency: r.latency ?? null,
+      total_tokens: r.total_tokens ?? null,
+      total_cost: r.total_cost ?? null,
+      outputs: r.outputs ?? null,
+      outputs_preview: r.outputs_preview ?? null,
+      scores: runScores(r),
+    })),
+    scores,
+    latency: mean(numbers((r) => r.latency)),
+    total_tokens: mean(numbers((r) => r.total_tokens)),
+    total_cost: mean(numbers((r) => r.total_cost)),
+    errors: runs.filter((r) => r.status === "error").length,
+    delta: null,
+    verdict: null,
+  };
+}
+
+function judge(cell: Cell | null, base: Cell | null, key: string | null): void {
+  if (!cell || !base || !key) return;
+  const a = cell.scores[key]?.mean;
+  const b = base.scores[key]?.mean;
+  if (a === undefined || b === undefined) return;
+  cell.delta = a - b;
+  cell.verdict = cell.delta > EPSILON ? "better" : cell.delta < -EPSILON ? "worse" : "same";
+}
+
+/** Groups runs by example, then by experiment. */
+function cellsByExample(runs: SelectedRun[], experimentIds: string[]): Map<string, Record<string, Cell | null>> {
+  const grouped = new Map<string, Map<string, SelectedRun[]>>();
+  for (const run of runs) {
+    const exampleId = run.reference_example_id!;
+    const perExperiment = grouped.get(exampleId) ?? new Map<string, SelectedRun[]>();
+    perExperiment.set(run.session_id, [...(perExperiment.get(run.session_id) ?? []), run]);
+    grouped.set(exampleId, perExperiment);
+  }
+  return new Map(
+    [...grouped].map(([exampleId, perExperiment]) => [
+      exampleId,
+      Object.fromEntries(experimentIds.map((id) => [id, perExperiment.has(id) ? cellOf(perExperiment.get(id)!) : null])),
+    ]),
+  );
+}
+
+/**
+ * The experiments of a dataset side by side, example by example: every example any of them ran,
+ * each experiment's runs for it (repetitions as mean ± spread), scores judged against the baseline
+ * on one feedback key, filtered to regressions or improvements, one page at a time.
+ */
+export async function compareExperiments(db: Sql, workspaceId: string, input: ComparisonQuery): Promise<Comparison> {
+  const q = comparisonQuery.parse(input);
+  const ids = [...new Set(q.experimentIds)];
+  const baselineId = q.baselineId ?? ids[0];
+  if (!ids.includes(baselineId)) throw badRequest("The baseline must be one of the compared experiments.");
+  const dataset = await findDataset(db, workspaceId, q.datasetId);
+  const sessions = await listSessions(db, workspaceId, sessionListQuery.parse({ id: ids, include_stats: "true", limit: ids.length }));
+  const missing = ids.find((id) => !sessions.some((s) => s.id === id));
+  if (missing) throw notFound(`Experiment ${missing} not found.`);
+  const foreign = sessions.find((s) => s.reference_dataset_id !== dataset.id);
+  if (foreign) throw badRequest(`${foreign.name} is not an experiment on dataset ${dataset.name}.`);
+
+  const runs = await experimentRuns(db, workspaceId, { projectIds: ids });
+  const cells = cellsByExample(runs, ids);
+  const keys = [...new Set(sessions.flatMap((s) => Object.keys(s.feedback_stats ?? {})))].sort();
+  const scoreKey = q.scoreKey ?? keys[0] ?? null;
+  for (const row of cells.values()) for (const id of ids) if (id !== baselineId) judge(row[id], row[baselineId], scoreKey);
+
+  const ordered = await examplesInOrder(db, workspaceId, [...cells.keys()]);
+  const examples = new Map(ordered.map((e) => [e.id, e]));
+  // The dataset's order; examples deleted since the experiments ran come last.
+  let exampleIds = [...ordered.map((e) => e.id), ...[...cells.keys()].filter((id) => !examples.has(id)).sort()];
+  const splits = [...new Set(exampleIds.flatMap((id) => splitsOf(examples.get(id))))].sort();
+  if (q.split) exampleIds = exampleIds.filter((id) => splitsOf(examples.get(id)).includes(q.split!));
+  const others = (id: string) => ids.filter((e) => e !== baselineId).map((e) => cells.get(id)![e]);
+  if (q.only !== "all") {
+    const wanted: Verdict = q.only === "regressions" ? "worse" : "better";
+    exampleIds = exampleIds.filter((id) => others(id).some((c) => c?.verdict === wanted));
+  }
+  if (q.sort === "delta") {
+    const worst = (id: string) => Math.min(...others(id).map((c) => c?.delta ?? Infinity));
+    exampleIds.sort((a, b) => worst(a) - worst(b));
+  }
+
+  const page = exampleIds.slice(q.offset, q.offset + q.limit);
+  const full = await experimentRuns(db, workspaceId, { projectIds: ids, exampleIds: page, heavy: new Set(["outputs"]) });
+  const pageCells = cellsByExample(full, ids);
+  const rows = page.map((id) => {
+    const row = pageCells.get(id)!;
+    for (const e of ids) if (e !== baselineId) judge(row[e], row[baselineId], scoreKey);
+    const example = examples.get(id);
+    return {
+      id,
+      exists: Boolean(example),
+      inputs: example?.inputs ?? null,
+      outputs: example?.outputs ?? null,
+      splits: splitsOf(example),
+      cells: row,
+    };
+  });
+
+  const base = summaryOf(sessions.find((x) => x.id === baselineId)!);
+  const experiments = ids.map((id): ExperimentSummary => {
+    const summary = summaryOf(sessions.find((x) => x.id === id)!);
+    const verdicts: Record<Verdict, number> = { better: 0, worse: 0, same: 0 };
+    for (const row of cells.values()) {
+      const verdict = row[id]?.verdict;
+      if (verdict) verdicts[verdict]++;
+    }
+    const delta = (key: string) => {
+      const [mine, theirs] = [summary.feedback[key]?.avg, base.feedback[key]?.avg];
+      return id === baselineId || mine == null || theirs == null ? null : mine - theirs;
+    };
+    return { ...summary, delta: Object.fromEntries(keys.map((key) => [key, delta(key)])), verdicts };
+  });
+  return {
+    dataset: { id: dataset.id, name: dataset.name },
+    experiments,
+    baseline_id: baselineId,
+    keys,
+    score_key: scoreKey,
+    splits,
+    total: exampleIds.length,
+    rows,
+  };
+}
