@@ -1,4 +1,4 @@
 import { apiNotFound } from "@/server/http/not-found";
 
-/** Any /api/v2 (or /v2) path: the v2 resources are not served yet. */
+/** Any /api/v2 (or /v2) path no route matches. */
 export const { GET, POST, PUT, PATCH, DELETE } = apiNotFound();

@@ -1,0 +1,14 @@
+import { idParams } from "@/server/core/uuid";
+import { experimentRunsQuery, queryExperimentRuns } from "@/server/experiments/experiment-runs";
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+
+/** The dataset's examples with their runs in the given experiments (`datasets.experimentRuns.query`). */
+export const POST = route({
+  access: "read",
+  params: idParams("datasetId"),
+  body: experimentRunsQuery,
+  handler: ({ ctx, params, body }) => queryExperimentRuns(ctx.sql, ctx.workspaceId, params.datasetId, body),
+});
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");
