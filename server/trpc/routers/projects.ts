@@ -20,8 +20,10 @@ export const projectsRouter = router({
       }),
     )
     .query(async ({ ctx, input }) => {
+      // Experiments live with their dataset, not among the tracing projects.
       const query = sessionListQuery.parse({
         include_stats: "true",
+        reference_free: "true",
         name_contains: input.nameContains,
         limit: input.limit,
         offset: input.offset,

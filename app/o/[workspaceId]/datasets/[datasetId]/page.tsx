@@ -2,72 +2,25 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { use, useState } from "react";
+import { use } from "react";
 import { useTRPC } from "@/app/trpc-client";
-import type { RouterOutputs } from "@/app/trpc-types";
+import { formatCount, formatExactTime, relativeTime } from "../../_components/format";
+import { ErrorState } from "../../_components/ui";
+import { useUrlState } from "../../_components/url-state";
+import { ExamplesTab } from "./examples-tab";
+import { ExperimentsTab } from "./experiments-tab";
 
-type ExampleView = RouterOutputs["datasets"]["examples"][number];
-import { JsonView } from "../../_components/conversation/json-view";
-import { formatCount, formatExactTime, relativeTime, shortId } from "../../_components/format";
-import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
-import styles from "../datasets.module.css";
-
-const PAGE = 50;
-
-function preview(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  const text = JSON.stringify(value);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
-
-const splitsOf = (e: ExampleView) => {
-  const s = e.metadata?.dataset_split;
-  return Array.isArray(s) ? s.map(String) : typeof s === "string" ? [s] : [];
-};
-
-function ExamplePanel({ example, onClose }: { example: ExampleView; onClose: () => void }) {
-  const { dataset_split: _split, ...metadata } = example.metadata ?? {};
-  return (
-    <aside className={`card ${styles.panel}`} aria-label="Example" data-testid="example-detail">
-      <div className="row">
-        <h2>
-          Example <span className="mono faint">{shortId(example.id)}</span>
-        </h2>
-        <span className="grow" />
-        <button type="button" className="btn btn-sm btn-ghost" aria-label="Close" onClick={onClose}>
-          ✕
-        </button>
-      </div>
-      <div className="row muted" style={{ flexWrap: "wrap" }}>
-        {splitsOf(example).map((s) => (
-          <span key={s} className="badge">
-            {s}
-          </span>
-        ))}
-        <span title={formatExactTime(example.created_at)}>created {relativeTime(example.created_at)}</span>
-        {example.source_run_id && (
-          <span>
-            from run <code>{shortId(example.source_run_id)}</code>
-          </span>
-        )}
-      </div>
-      <JsonView value={example.inputs} title="Inputs" />
-      <JsonView value={example.outputs ?? null} title="Reference outputs" />
-      {Object.keys(metadata).length > 0 && <JsonView value={metadata} title="Metadata" />}
-    </aside>
-  );
-}
+const TABS = [
+  ["examples", "Examples"],
+  ["experiments", "Experiments"],
+] as const;
 
 export default function DatasetPage({ params }: { params: Promise<{ workspaceId: string; datasetId: string }> }) {
   const { workspaceId, datasetId } = use(params);
   const trpc = useTRPC();
-  const [offset, setOffset] = useState(0);
-  const [selected, setSelected] = useState<ExampleView | null>(null);
+  const [query, setQuery] = useUrlState();
+  const tab = query.get("tab") === "experiments" ? "experiments" : "examples";
   const dataset = useQuery(trpc.datasets.get.queryOptions({ workspaceId, datasetId }));
-  const examples = useQuery({
-    ...trpc.datasets.examples.queryOptions({ workspaceId, datasetId, offset, limit: PAGE }),
-    placeholderData: (p) => p,
-  });
   if (dataset.error)
     return (
       <div className="page">
@@ -108,68 +61,24 @@ export default function DatasetPage({ params }: { params: Promise<{ workspaceId:
           </div>
         </div>
       </div>
-      {examples.isPending ? (
-        <LoadingState label="Loading examples…" />
-      ) : examples.error ? (
-        <ErrorState error={examples.error} retry={() => examples.refetch()} />
-      ) : examples.data.length === 0 && offset === 0 ? (
-        <EmptyState title="No examples yet">
-          Add runs from a run&apos;s detail (“Add to dataset”), or upload examples with the SDK.
-        </EmptyState>
+      <div className="segmented" role="tablist" aria-label="Dataset" style={{ alignSelf: "flex-start" }}>
+        {TABS.map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-pressed={tab === id}
+            aria-selected={tab === id}
+            onClick={() => setQuery({ tab: id === "examples" ? null : id })}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      {tab === "examples" ? (
+        <ExamplesTab workspaceId={workspaceId} datasetId={datasetId} total={total} />
       ) : (
-        <div className={styles.split}>
-          <div className={`card ${styles.tableWrap}`}>
-            <table className={`table ${styles.examples}`} data-testid="examples">
-              <colgroup>
-                <col />
-                <col />
-                <col style={{ width: 110 }} />
-                <col style={{ width: 110 }} />
-              </colgroup>
-              <thead>
-                <tr>
-                  <th>Inputs</th>
-                  <th>Reference outputs</th>
-                  <th>Split</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {examples.data.map((e) => (
-                  <tr key={e.id} className={`row-link ${selected?.id === e.id ? styles.selected : ""}`} onClick={() => setSelected(e)}>
-                    <td>
-                      <div className={styles.preview}>{preview(e.inputs)}</div>
-                    </td>
-                    <td>
-                      <div className={styles.preview}>{preview(e.outputs)}</div>
-                    </td>
-                    <td>
-                      {splitsOf(e).map((s) => (
-                        <span key={s} className="badge">
-                          {s}
-                        </span>
-                      ))}
-                    </td>
-                    <td title={formatExactTime(e.created_at)}>{relativeTime(e.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <div className={styles.pager}>
-              <span className="muted">
-                {offset + 1}–{offset + examples.data.length}
-                {total ? ` of ${formatCount(total)}` : ""}
-              </span>
-              <button type="button" className="btn btn-sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-                Previous
-              </button>
-              <button type="button" className="btn btn-sm" disabled={examples.data.length < PAGE} onClick={() => setOffset(offset + PAGE)}>
-                Next
-              </button>
-            </div>
-          </div>
-          {selected && <ExamplePanel example={selected} onClose={() => setSelected(null)} />}
-        </div>
+        <ExperimentsTab workspaceId={workspaceId} datasetId={datasetId} />
       )}
     </div>
   );
