@@ -124,5 +124,23 @@ describe("experiments: evaluate() twice, then every read of the results", () => 
       return project.feedback_stats?.short?.n === 5 ? project : null;
     });
     assert.equal(rescored.feedback_stats.short.avg, 1);
+
+    // Pairwise: the SDK's comparative evaluation prefers the perfect experiment's answer where they differ.
+    const pairwise = await evaluate([perfect.experimentName, worse.experimentName], {
+      client,
+      evaluators: [
+        ({ runs, referenceOutputs }: { runs: any[]; referenceOutputs?: Outputs }) => ({
+          key: "preference",
+          scores: Object.fromEntries(runs.map((r) => [r.id, r.outputs?.answer === referenceOutputs?.answer ? 1 : 0])),
+        }),
+      ],
+    });
+    const comparisons = await call(server, "GET", `/datasets/${dataset.id}/comparative`);
+    assert.equal(comparisons.status, 200);
+    const comparison = comparisons.body.find((c: { id: string }) => c.id === pairwise.comparativeExperiment?.id);
+    assert.deepEqual(comparison.experiments_info.map((e: { id: string }) => e.id).sort(), [good.id, bad.id].sort());
+    assert.equal(comparison.preferences.preference[good.id].wins, 2, "the perfect answer wins on d and e");
+    assert.equal(comparison.preferences.preference[good.id].ties, 3);
+    assert.equal(comparison.preferences.preference[bad.id].losses, 2);
   });
 });

@@ -135,5 +135,27 @@ test("a dataset's experiments, compared against a baseline, regressions marked",
   assert.equal(await page.locator('[data-testid="compare-row"]').count(), 4);
   assert.equal(await page.locator("td[data-verdict]").count(), 0, "one experiment has nothing to be judged against");
   await darkShot("experiment-single-dark");
+
+  // Pairwise review: pick per example with the keyboard (1, 2, 0 for a tie); win rates follow.
+  await page.goto(`${server.url}/o/${user.workspaceId}/datasets/${dataset.id}/compare?selectedSessions=${goodId},${badId}`);
+  await page.getByRole("button", { name: "Start pairwise review" }).click();
+  await page.waitForURL(/comparativeExperiment=/, { waitUntil: "commit" });
+  const picker = page.locator('[data-testid="preference-picker"]');
+  await picker.waitFor();
+  const tallies = ["1–0–0", "1–1–0", "2–1–0", "2–2–0"];
+  for (const [i, key] of ["1", "0", "1", "0"].entries()) {
+    await page.keyboard.press(key);
+    await page.waitForFunction(
+      (want) => (document.querySelector('[data-testid="win-rates"]')?.textContent ?? "").includes(want),
+      tallies[i],
+    );
+  }
+  const rates = page.locator('[data-testid="win-rates"]').first();
+  assert.match((await rates.textContent()) ?? "", /75% wins/);
+  await shot("experiments-pairwise");
+  await page.goto(`${server.url}/o/${user.workspaceId}/datasets/${dataset.id}?tab=pairwise`);
+  await page.locator('[data-testid="pairwise-list"]').waitFor();
+  assert.match((await page.locator('[data-testid="pairwise-list"]').textContent()) ?? "", /75% wins/);
+  await darkShot("experiments-pairwise-list-dark");
   assert.deepEqual(dialogs, []);
 });

@@ -12,6 +12,7 @@ import { ingestRuns } from "../ingest/service";
 import { createSession } from "../sessions/service";
 import { compareExperiments } from "./compare";
 import { listExperiments } from "./list";
+import { listComparativeExperiments, pairwiseSummary, recordPreference, startPairwise } from "./pairwise";
 
 const status = (code: number) => (error: unknown) => error instanceof AppError && error.status === code;
 
@@ -48,7 +49,7 @@ async function experiment(
 }
 
 withTestDatabases("experiments", (open) => {
-  test("experiments of a dataset side by side: scores per example, repetitions, regressions against a baseline", async () => {
+  test("experiments side by side (scores per example, repetitions, regressions against a baseline) and a pairwise review", async () => {
     const db = (await open()).sql;
     const ws = (await createWorkspace(db.prisma, "experiments")).id;
     const dataset = await createDataset(db, ws, { name: "qa" } as never);
@@ -135,5 +136,28 @@ withTestDatabases("experiments", (open) => {
     const other = (await createWorkspace(db.prisma, "other")).id;
     await assert.rejects(compareExperiments(db, other, { datasetId: dataset.id, experimentIds: [perfect] }), status(404));
     await assert.rejects(listExperiments(db, other, dataset.id), status(404));
+
+    // Pairwise review: a reviewer picks the better output per example; picking again replaces the pick.
+    const review = await startPairwise(db, ws, { experimentIds: [perfect, worse] });
+    const reviewer = randomUUID();
+    await recordPreference(db, ws, reviewer, { comparativeId: review.id, exampleId: a, preferred: worse });
+    await recordPreference(db, ws, reviewer, { comparativeId: review.id, exampleId: a, preferred: perfect });
+    await recordPreference(db, ws, reviewer, { comparativeId: review.id, exampleId: b, preferred: perfect });
+    const picked = await recordPreference(db, ws, reviewer, { comparativeId: review.id, exampleId: c, preferred: null });
+    assert.deepEqual(picked.preferences.preference[perfect], { wins: 2, ties: 1, losses: 0, win_rate: 2.5 / 3 });
+    assert.deepEqual(picked.preferences.preference[worse], { wins: 0, ties: 1, losses: 2, win_rate: 0.5 / 3 });
+    assert.deepEqual(picked.picks[a], { preference: perfect });
+    assert.deepEqual(picked.picks[c], { preference: null });
+    assert.equal(picked.feedback_stats.preference[perfect], 2.5 / 3);
+    assert.deepEqual(
+      (await listComparativeExperiments(db, ws, dataset.id)).map((r) => r.id),
+      [review.id],
+    );
+    await assert.rejects(
+      recordPreference(db, ws, reviewer, { comparativeId: review.id, exampleId: a, preferred: tracing.id }),
+      status(400),
+    );
+    await assert.rejects(pairwiseSummary(db, other, review.id), status(404));
+    await assert.rejects(startPairwise(db, ws, { experimentIds: [perfect] }), status(400));
   });
 });

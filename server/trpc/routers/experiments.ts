@@ -2,7 +2,8 @@ import { z } from "zod";
 import { uuid } from "../../core/uuid";
 import { compareExperiments, comparisonQuery } from "../../experiments/compare";
 import { listExperiments } from "../../experiments/list";
-import { router, workspaceProcedure } from "../init";
+import { listComparativeExperiments, pairwiseSummary, preferenceInput, recordPreference, startPairwise } from "../../experiments/pairwise";
+import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
 
 export const experimentsRouter = router({
   /** A dataset's experiments with their statistics and feedback averages. */
@@ -12,4 +13,22 @@ export const experimentsRouter = router({
 
   /** One experiment example by example, or several side by side against a baseline. */
   compare: workspaceProcedure.input(comparisonQuery).query(({ ctx, input }) => compareExperiments(ctx.sql, ctx.workspaceId, input)),
+
+  /** A dataset's pairwise comparisons with their win rates. */
+  pairwiseList: workspaceProcedure
+    .input(z.object({ datasetId: uuid }))
+    .query(({ ctx, input }) => listComparativeExperiments(ctx.sql, ctx.workspaceId, input.datasetId)),
+
+  pairwise: workspaceProcedure
+    .input(z.object({ comparativeId: uuid }))
+    .query(({ ctx, input }) => pairwiseSummary(ctx.sql, ctx.workspaceId, input.comparativeId)),
+
+  startPairwise: workspaceWriteProcedure
+    .input(z.object({ experimentIds: z.array(uuid).length(2, "pick exactly two experiments") }))
+    .mutation(({ ctx, input }) => startPairwise(ctx.sql, ctx.workspaceId, input)),
+
+  /** A reviewer's pick of the better output for one example (or a tie). */
+  prefer: workspaceWriteProcedure
+    .input(preferenceInput)
+    .mutation(({ ctx, input }) => recordPreference(ctx.sql, ctx.workspaceId, ctx.userId, input)),
 });

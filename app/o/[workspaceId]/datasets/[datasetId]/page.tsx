@@ -9,17 +9,20 @@ import { ErrorState } from "../../_components/ui";
 import { useUrlState } from "../../_components/url-state";
 import { ExamplesTab } from "./examples-tab";
 import { ExperimentsTab } from "./experiments-tab";
+import { PairwiseTab } from "./pairwise-tab";
 
 const TABS = [
   ["examples", "Examples"],
   ["experiments", "Experiments"],
+  ["pairwise", "Pairwise"],
 ] as const;
+type Tab = (typeof TABS)[number][0];
 
 export default function DatasetPage({ params }: { params: Promise<{ workspaceId: string; datasetId: string }> }) {
   const { workspaceId, datasetId } = use(params);
   const trpc = useTRPC();
   const [query, setQuery] = useUrlState();
-  const tab = query.get("tab") === "experiments" ? "experiments" : "examples";
+  const tab: Tab = TABS.find(([id]) => id === query.get("tab"))?.[0] ?? "examples";
   const dataset = useQuery(trpc.datasets.get.queryOptions({ workspaceId, datasetId }));
   if (dataset.error)
     return (
@@ -77,8 +80,10 @@ export default function DatasetPage({ params }: { params: Promise<{ workspaceId:
       </div>
       {tab === "examples" ? (
         <ExamplesTab workspaceId={workspaceId} datasetId={datasetId} total={total} />
-      ) : (
+      ) : tab === "experiments" ? (
         <ExperimentsTab workspaceId={workspaceId} datasetId={datasetId} />
+      ) : (
+        <PairwiseTab workspaceId={workspaceId} datasetId={datasetId} />
       )}
     </div>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { use, useCallback, useState } from "react";
@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, LoadingState } from "../../../_components/ui";
 import { useUrlState } from "../../../_components/url-state";
 import { CompareGrid, type Focus } from "./compare-grid";
 import { ExampleDetail } from "./example-detail";
+import { PreferencePicker, WinRates } from "./pairwise";
 import { Summaries } from "./summaries";
 import styles from "./compare.module.css";
 
@@ -47,6 +48,14 @@ export default function ComparePage({ params }: { params: Promise<{ workspaceId:
     enabled: experimentIds.length > 0,
     placeholderData: keepPreviousData,
   });
+  const comparativeId = query.get("comparativeExperiment");
+  const pairwise = useQuery({
+    ...trpc.experiments.pairwise.queryOptions({ workspaceId, comparativeId: comparativeId ?? "" }),
+    enabled: Boolean(comparativeId),
+  });
+  const startPairwise = useMutation(
+    trpc.experiments.startPairwise.mutationOptions({ onSuccess: (created) => setQuery({ comparativeExperiment: created.id }) }),
+  );
   const set = (patch: Record<string, string | null>) => {
     setQuery({ offset: null, ...patch });
     setFocus({ row: 0, column: focus.column });
@@ -102,6 +111,26 @@ export default function ComparePage({ params }: { params: Promise<{ workspaceId:
     <div className="page">
       {header}
       <Summaries comparison={data} onBaseline={(id) => set({ baseline: id })} />
+      {pairwise.data ? (
+        <div className="card" style={{ padding: "8px 12px" }}>
+          <WinRates summary={pairwise.data} />
+        </div>
+      ) : (
+        experimentIds.length === 2 &&
+        !comparativeId && (
+          <div>
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={startPairwise.isPending}
+              onClick={() => startPairwise.mutate({ workspaceId, experimentIds })}
+            >
+              Start pairwise review
+            </button>
+            {startPairwise.error && <span className="err-text"> {startPairwise.error.message}</span>}
+          </div>
+        )
+      )}
       <div className="row" style={{ flexWrap: "wrap", gap: 10 }}>
         {data.keys.length > 0 && (
           <label className="row" style={{ gap: 6 }}>
@@ -175,6 +204,15 @@ export default function ComparePage({ params }: { params: Promise<{ workspaceId:
             <span className="kbd">↑</span> <span className="kbd">↓</span> examples · <span className="kbd">←</span>{" "}
             <span className="kbd">→</span> experiments · <span className="kbd">Enter</span> opens the trace
           </p>
+          {selectedRow && pairwise.data && (
+            <PreferencePicker
+              workspaceId={workspaceId}
+              comparativeId={pairwise.data.id}
+              exampleId={selectedRow.id}
+              experiments={pairwise.data.experiments_info}
+              onPicked={() => setFocus((f) => ({ ...f, row: Math.min(f.row + 1, data.rows.length - 1) }))}
+            />
+          )}
           {selectedRow && <ExampleDetail key={selectedRow.id} comparison={data} row={selectedRow} traceHref={traceHref} />}
         </>
       )}
