@@ -1,6 +1,7 @@
 // The UI's speed in a real browser (Debian's Chromium) against the built app (`next build` first;
 // NEXT_DIST_DIR picks the build): the first page of a project of [runs] runs (default 1,000,000)
-// and a trace of 10,000 runs, each opened BENCH_REPS times; then the trace tree scrolled frame by frame.
+// a trace of 10,000 runs, and the comparison of two experiments over 1,000 examples, each opened
+// BENCH_REPS times; then the trace tree scrolled frame by frame.
 // Usage: npx tsx bench/ui.ts [runs]
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import { migrate } from "../server/db/migrate";
 import { createSession } from "../server/sessions/service";
 import { startServer } from "../e2e/harness/server";
 import { launchBrowser, seedLargeTrace, signInInBrowser } from "../e2e/ui/harness";
+import { seedExperiments } from "./experiments-seed";
 import { seedRuns } from "./query-seed";
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
@@ -32,7 +34,8 @@ async function main() {
   const project = (await createSession(db.sql, workspaceId, { name: "million-runs" })) as { id: string };
   const started = performance.now();
   await seedRuns(db, workspaceId, Array(10).fill(project.id), TOTAL, (line) => console.log(line));
-  console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const comparison = await seedExperiments(db, workspaceId, 1000);
+  console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(0)} s (and two experiments over 1,000 examples)`);
   await db.close();
 
   const server = await startServer({ env: { DATA_DIR: dataDir }, existing: { apiKey: key, workspaceId }, databaseUrl: null });
@@ -73,6 +76,8 @@ async function main() {
     await measure(`runs table, first page of ${TOTAL.toLocaleString()} runs`, 1000, runsUrl, "run-row");
     await measure(`runs table, root runs only`, 1000, `${runsUrl}?root=1`, "run-row");
     await measure("trace of 10,000 runs", 2000, traceUrl, "trace-row");
+    const compareUrl = `${server.url}/o/${workspaceId}/datasets/${comparison.datasetId}/compare?selectedSessions=${comparison.experiments.join(",")}`;
+    await measure("comparison of 2 experiments, 1,000 examples", 1000, compareUrl, "compare-row");
 
     // Scrolling the 10,000-run tree: 240 frames, 300 px per frame.
     // A string, not a function: the bundler's name helpers do not exist in the page.

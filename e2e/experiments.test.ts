@@ -108,6 +108,14 @@ describe("experiments: evaluate() twice, then every read of the results", () => 
       page_size: 2,
     });
     assert.deepEqual(worstFirst.items.map((e) => (e.outputs as any).answer).sort(), ["D", "E"]);
+    const classic = await call(server, "POST", `/datasets/${dataset.id}/runs`, { session_ids: [good.id], limit: 3 });
+    assert.equal(classic.status, 200);
+    assert.equal(classic.body.length, 3);
+    assert.deepEqual(
+      classic.body[0].runs[0].outputs,
+      { answer: classic.body[0].outputs.answer },
+      "LangSmith's classic read: examples with whole runs",
+    );
     const misuse = await call(server, "POST", `/api/v2/datasets/${dataset.id}/experiment-runs`, { experiment_ids: [] });
     assert.equal(misuse.status, 400);
     assert.match(misuse.body.detail, /experiment_ids/);

@@ -42,29 +42,33 @@ function decodeOffset(cursor: string): number {
 }
 
 /**
- * The dataset's examples that the experiments ran, each with its runs in those experiments, a page
- * at a time (`{items, next_cursor}`), in the dataset's order or by one feedback key of a single
- * experiment's runs.
+ * The dataset's examples that the experiments ran, each with its runs in those experiments, in the
+ * dataset's order or by one feedback key of a single experiment's runs.
  */
-export async function queryExperimentRuns(db: Sql, workspaceId: string, datasetId: string, q: ExperimentRunsQuery) {
+async function examplesWithRuns(
+  db: Sql,
+  workspaceId: string,
+  datasetId: string,
+  q: {
+    experimentIds: string[];
+    exampleIds?: string[];
+    filters?: Record<string, string[]>;
+    heavy: ReadonlySet<string>;
+    sortBy?: { key: string; asc: boolean };
+  },
+) {
   await findDataset(db, workspaceId, datasetId);
-  const ids = [...new Set(q.experiment_ids)];
+  const ids = [...new Set(q.experimentIds)];
   const sessions = await listSessions(db, workspaceId, sessionListQuery.parse({ id: ids, limit: ids.length }));
   const missing = ids.find((id) => !sessions.some((s) => s.id === id));
   if (missing) throw notFound(`Experiment ${missing} not found.`);
-  if (q.sort && ids.length > 1) throw badRequest("sort by feedback works on one experiment: name a single experiment_id.");
-  const selects = q.selects ?? [];
-  const runs = await experimentRuns(db, workspaceId, {
-    projectIds: ids,
-    exampleIds: q.example_ids ?? undefined,
-    filters: q.filters ?? undefined,
-    heavy: heavyColumnsFor(selects),
-  });
+  if (q.sortBy && ids.length > 1) throw badRequest("sort by feedback works on one experiment: name a single experiment_id.");
+  const runs = await experimentRuns(db, workspaceId, { projectIds: ids, exampleIds: q.exampleIds, filters: q.filters, heavy: q.heavy });
   const byExample = new Map<string, typeof runs>();
   for (const run of runs) byExample.set(run.reference_example_id!, [...(byExample.get(run.reference_example_id!) ?? []), run]);
   const examples = (await examplesInOrder(db, workspaceId, [...byExample.keys()])).filter((e) => e.dataset_id === datasetId);
-  if (q.sort) {
-    const key = q.sort.by.replace(/^feedback\./, "");
+  if (q.sortBy) {
+    const { key, asc } = q.sortBy;
     const score = (exampleId: string) => {
       const values = byExample
         .get(exampleId)!
@@ -72,29 +76,47 @@ export async function queryExperimentRuns(db: Sql, workspaceId: string, datasetI
         .filter((v): v is number => typeof v === "number");
       return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
     };
-    const sign = q.sort.order?.toLowerCase() === "asc" ? 1 : -1;
     // Examples without the score come last either way.
     examples.sort((a, b) => {
       const [x, y] = [score(a.id), score(b.id)];
-      return x === null ? (y === null ? 0 : 1) : y === null ? -1 : sign * (x - y);
+      return x === null ? (y === null ? 0 : 1) : y === null ? -1 : (asc ? 1 : -1) * (x - y);
     });
   }
+  return examples.map((example) => ({ ...example, runs: byExample.get(example.id)! }));
+}
+
+/** POST /api/v2/datasets/{id}/experiment-runs: `{items, next_cursor}` pages, runs in the v2 shape. */
+export async function queryExperimentRuns(db: Sql, workspaceId: string, datasetId: string, q: ExperimentRunsQuery) {
+  const selects = q.selects ?? [];
+  const examples = await examplesWithRuns(db, workspaceId, datasetId, {
+    experimentIds: q.experiment_ids,
+    exampleIds: q.example_ids ?? undefined,
+    filters: q.filters ?? undefined,
+    heavy: heavyColumnsFor(selects),
+    sortBy: q.sort ? { key: q.sort.by.replace(/^feedback\./, ""), asc: q.sort.order?.toLowerCase() === "asc" } : undefined,
+  });
   const offset = q.cursor ? decodeOffset(q.cursor) : 0;
   const page = examples.slice(offset, offset + q.page_size);
   return {
-    items: page.map((example) => ({
-      id: example.id,
-      dataset_id: example.dataset_id,
-      inputs: example.inputs,
-      outputs: example.outputs,
-      metadata: example.metadata,
-      created_at: example.created_at,
-      modified_at: example.modified_at,
-      name: null,
-      source_run_id: example.source_run_id,
-      attachment_urls: example.attachment_urls,
-      runs: byExample.get(example.id)!.map((run) => v2Run(run, selects)),
-    })),
+    items: page.map(({ runs, ...example }) => ({ ...example, name: null, runs: runs.map((run) => v2Run(run, selects)) })),
     next_cursor: offset + q.page_size < examples.length ? encodeOffset(offset + q.page_size) : null,
   };
+}
+
+/** POST /datasets/{id}/runs with `session_ids` (LangSmith's classic read): examples with their runs, in pages. */
+export const datasetRunsQuery = z.looseObject({
+  session_ids: z.array(uuid).min(1, "name at least one experiment").max(100),
+  filters: z.record(z.string(), z.array(z.string().max(10_000)).max(20)).nullish(),
+  preview: z.boolean().nullish(),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(1000).default(100),
+});
+
+export async function readDatasetRuns(db: Sql, workspaceId: string, datasetId: string, q: z.infer<typeof datasetRunsQuery>) {
+  const examples = await examplesWithRuns(db, workspaceId, datasetId, {
+    experimentIds: q.session_ids,
+    filters: q.filters ?? undefined,
+    heavy: q.preview ? new Set() : new Set(["inputs", "outputs", "extra", "events"]),
+  });
+  return examples.slice(q.offset, q.offset + q.limit);
 }
