@@ -4,47 +4,15 @@
  * marked, the regressions-only filter, keyboard moves, and the single-experiment view the SDK links to.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { Client } from "langsmith";
 import { evaluate } from "langsmith/evaluation";
-import type { Browser, Page } from "playwright-core";
-import { startServer, type RunningServer } from "../harness/server";
-import { createKeyInBrowser, desktopPage, launchBrowser, signUpInBrowser, type UiUser } from "./harness";
+import { createKeyInBrowser, noChromium, signedInSuite } from "./harness";
 
-const skip = existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium") ? false : "no Chromium";
-const SHOTS = path.join(process.cwd(), "e2e", "screenshots");
+const suite = signedInSuite("experiments@example.com");
 
-let server: RunningServer;
-let browser: Browser;
-let page: Page;
-let user: UiUser;
-const dialogs: string[] = [];
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `b-${name}.png`) });
-/** Dark mode, after the buttons' 0.1 s colour transition has run. */
-async function darkShot(name: string) {
-  await page.emulateMedia({ colorScheme: "dark" });
-  await page.waitForTimeout(250);
-  await shot(name);
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
-before(async () => {
-  if (skip) return;
-  await mkdir(SHOTS, { recursive: true });
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await desktopPage(browser, dialogs);
-  user = await signUpInBrowser(page, server, "experiments@example.com");
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-test("a dataset's experiments, compared against a baseline, regressions marked", { skip }, async () => {
+test("a dataset's experiments, compared against a baseline, regressions marked", { skip: noChromium }, async () => {
+  const { server, page, user, dialogs, shot } = suite;
   const client = new Client({ apiUrl: server.url, apiKey: await createKeyInBrowser(page, user) });
   const dataset = await client.createDataset("capitals");
   const capitals: [string, string][] = [
@@ -91,7 +59,7 @@ test("a dataset's experiments, compared against a baseline, regressions marked",
   await table.locator("tbody tr").nth(1).waitFor();
   assert.match((await table.textContent()) ?? "", /big-model/);
   await shot("experiments-tab");
-  await darkShot("experiments-tab-dark");
+  await shot("experiments-tab-dark", "dark");
   await page.locator(`input[aria-label="Select ${good.experimentName}"]`).check();
   await page.locator(`input[aria-label="Select ${bad.experimentName}"]`).check();
   await page.locator('[data-testid="compare-selected"]').click();
@@ -107,7 +75,7 @@ test("a dataset's experiments, compared against a baseline, regressions marked",
   assert.match((await regression.textContent()) ?? "", /Mombasa/);
   assert.match((await page.locator('[data-testid="experiment-summaries"]').textContent()) ?? "", /1 worse/);
   await shot("experiments-compare");
-  await darkShot("experiments-compare-dark");
+  await shot("experiments-compare-dark", "dark");
 
   await page.getByRole("button", { name: "Regressions only" }).click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-row"]').length === 1);
@@ -134,7 +102,7 @@ test("a dataset's experiments, compared against a baseline, regressions marked",
   await page.locator('[data-testid="compare-title"]', { hasText: good.experimentName }).waitFor();
   assert.equal(await page.locator('[data-testid="compare-row"]').count(), 4);
   assert.equal(await page.locator("td[data-verdict]").count(), 0, "one experiment has nothing to be judged against");
-  await darkShot("experiment-single-dark");
+  await shot("experiment-single-dark", "dark");
 
   // Pairwise review: pick per example with the keyboard (1, 2, 0 for a tie); win rates follow.
   await page.goto(`${server.url}/o/${user.workspaceId}/datasets/${dataset.id}/compare?selectedSessions=${goodId},${badId}`);
@@ -156,6 +124,6 @@ test("a dataset's experiments, compared against a baseline, regressions marked",
   await page.goto(`${server.url}/o/${user.workspaceId}/datasets/${dataset.id}?tab=pairwise`);
   await page.locator('[data-testid="pairwise-list"]').waitFor();
   assert.match((await page.locator('[data-testid="pairwise-list"]').textContent()) ?? "", /75% wins/);
-  await darkShot("experiments-pairwise-list-dark");
+  await shot("experiments-pairwise-list-dark", "dark");
   assert.deepEqual(dialogs, []);
 });

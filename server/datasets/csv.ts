@@ -22,6 +22,16 @@ export function parseCsv(text: string): string[][] {
 const text = (parts: Part[], name: string) => parts.find((p) => p.name === name)?.body.toString("utf8");
 const texts = (parts: Part[], name: string) => parts.filter((p) => p.name === name).map((p) => p.body.toString("utf8"));
 
+/** A CSV file to become a dataset: the columns named by inputKeys/outputKeys become each example's inputs and outputs. */
+export interface CsvUpload {
+  csv: string;
+  name: string;
+  description?: string | null;
+  dataType?: "kv" | "llm" | "chat";
+  inputKeys: string[];
+  outputKeys: string[];
+}
+
 /**
  * POST /datasets/upload: a new dataset from a CSV file; input_keys and output_keys (repeatable
  * form fields) name the columns that become each example's inputs and outputs.
@@ -29,15 +39,26 @@ const texts = (parts: Part[], name: string) => parts.filter((p) => p.name === na
 export async function uploadCsv(db: Sql, workspaceId: string, parts: Part[]): Promise<WireDataset> {
   const file = parts.find((p) => p.name === "file");
   if (!file) throw badRequest("Send the CSV as a multipart part named file.");
-  const inputKeys = texts(parts, "input_keys");
-  const outputKeys = texts(parts, "output_keys");
-  if (inputKeys.length === 0) throw badRequest("Name the input columns with input_keys.");
   const type = text(parts, "data_type");
   const parsedType = type ? dataType.safeParse(type) : undefined;
   if (parsedType && !parsedType.success) throw badRequest(`Invalid data_type ${JSON.stringify(type)}: must be one of kv, llm, chat.`);
-  const name = (text(parts, "name") ?? file.filename ?? "").trim();
+  return datasetFromCsv(db, workspaceId, {
+    csv: file.body.toString("utf8"),
+    name: text(parts, "name") ?? file.filename ?? "",
+    description: text(parts, "description") ?? null,
+    dataType: parsedType?.data,
+    inputKeys: texts(parts, "input_keys"),
+    outputKeys: texts(parts, "output_keys"),
+  });
+}
+
+/** A new dataset of one example per CSV row, in one transaction. */
+export async function datasetFromCsv(db: Sql, workspaceId: string, upload: CsvUpload): Promise<WireDataset> {
+  const { inputKeys, outputKeys } = upload;
+  if (inputKeys.length === 0) throw badRequest("Name the input columns with input_keys.");
+  const name = upload.name.trim();
   if (!name) throw badRequest("Name the dataset with a name field (or a file name).");
-  const rows = parseCsv(file.body.toString("utf8"));
+  const rows = parseCsv(upload.csv);
   if (rows.length === 0) throw badRequest("The CSV file is empty: it needs a header row.");
   const [header, ...records] = rows;
   const missing = [...inputKeys, ...outputKeys].filter((k) => !header.includes(k));
@@ -50,8 +71,8 @@ export async function uploadCsv(db: Sql, workspaceId: string, parts: Part[]): Pr
   return db.tx(async (t) => {
     const dataset = await insertDataset(t, workspaceId, {
       name,
-      description: text(parts, "description") ?? null,
-      data_type: parsedType?.data ?? "kv",
+      description: upload.description ?? null,
+      data_type: upload.dataType ?? "kv",
       extra: { source: "csv_upload" },
     });
     await createExamples(

@@ -3,8 +3,9 @@ import type { Sql } from "../db/client";
 import { badRequest, notFound } from "../core/errors";
 import { uuid } from "../core/uuid";
 import { findDataset } from "../datasets/service";
-import { examplesInOrder, type WireExample } from "../datasets/examples";
-import { experimentRuns } from "../runs/experiment-runs";
+import { exampleOutlines, readExamples } from "../datasets/examples";
+import { scoresOfRuns } from "../feedback/stats";
+import { experimentRunOutlines, experimentRuns } from "../runs/experiment-runs";
 import type { SelectedRun } from "../runs/serialize";
 import { listSessions } from "../sessions/service";
 import { summaryOf, type Experiment } from "./list";
@@ -94,25 +95,25 @@ const EPSILON = 1e-9;
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 const spread = (xs: number[], m: number) => Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length);
 
-function splitsOf(example: WireExample | undefined): string[] {
-  const s = (example?.metadata as Record<string, unknown> | null)?.dataset_split;
-  return Array.isArray(s) ? s.map(String) : typeof s === "string" ? [s] : [];
-}
-
 function runScores(run: SelectedRun): Record<string, number | null> {
   return Object.fromEntries(Object.entries(run.feedback_stats ?? {}).map(([key, stats]) => [key, stats.avg]));
 }
 
-function cellOf(runs: SelectedRun[]): Cell {
+/** Per key, the mean and spread of the runs' scores (repetitions of one example). */
+function summarizeScores(perRun: Record<string, number | null>[]): Record<string, Score> {
   const byKey = new Map<string, number[]>();
-  for (const run of runs)
-    for (const [key, value] of Object.entries(runScores(run))) if (value !== null) byKey.set(key, [...(byKey.get(key) ?? []), value]);
-  const scores = Object.fromEntries(
+  for (const scores of perRun)
+    for (const [key, value] of Object.entries(scores)) if (value !== null) byKey.set(key, [...(byKey.get(key) ?? []), value]);
+  return Object.fromEntries(
     [...byKey].map(([key, values]) => {
       const m = mean(values)!;
       return [key, { mean: m, spread: spread(values, m), n: values.length }];
     }),
   );
+}
+
+function cellOf(runs: SelectedRun[]): Cell {
+  const scores = summarizeScores(runs.map(runScores));
   const numbers = (pick: (r: SelectedRun) => number | null | undefined) => runs.map(pick).filter((v): v is number => typeof v === "number");
   return {
     runs: runs.map((r) => ({
@@ -137,7 +138,9 @@ function cellOf(runs: SelectedRun[]): Cell {
   };
 }
 
-function judge(cell: Cell | null, base: Cell | null, key: string | null): void {
+type Judged = Pick<Cell, "scores" | "delta" | "verdict">;
+
+function judge(cell: Judged | null, base: Judged | null, key: string | null): void {
   if (!cell || !base || !key) return;
   const a = cell.scores[key]?.mean;
   const b = base.scores[key]?.mean;
@@ -146,19 +149,23 @@ function judge(cell: Cell | null, base: Cell | null, key: string | null): void {
   cell.verdict = cell.delta > EPSILON ? "better" : cell.delta < -EPSILON ? "worse" : "same";
 }
 
-/** Groups runs by example, then by experiment. */
-function cellsByExample(runs: SelectedRun[], experimentIds: string[]): Map<string, Record<string, Cell | null>> {
-  const grouped = new Map<string, Map<string, SelectedRun[]>>();
+/** Runs grouped by example, then by experiment, each group made into `make`'s value (null where an experiment has none). */
+function byExample<R extends { reference_example_id?: string | null; session_id: string }, T>(
+  runs: R[],
+  experimentIds: string[],
+  make: (runs: R[]) => T,
+): Map<string, Record<string, T | null>> {
+  const grouped = new Map<string, Map<string, R[]>>();
   for (const run of runs) {
     const exampleId = run.reference_example_id!;
-    const perExperiment = grouped.get(exampleId) ?? new Map<string, SelectedRun[]>();
+    const perExperiment = grouped.get(exampleId) ?? new Map<string, R[]>();
     perExperiment.set(run.session_id, [...(perExperiment.get(run.session_id) ?? []), run]);
     grouped.set(exampleId, perExperiment);
   }
   return new Map(
     [...grouped].map(([exampleId, perExperiment]) => [
       exampleId,
-      Object.fromEntries(experimentIds.map((id) => [id, perExperiment.has(id) ? cellOf(perExperiment.get(id)!) : null])),
+      Object.fromEntries(experimentIds.map((id) => [id, perExperiment.has(id) ? make(perExperiment.get(id)!) : null])),
     ]),
   );
 }
@@ -180,19 +187,29 @@ export async function compareExperiments(db: Sql, workspaceId: string, input: Co
   const foreign = sessions.find((s) => s.reference_dataset_id !== dataset.id);
   if (foreign) throw badRequest(`${foreign.name} is not an experiment on dataset ${dataset.name}.`);
 
-  const runs = await experimentRuns(db, workspaceId, { projectIds: ids });
-  const cells = cellsByExample(runs, ids);
+  // Every run's scores decide the rows (one light read); only the page's runs and examples are read whole, below.
+  const outlines = await experimentRunOutlines(db, workspaceId, ids);
+  const scores = await scoresOfRuns(
+    db,
+    workspaceId,
+    outlines.map((o) => o.id),
+  );
+  const judged = byExample(outlines, ids, (runs): Judged => ({
+    scores: summarizeScores(runs.map((r) => scores.get(r.id) ?? {})),
+    delta: null,
+    verdict: null,
+  }));
   const keys = [...new Set(sessions.flatMap((s) => Object.keys(s.feedback_stats ?? {})))].sort();
   const scoreKey = q.scoreKey ?? keys[0] ?? null;
-  for (const row of cells.values()) for (const id of ids) if (id !== baselineId) judge(row[id], row[baselineId], scoreKey);
+  for (const row of judged.values()) for (const id of ids) if (id !== baselineId) judge(row[id], row[baselineId], scoreKey);
 
-  const ordered = await examplesInOrder(db, workspaceId, [...cells.keys()]);
-  const examples = new Map(ordered.map((e) => [e.id, e]));
+  const outlined = await exampleOutlines(db, workspaceId, [...judged.keys()]);
+  const splitsOf = new Map(outlined.map((e) => [e.id, e.splits]));
   // The dataset's order; examples deleted since the experiments ran come last.
-  let exampleIds = [...ordered.map((e) => e.id), ...[...cells.keys()].filter((id) => !examples.has(id)).sort()];
-  const splits = [...new Set(exampleIds.flatMap((id) => splitsOf(examples.get(id))))].sort();
-  if (q.split) exampleIds = exampleIds.filter((id) => splitsOf(examples.get(id)).includes(q.split!));
-  const others = (id: string) => ids.filter((e) => e !== baselineId).map((e) => cells.get(id)![e]);
+  let exampleIds = [...outlined.map((e) => e.id), ...[...judged.keys()].filter((id) => !splitsOf.has(id)).sort()];
+  const splits = [...new Set(outlined.flatMap((e) => e.splits))].sort();
+  if (q.split) exampleIds = exampleIds.filter((id) => splitsOf.get(id)?.includes(q.split!));
+  const others = (id: string) => ids.filter((e) => e !== baselineId).map((e) => judged.get(id)![e]);
   if (q.only !== "all") {
     const wanted: Verdict = q.only === "regressions" ? "worse" : "better";
     exampleIds = exampleIds.filter((id) => others(id).some((c) => c?.verdict === wanted));
@@ -203,8 +220,12 @@ export async function compareExperiments(db: Sql, workspaceId: string, input: Co
   }
 
   const page = exampleIds.slice(q.offset, q.offset + q.limit);
-  const full = await experimentRuns(db, workspaceId, { projectIds: ids, exampleIds: page, heavy: new Set(["outputs"]) });
-  const pageCells = cellsByExample(full, ids);
+  const [full, pageExamples] = await Promise.all([
+    experimentRuns(db, workspaceId, { projectIds: ids, exampleIds: page, heavy: new Set(["outputs"]) }),
+    readExamples(db, workspaceId, page),
+  ]);
+  const pageCells = byExample(full, ids, cellOf);
+  const examples = new Map(pageExamples.map((e) => [e.id, e]));
   const rows = page.map((id) => {
     const row = pageCells.get(id)!;
     for (const e of ids) if (e !== baselineId) judge(row[e], row[baselineId], scoreKey);
@@ -214,7 +235,7 @@ export async function compareExperiments(db: Sql, workspaceId: string, input: Co
       exists: Boolean(example),
       inputs: example?.inputs ?? null,
       outputs: example?.outputs ?? null,
-      splits: splitsOf(example),
+      splits: splitsOf.get(id) ?? [],
       cells: row,
     };
   });
@@ -223,7 +244,7 @@ export async function compareExperiments(db: Sql, workspaceId: string, input: Co
   const experiments = ids.map((id): ExperimentSummary => {
     const summary = summaryOf(sessions.find((x) => x.id === id)!);
     const verdicts: Record<Verdict, number> = { better: 0, worse: 0, same: 0 };
-    for (const row of cells.values()) {
+    for (const row of judged.values()) {
       const verdict = row[id]?.verdict;
       if (verdict) verdicts[verdict]++;
     }

@@ -40,3 +40,15 @@ export async function feedbackStats(db: Sql, workspaceId: string, runIds: string
   }
   return out;
 }
+
+/** The mean score per run and key of these runs (numbers only: what comparisons rank by). */
+export async function scoresOfRuns(db: Sql, workspaceId: string, runIds: string[]): Promise<Map<string, Record<string, number>>> {
+  const out = new Map<string, Record<string, number>>();
+  if (runIds.length === 0) return out;
+  const rows = await db.query<{ run_id: string; key: string; avg: number }>(sql`
+    SELECT run_id, key, avg(score)::float8 AS avg FROM feedback
+    WHERE workspace_id = ${workspaceId} AND run_id = ANY(${runIds}::uuid[]) AND score IS NOT NULL
+    GROUP BY run_id, key`);
+  for (const row of rows) out.set(row.run_id, { ...out.get(row.run_id), [row.key]: row.avg });
+  return out;
+}

@@ -41,3 +41,26 @@ export async function experimentRuns(db: Sql, workspaceId: string, q: Experiment
     ORDER BY r.start_time, r.id`);
   return serializeRuns(db, workspaceId, rows.map(fromStorage), q.select ?? null);
 }
+
+/** An experiment run's numbers, without its content: what every row of a comparison is judged by. */
+export interface ExperimentRunOutline {
+  id: string;
+  session_id: string;
+  reference_example_id: string;
+  status: string;
+  latency: number | null;
+  /** The whole trace's tokens and cost (its LLM runs), as a root run shows them. */
+  total_tokens: number | null;
+  total_cost: number | null;
+}
+
+/** The outlines of every root run of these experiments that answers an example, oldest first: one light query. */
+export async function experimentRunOutlines(db: Sql, workspaceId: string, projectIds: string[]): Promise<ExperimentRunOutline[]> {
+  if (projectIds.length === 0) return [];
+  return db.query<ExperimentRunOutline>(sql`
+    SELECT r.id, r.project_id AS session_id, r.reference_example_id, r.status, (r.latency_ms / 1000)::float8 AS latency,
+      coalesce(t.total_tokens, r.total_tokens)::float8 AS total_tokens, coalesce(t.total_cost, r.total_cost)::float8 AS total_cost
+    FROM runs r LEFT JOIN trace_totals t ON t.workspace_id = r.workspace_id AND t.trace_id = r.trace_id
+    WHERE r.workspace_id = ${workspaceId} AND r.project_id = ANY(${projectIds}::uuid[]) AND r.is_root AND r.reference_example_id IS NOT NULL
+    ORDER BY r.start_time, r.id`);
+}

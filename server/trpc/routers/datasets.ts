@@ -1,7 +1,11 @@
 import { z } from "zod";
-import { listExamples } from "../../datasets/examples";
+import { datasetFromCsv } from "../../datasets/csv";
+import { deleteExamples, listExamples } from "../../datasets/examples";
+import { createExampleJson, updateExampleJson } from "../../datasets/json-api";
+import { listSplits } from "../../datasets/splits";
+import { listVersions, setTag } from "../../datasets/versions";
 import { addRunsToDataset } from "../../datasets/runs";
-import { addRuns, datasetCreate, datasetListQuery, exampleListQuery } from "../../datasets/schema";
+import { addRuns, dataType, datasetCreate, datasetListQuery, exampleListQuery, split } from "../../datasets/schema";
 import { createDataset, listDatasets, readDataset } from "../../datasets/service";
 import { uuid } from "../../core/uuid";
 import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
@@ -30,8 +34,9 @@ export const datasetsRouter = router({
       z.object({
         datasetId: uuid,
         offset: z.number().int().min(0).default(0),
-        limit: z.number().int().min(1).max(200).default(50),
+        limit: z.number().int().min(1).max(1000).default(50),
         split: z.string().max(200).optional(),
+        asOf: z.string().max(100).optional(),
       }),
     )
     .query(({ ctx, input }) =>
@@ -43,6 +48,7 @@ export const datasetsRouter = router({
           offset: input.offset,
           limit: input.limit,
           splits: input.split || undefined,
+          as_of: input.asOf || undefined,
         }),
       ),
     ),
@@ -55,4 +61,65 @@ export const datasetsRouter = router({
   addRuns: workspaceWriteProcedure
     .input(z.object({ datasetId: uuid, body: addRuns }))
     .mutation(({ ctx, input }) => addRunsToDataset(ctx.sql, ctx.workspaceId, input.datasetId, input.body)),
+
+  splits: workspaceProcedure
+    .input(z.object({ datasetId: uuid }))
+    .query(({ ctx, input }) => listSplits(ctx.sql, ctx.workspaceId, input.datasetId)),
+
+  versions: workspaceProcedure
+    .input(z.object({ datasetId: uuid }))
+    .query(({ ctx, input }) => listVersions(ctx.sql, ctx.workspaceId, input.datasetId, { offset: 0, limit: 100 })),
+
+  tagVersion: workspaceWriteProcedure
+    .input(z.object({ datasetId: uuid, asOf: z.string().min(1), tag: z.string().trim().min(1, "name the tag").max(200) }))
+    .mutation(({ ctx, input }) => setTag(ctx.sql, ctx.workspaceId, input.datasetId, { as_of: input.asOf, tag: input.tag })),
+
+  /** The examples editor: inputs and reference outputs as JSON objects, splits as names. */
+  createExample: workspaceWriteProcedure
+    .input(
+      z.object({
+        datasetId: uuid,
+        inputs: z.record(z.string(), z.unknown()),
+        outputs: z.record(z.string(), z.unknown()).nullable(),
+        split,
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      createExampleJson(ctx.sql, ctx.workspaceId, {
+        dataset_id: input.datasetId,
+        inputs: input.inputs,
+        outputs: input.outputs,
+        split: input.split,
+      }),
+    ),
+
+  updateExample: workspaceWriteProcedure
+    .input(
+      z.object({
+        exampleId: uuid,
+        inputs: z.record(z.string(), z.unknown()),
+        outputs: z.record(z.string(), z.unknown()).nullable(),
+        split,
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      updateExampleJson(ctx.sql, ctx.workspaceId, input.exampleId, { inputs: input.inputs, outputs: input.outputs, split: input.split }),
+    ),
+
+  deleteExamples: workspaceWriteProcedure
+    .input(z.object({ exampleIds: z.array(uuid).min(1).max(1000) }))
+    .mutation(({ ctx, input }) => deleteExamples(ctx.sql, ctx.workspaceId, input.exampleIds)),
+
+  /** A new dataset from a CSV file read in the browser. */
+  uploadCsv: workspaceWriteProcedure
+    .input(
+      z.object({
+        name: z.string().max(200),
+        csv: z.string().max(20_000_000, "the CSV file is larger than 20 MB"),
+        dataType: dataType.optional(),
+        inputKeys: z.array(z.string()).max(200),
+        outputKeys: z.array(z.string()).max(200),
+      }),
+    )
+    .mutation(({ ctx, input }) => datasetFromCsv(ctx.sql, ctx.workspaceId, input)),
 });

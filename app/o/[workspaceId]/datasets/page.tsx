@@ -7,6 +7,7 @@ import { use, useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { formatCount, formatExactTime, relativeTime } from "../_components/format";
 import { EmptyState, ErrorState, LoadingState } from "../_components/ui";
+import { CsvUpload } from "./csv-upload";
 import styles from "./datasets.module.css";
 
 export default function DatasetsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
@@ -16,6 +17,7 @@ export default function DatasetsPage({ params }: { params: Promise<{ workspaceId
   const queryClient = useQueryClient();
   const [search, setSearch] = useState("");
   const [creating, setCreating] = useState(false);
+  const [uploading, setUploading] = useState(false);
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const list = useQuery({
@@ -49,11 +51,15 @@ export default function DatasetsPage({ params }: { params: Promise<{ workspaceId
             onChange={(e) => setSearch(e.target.value)}
             aria-label="Search datasets"
           />
-          <button type="button" className="btn btn-primary" onClick={() => setCreating(!creating)}>
+          <button type="button" className="btn" onClick={() => (setUploading(!uploading), setCreating(false))}>
+            From CSV
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => (setCreating(!creating), setUploading(false))}>
             New dataset
           </button>
         </div>
       </div>
+      {uploading && <CsvUpload workspaceId={workspaceId} onCancel={() => setUploading(false)} />}
       {creating && (
         <form className={`card ${styles.createForm}`} onSubmit={submit}>
           <input

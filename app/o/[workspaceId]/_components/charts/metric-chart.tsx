@@ -19,7 +19,9 @@ import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } f
 import styles from "./charts.module.css";
 import { niceTicks } from "./ticks";
 
-export const PALETTE = ["#5b5bd6", "#10b981", "#f59e0b", "#ef4444", "#0ea5e9", "#a855f7", "#64748b", "#ec4899", "#14b8a6", "#84cc16"];
+import { PALETTE } from "./palette";
+
+export { PALETTE };
 
 export const METRIC_LABELS: Record<string, string> = {
   run_count: "Runs",

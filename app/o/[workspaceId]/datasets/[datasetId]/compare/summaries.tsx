@@ -1,6 +1,6 @@
 import type { RouterOutputs } from "@/app/trpc-types";
 import { formatCost, formatLatency, formatPercent, formatTokens } from "../../../_components/format";
-import { PALETTE } from "../../../_components/charts/metric-chart";
+import { PALETTE } from "../../../_components/charts/palette";
 import { Delta } from "./score";
 import styles from "./compare.module.css";
 
