@@ -250,7 +250,7 @@ export function ExamplesTab({ workspaceId, datasetId, total }: { workspaceId: st
       <div className={styles.pager}>
         <span className="muted">
           {offset + 1}–{offset + examples.data.length}
-          {total ? ` of ${formatCount(total)}` : ""}
+          {total && !split && !asOf ? ` of ${formatCount(total)}` : ""}
         </span>
         <button type="button" className="btn btn-sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
           Previous
