@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
-import { badRequest, conflict, notFound } from "../core/errors";
-import { isoFromDb } from "../core/time";
+import { Prisma } from "../db/generated/client";
+import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
+import { isoFromDb, parseInstant } from "../core/time";
+import { findDataset } from "../datasets/service";
+import { listSessions } from "../sessions/service";
+import { sessionListQuery } from "../sessions/schema";
 import { uuid } from "../core/uuid";
 
 /** POST /datasets/comparative as the SDKs send it (createComparativeExperiment / create_comparative_experiment). */
@@ -18,51 +21,52 @@ export const comparativeCreate = z.object({
 });
 export type ComparativeCreate = z.infer<typeof comparativeCreate>;
 
-interface Row {
-  id: string;
-  workspace_id: string;
-  name: string | null;
-  description: string | null;
-  reference_dataset_id: string;
-  extra: Record<string, unknown> | null;
-  created_at: string;
-  modified_at: string;
-}
-
 /**
  * Records a comparison of experiments over one dataset. Every experiment must be a project of the
  * workspace; the dataset defaults to the first experiment's and must be the same for all of them.
  */
 export async function createComparativeExperiment(db: Sql, workspaceId: string, input: ComparativeCreate) {
   const ids = [...new Set(input.experiment_ids)];
-  const projects = await db.query<{ id: string; name: string; reference_dataset_id: string | null }>(sql`
-    SELECT id, name, reference_dataset_id FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+  const projects = await listSessions(db, workspaceId, sessionListQuery.parse({ id: ids, limit: ids.length }));
   const missing = ids.filter((id) => !projects.some((p) => p.id === id));
   if (missing.length) throw notFound(`Experiment ${missing.join(", ")} not found.`);
   const datasetId = input.reference_dataset_id ?? projects.find((p) => p.id === ids[0])?.reference_dataset_id;
   if (!datasetId) throw badRequest("reference_dataset_id is required: the experiments name no dataset.");
-  const [dataset] = await db.query(sql`SELECT 1 FROM datasets WHERE id = ${datasetId} AND workspace_id = ${workspaceId}`);
-  if (!dataset) throw notFound(`Dataset ${datasetId} not found.`);
+  await findDataset(db, workspaceId, datasetId);
   const elsewhere = projects.filter((p) => p.reference_dataset_id && p.reference_dataset_id !== datasetId);
   if (elsewhere.length)
     throw badRequest(`Experiment ${elsewhere.map((p) => p.name).join(", ")} was run on another dataset than ${datasetId}.`);
   const id = input.id ?? randomUUID();
-  const [row] = await db.query<Row>(sql`
-    INSERT INTO comparative_experiments (id, workspace_id, name, description, reference_dataset_id, experiment_ids, extra, created_at)
-    VALUES (${id}, ${workspaceId}, ${input.name ?? null}, ${input.description ?? null}, ${datasetId}, ${ids}::uuid[],
-      ${input.extra ? JSON.stringify(input.extra) : null}::jsonb, coalesce(${input.created_at ?? null}::timestamptz, now()))
-    ON CONFLICT (id) DO NOTHING
-    RETURNING *`);
-  if (!row) throw conflict(`Comparative experiment ${id} already exists.`);
+  const created = input.created_at ? parseInstant(input.created_at) : null;
+  if (input.created_at && created === null)
+    throw badRequest(`Invalid created_at: ${JSON.stringify(input.created_at)} is not an ISO-8601 time.`);
+  let row;
+  try {
+    row = await db.prisma.comparativeExperiment.create({
+      data: {
+        id,
+        workspaceId,
+        name: input.name ?? null,
+        description: input.description ?? null,
+        referenceDatasetId: datasetId,
+        experimentIds: ids,
+        extra: (input.extra as Prisma.InputJsonObject | undefined) ?? Prisma.DbNull,
+        ...(created !== null ? { createdAt: new Date(Number(created / 1000n)) } : {}),
+      },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`Comparative experiment ${id} already exists.`);
+    throw error;
+  }
   return {
     id: row.id,
     name: row.name,
     description: row.description,
-    tenant_id: row.workspace_id,
-    reference_dataset_id: row.reference_dataset_id,
-    extra: row.extra ?? {},
-    created_at: isoFromDb(row.created_at),
-    modified_at: isoFromDb(row.modified_at),
+    tenant_id: row.workspaceId,
+    reference_dataset_id: row.referenceDatasetId,
+    extra: (row.extra as Record<string, unknown> | null) ?? {},
+    created_at: isoFromDb(row.createdAt)!,
+    modified_at: isoFromDb(row.modifiedAt)!,
     experiments_info: ids.map((eid) => ({ id: eid, name: projects.find((p) => p.id === eid)!.name })),
     feedback_stats: {},
   };

@@ -10,6 +10,7 @@ import { createDataset } from "../datasets/service";
 import { createFeedback } from "../feedback/service";
 import { ingestRuns } from "../ingest/service";
 import { createSession } from "../sessions/service";
+import { createComparativeExperiment } from "./comparative";
 import { compareExperiments } from "./compare";
 import { listExperiments } from "./list";
 import { listComparativeExperiments, pairwiseSummary, recordPreference, startPairwise } from "./pairwise";
@@ -159,5 +160,6 @@ withTestDatabases("experiments", (open) => {
     );
     await assert.rejects(pairwiseSummary(db, other, review.id), status(404));
     await assert.rejects(startPairwise(db, ws, { experimentIds: [perfect] }), status(400));
+    await assert.rejects(createComparativeExperiment(db, ws, { id: review.id, experiment_ids: [perfect, worse] }), status(409));
   });
 });

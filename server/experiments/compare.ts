@@ -3,6 +3,8 @@ import type { Sql } from "../db/client";
 import { badRequest, notFound } from "../core/errors";
 import { uuid } from "../core/uuid";
 import { findDataset } from "../datasets/service";
+import { toConversation } from "../llm/conversation";
+import type { Message } from "../llm/conversation-types";
 import { exampleOutlines, readExamples } from "../datasets/examples";
 import { scoresOfRuns } from "../feedback/stats";
 import { experimentRunOutlines, experimentRuns } from "../runs/experiment-runs";
@@ -47,6 +49,8 @@ export interface CellRun {
   total_cost: number | null;
   outputs: unknown;
   outputs_preview: string | null;
+  /** The outputs as chat messages, when they are a model's answer in a format we read; null otherwise. */
+  output_messages: Message[] | null;
   scores: Record<string, number | null>;
 }
 
@@ -99,6 +103,12 @@ function runScores(run: SelectedRun): Record<string, number | null> {
   return Object.fromEntries(Object.entries(run.feedback_stats ?? {}).map(([key, stats]) => [key, stats.avg]));
 }
 
+function outputMessages(outputs: unknown): Message[] | null {
+  if (!outputs) return null;
+  const conversation = toConversation({ run_type: "llm", inputs: null, outputs });
+  return conversation.format !== "unknown" && conversation.output.length ? conversation.output : null;
+}
+
 /** Per key, the mean and spread of the runs' scores (repetitions of one example). */
 function summarizeScores(perRun: Record<string, number | null>[]): Record<string, Score> {
   const byKey = new Map<string, number[]>();
@@ -126,6 +136,7 @@ function cellOf(runs: SelectedRun[]): Cell {
       total_cost: r.total_cost ?? null,
       outputs: r.outputs ?? null,
       outputs_preview: r.outputs_preview ?? null,
+      output_messages: outputMessages(r.outputs),
       scores: runScores(r),
     })),
     scores,

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { useState } from "react";
 import type { RouterOutputs } from "@/app/trpc-types";
 import { JsonView } from "../../../_components/conversation/json-view";
+import { MessageView } from "../../../_components/conversation/message";
 import { formatCost, formatLatency, formatTokens, shortId } from "../../../_components/format";
 import { OutputDiff, outputText } from "./output-diff";
 import { ScoreChip } from "./score";
@@ -68,7 +69,13 @@ export function ExampleDetail({
                         Open trace
                       </Link>
                     </div>
-                    {run.error ? (
+                    {run.output_messages ? (
+                      <div className="col" style={{ gap: 6 }}>
+                        {run.output_messages.map((message, m) => (
+                          <MessageView key={m} message={message} />
+                        ))}
+                      </div>
+                    ) : run.error ? (
                       <pre className={styles.diff} style={{ color: "var(--error)" }}>
                         {run.error}
                       </pre>
