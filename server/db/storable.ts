@@ -73,3 +73,9 @@ export function fromStorage<T>(value: T): T {
   }
   return value;
 }
+
+/** The value as it is stored (the inverse of `fromStorage`), for writes through Prisma Client. */
+export function toStorage<T>(value: T): T {
+  if (typeof value === "string") return escapeText(value) as T;
+  return value === null || value === undefined ? value : (JSON.parse(storableJson(value)) as T);
+}

@@ -4,7 +4,6 @@ import { raw, sql, type SqlFragment } from "../db/sql";
 import { conflict } from "../core/errors";
 import { formatMicros, parseInstant } from "../core/time";
 import type { FeedbackCreate } from "./schema";
-import type { FeedbackRow } from "./wire";
 import { storableJson } from "../db/storable";
 
 const RECORD = `id uuid, run_id uuid, trace_id uuid, session_id uuid, key text, score double precision,
@@ -38,16 +37,16 @@ function toRecord(item: FeedbackCreate) {
 }
 
 /**
- * Stores feedback in one statement. Trace and project come from the run when it is stored (it is
+ * Stores feedback in one statement and returns the ids. Trace and project come from the run when it is stored (it is
  * authoritative); otherwise from the request, the project only when it is one of this workspace's.
  * Re-sending the same id updates it (an SDK retry is harmless); an id owned by another workspace
  * is a conflict.
  */
-export async function insertFeedback(db: Sql, workspaceId: string, items: FeedbackCreate[]): Promise<FeedbackRow[]> {
+export async function insertFeedback(db: Sql, workspaceId: string, items: FeedbackCreate[]): Promise<string[]> {
   if (items.length === 0) return [];
   // One statement cannot upsert the same id twice: the last copy in the request wins.
   const records = [...new Map(items.map(toRecord).map((r) => [r.id, r])).values()];
-  const rows = await db.query<FeedbackRow>(sql`
+  const rows = await db.query<{ id: string }>(sql`
     INSERT INTO feedback (id, workspace_id, run_id, trace_id, project_id, key, score, value, comment, correction,
       feedback_source, feedback_config, comparative_experiment_id, feedback_group_id, extra, start_time, created_at, modified_at)
     SELECT v.id, ${workspaceId}::uuid, v.run_id, COALESCE(r.trace_id, v.trace_id), COALESCE(r.project_id, p.id), v.key,
@@ -63,13 +62,13 @@ export async function insertFeedback(db: Sql, workspaceId: string, items: Feedba
       comparative_experiment_id = EXCLUDED.comparative_experiment_id, feedback_group_id = EXCLUDED.feedback_group_id,
       extra = EXCLUDED.extra, start_time = EXCLUDED.start_time, modified_at = now()
     WHERE feedback.workspace_id = EXCLUDED.workspace_id
-    RETURNING *`);
+    RETURNING id`);
   if (rows.length < records.length) {
     const stored = new Set(rows.map((r) => r.id));
     const taken = records.find((r) => !stored.has(r.id));
     throw conflict(`Feedback id ${taken?.id} is already in use.`);
   }
-  return rows;
+  return rows.map((r) => r.id);
 }
 
 /** Fills trace and project of feedback that arrived before its run, once the run is stored. */

@@ -9,7 +9,7 @@ import { hashToken, newLinkToken, sealToken, unsealToken } from "../core/tokens"
 import { uuid } from "../core/uuid";
 import { score } from "./schema";
 import { insertFeedback } from "./store";
-import { feedbackToWire } from "./wire";
+import { readFeedback } from "./service";
 
 const DEFAULT_TTL_HOURS = 3;
 const MAX_TTL_DAYS = 365;
@@ -128,7 +128,7 @@ export async function submitWithToken(db: Sql, token: string, input: TokenFeedba
     SELECT * FROM feedback_tokens WHERE token_hash = ${hashToken(token)} AND expires_at > now()`);
   if (!link) throw notFound("This feedback link is invalid or has expired.");
   checkAgainstConfig(link.feedback_config, input);
-  const [row] = await insertFeedback(db, link.workspace_id, [
+  const [feedbackId] = await insertFeedback(db, link.workspace_id, [
     {
       run_id: link.run_id,
       key: link.feedback_key,
@@ -140,6 +140,6 @@ export async function submitWithToken(db: Sql, token: string, input: TokenFeedba
       feedback_source: { type: "app", metadata: { ...(input.metadata ?? {}), feedback_token_id: link.id } },
     },
   ]);
-  const { id, run_id, key, score, value, comment, correction, created_at } = feedbackToWire(row);
+  const { id, run_id, key, score, value, comment, correction, created_at } = await readFeedback(db, link.workspace_id, feedbackId);
   return { id, run_id, key, score, value, comment, correction, created_at };
 }

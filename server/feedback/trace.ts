@@ -1,11 +1,12 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { isUuid } from "../core/uuid";
-import { feedbackToWire, type FeedbackRow, type WireFeedback } from "./wire";
+import { feedbackToWire, type WireFeedback } from "./wire";
 
 /**
  * All feedback on a run and on the other runs of its trace, newest first (the run view's panel).
- * Goes through the trace's run ids so both the runs trace index and the feedback run index serve it.
+ * Finds them through the trace's run ids (so the runs trace index and the feedback run index serve
+ * it), then reads them through Prisma Client.
  */
 export async function feedbackOnRunAndTrace(
   db: Sql,
@@ -18,8 +19,12 @@ export async function feedbackOnRunAndTrace(
   const traceRuns = traceId
     ? sql` OR run_id IN (SELECT id FROM runs WHERE workspace_id = ${workspaceId} AND trace_id = ${traceId})`
     : sql``;
-  const rows = await db.query<FeedbackRow>(sql`
-    SELECT * FROM feedback WHERE workspace_id = ${workspaceId} AND (run_id = ${runId}${traceRuns})
+  const found = await db.query<{ id: string }>(sql`
+    SELECT id FROM feedback WHERE workspace_id = ${workspaceId} AND (run_id = ${runId}${traceRuns})
     ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
+  const rows = await db.prisma.feedback.findMany({
+    where: { id: { in: found.map((f) => f.id) } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
   return rows.map(feedbackToWire);
 }

@@ -98,7 +98,7 @@ export async function applyActions(db: Sql, rule: Rule, run: RuleRun): Promise<O
   if (rule.addFeedback) {
     const fb = rule.addFeedback;
     await attempt("add_feedback", async () => {
-      const [row] = await insertFeedback(db, rule.workspaceId, [
+      const [feedbackId] = await insertFeedback(db, rule.workspaceId, [
         {
           run_id: run.id,
           trace_id: run.trace_id,
@@ -109,7 +109,7 @@ export async function applyActions(db: Sql, rule: Rule, run: RuleRun): Promise<O
           feedback_source: { type: "auto_eval", metadata: { rule_id: rule.id } },
         },
       ]);
-      return { ok: true, detail: `feedback ${row.id}` };
+      return { ok: true, detail: `feedback ${feedbackId}` };
     });
   }
   if (rule.addToDatasetId) {
