@@ -217,6 +217,9 @@ describe("hardening: sizes, content types", () => {
     const read = await client.readFeedback(feedback.id);
     assert.equal(read.comment, text);
     assert.deepEqual(read.value, { [text]: text });
+    await client.updateFeedback(feedback.id, { comment: `${text}!`, correction: { [text]: text } });
+    const updated = await client.readFeedback(feedback.id);
+    assert.deepEqual([updated.comment, updated.correction], [`${text}!`, { [text]: text }], "an update stores them as sent too");
     const dataset = await client.createDataset(`nul-${randomUUID().slice(0, 8)}`);
     const example = await client.createExample({ question: text }, { answer: text }, { datasetId: dataset.id });
     assert.deepEqual((await client.readExample(example.id)).inputs, { question: text });

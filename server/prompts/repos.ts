@@ -72,10 +72,17 @@ export async function getRepo(db: Sql, caller: Caller, owner: string, repo: stri
 export async function createRepo(db: Sql, caller: Caller, input: RepoCreate): Promise<{ repo: WireRepo }> {
   await ensureHandle(db, caller.workspaceId);
   try {
-    await db.query(sql`
-      INSERT INTO prompt_repos (id, workspace_id, repo_handle, description, readme, tags, is_public)
-      VALUES (${randomUUID()}, ${caller.workspaceId}, ${input.repo_handle}, ${input.description ?? null}, ${input.readme ?? null},
-        ${input.tags ?? []}::text[], ${input.is_public ?? false})`);
+    await db.prisma.promptRepo.create({
+      data: {
+        id: randomUUID(),
+        workspaceId: caller.workspaceId,
+        repoHandle: input.repo_handle,
+        description: input.description ?? null,
+        readme: input.readme ?? null,
+        tags: input.tags ?? [],
+        isPublic: input.is_public ?? false,
+      },
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`A prompt named ${JSON.stringify(input.repo_handle)} already exists in this workspace.`);
     throw error;
@@ -86,38 +93,41 @@ export async function createRepo(db: Sql, caller: Caller, input: RepoCreate): Pr
 /** PATCH /repos/{owner}/{repo}: changes the given fields of one of the caller's repos. */
 export async function updateRepo(db: Sql, caller: Caller, owner: string, repo: string, input: RepoUpdate): Promise<{ repo: WireRepo }> {
   const row = await findRepo(db, caller, owner, repo, "write");
-  const sets: SqlFragment[] = [];
-  if (input.description !== undefined && input.description !== null) sets.push(sql`description = ${input.description}`);
-  if (input.readme !== undefined && input.readme !== null) sets.push(sql`readme = ${input.readme}`);
-  if (input.tags !== undefined && input.tags !== null) sets.push(sql`tags = ${input.tags}::text[]`);
-  if (input.is_public !== undefined && input.is_public !== null) sets.push(sql`is_public = ${input.is_public}`);
-  if (input.is_archived !== undefined && input.is_archived !== null) sets.push(sql`is_archived = ${input.is_archived}`);
-  if (sets.length === 0) throw badRequest("Nothing to update: send at least one of description, readme, tags, is_public, is_archived.");
-  sets.push(sql`updated_at = now()`);
-  await db.query(sql`UPDATE prompt_repos SET ${join(sets)} WHERE id = ${row.id}`);
+  const data = {
+    description: input.description ?? undefined,
+    readme: input.readme ?? undefined,
+    tags: input.tags ?? undefined,
+    isPublic: input.is_public ?? undefined,
+    isArchived: input.is_archived ?? undefined,
+  };
+  if (Object.values(data).every((v) => v === undefined)) {
+    throw badRequest("Nothing to update: send at least one of description, readme, tags, is_public, is_archived.");
+  }
+  await db.prisma.promptRepo.update({ where: { id: row.id }, data: { ...data, updatedAt: new Date() } });
   return getRepo(db, caller, "-", row.repo_handle);
 }
 
 /** DELETE /repos/{owner}/{repo}: the repo with its commits, likes and tags. */
 export async function deleteRepo(db: Sql, caller: Caller, owner: string, repo: string): Promise<void> {
   const row = await findRepo(db, caller, owner, repo, "write");
-  await db.query(sql`DELETE FROM prompt_repos WHERE id = ${row.id}`);
+  await db.prisma.promptRepo.delete({ where: { id: row.id } });
 }
 
 /** POST /likes/{owner}/{repo}: like (idempotent) or unlike a repo the caller can read; {likes}. */
 export async function likeRepo(db: Sql, caller: Caller, owner: string, repo: string, liked: boolean): Promise<{ likes: number }> {
   const row = await findRepo(db, caller, owner, repo, "read");
-  return db.tx(async (t) => {
+  return db.prisma.$transaction(async (tx) => {
     if (liked) {
-      await t.query(sql`
-        INSERT INTO prompt_likes (repo_id, liker, liker_workspace_id) VALUES (${row.id}, ${caller.liker}, ${caller.workspaceId})
-        ON CONFLICT (repo_id, liker) DO NOTHING`);
+      await tx.promptLike.upsert({
+        where: { repoId_liker: { repoId: row.id, liker: caller.liker } },
+        create: { repoId: row.id, liker: caller.liker, likerWorkspaceId: caller.workspaceId },
+        update: {},
+      });
     } else {
-      await t.query(sql`DELETE FROM prompt_likes WHERE repo_id = ${row.id} AND liker = ${caller.liker}`);
+      await tx.promptLike.deleteMany({ where: { repoId: row.id, liker: caller.liker } });
     }
-    const [updated] = await t.query<{ num_likes: number }>(sql`
-      UPDATE prompt_repos SET num_likes = (SELECT count(*)::int FROM prompt_likes WHERE repo_id = ${row.id})
-      WHERE id = ${row.id} RETURNING num_likes`);
-    return { likes: updated.num_likes };
+    const likes = await tx.promptLike.count({ where: { repoId: row.id } });
+    await tx.promptRepo.update({ where: { id: row.id }, data: { numLikes: likes } });
+    return { likes };
   });
 }
