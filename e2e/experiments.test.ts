@@ -101,6 +101,12 @@ describe("experiments: evaluate() twice, then every read of the results", () => 
         assert.equal(run.feedback_stats.exact.avg, expected);
       }
     }
+    const scored = await call(server, "GET", `/feedback?run=${pages[0].runs![0].id}&key=exact`);
+    assert.match(
+      scored.body[0].feedback_source.metadata.__run.run_id,
+      /^[0-9a-f-]{36}$/,
+      "evaluator feedback names the evaluator's run (source_run_id) as the SDK sent it",
+    );
     const worstFirst = await client.datasets.experimentRuns.query(dataset.id, {
       experiment_ids: [bad.id],
       selects: ["FEEDBACK_STATS"],
