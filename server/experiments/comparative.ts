@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { Prisma } from "../db/generated/client";
+import { Prisma, type ComparativeExperiment } from "../db/generated/client";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb, parseInstant } from "../core/time";
 import { findDataset } from "../datasets/service";
@@ -58,6 +58,15 @@ export async function createComparativeExperiment(db: Sql, workspaceId: string, 
     if (isUniqueViolation(error)) throw conflict(`Comparative experiment ${id} already exists.`);
     throw error;
   }
+  return comparativeWire(row, (id) => projects.find((p) => p.id === id)?.name ?? id, {});
+}
+
+/** A comparison as LangSmith's API answers it, with each experiment's name and the feedback statistics given. */
+export function comparativeWire<S extends Record<string, unknown>>(
+  row: ComparativeExperiment,
+  nameOf: (id: string) => string,
+  feedbackStats: S,
+) {
   return {
     id: row.id,
     name: row.name,
@@ -67,7 +76,7 @@ export async function createComparativeExperiment(db: Sql, workspaceId: string, 
     extra: (row.extra as Record<string, unknown> | null) ?? {},
     created_at: isoFromDb(row.createdAt)!,
     modified_at: isoFromDb(row.modifiedAt)!,
-    experiments_info: ids.map((eid) => ({ id: eid, name: projects.find((p) => p.id === eid)!.name })),
-    feedback_stats: {},
+    experiments_info: row.experimentIds.map((id) => ({ id, name: nameOf(id) })),
+    feedback_stats: feedbackStats,
   };
 }

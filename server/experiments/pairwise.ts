@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Sql } from "../db/client";
 import { badRequest, notFound } from "../core/errors";
-import { isoFromDb } from "../core/time";
 import { isUuid, uuid } from "../core/uuid";
 import { findDataset } from "../datasets/service";
 import { insertFeedback } from "../feedback/store";
@@ -10,7 +9,7 @@ import { comparativeFeedback } from "../feedback/comparative";
 import { experimentRuns } from "../runs/experiment-runs";
 import { listSessions } from "../sessions/service";
 import { sessionListQuery } from "../sessions/schema";
-import { createComparativeExperiment } from "./comparative";
+import { comparativeWire, createComparativeExperiment } from "./comparative";
 
 /** The key a reviewer's pick is stored under, as LangSmith's pairwise annotation does. */
 export const PREFERENCE_KEY = "preference";
@@ -101,16 +100,7 @@ async function summarize(db: Sql, workspaceId: string, row: Awaited<ReturnType<t
     }),
   );
   return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    tenant_id: row.workspaceId,
-    reference_dataset_id: row.referenceDatasetId,
-    extra: (row.extra as Record<string, unknown> | null) ?? {},
-    created_at: isoFromDb(row.createdAt)!,
-    modified_at: isoFromDb(row.modifiedAt)!,
-    experiments_info: row.experimentIds.map((id) => ({ id, name: sessions.find((s) => s.id === id)?.name ?? id })),
-    feedback_stats: feedbackStats,
+    ...comparativeWire(row, (id) => sessions.find((s) => s.id === id)?.name ?? id, feedbackStats),
     preferences,
     picks,
   };
