@@ -331,28 +331,6 @@ export async function readExample(db: Sql, workspaceId: string, id: string, asOf
   return exampleWire(row);
 }
 
-/** These examples' ids and splits (current versions) in the dataset's order (creation, then position), without their content. */
-export async function exampleOutlines(
-  db: Sql,
-  workspaceId: string,
-  ids: string[],
-): Promise<{ id: string; dataset_id: string; splits: string[] }[]> {
-  return db.query(sql`
-    SELECT example_id AS id, dataset_id,
-      CASE jsonb_typeof(metadata -> 'dataset_split') WHEN 'array' THEN ARRAY(SELECT jsonb_array_elements_text(metadata -> 'dataset_split'))
-        WHEN 'string' THEN ARRAY[metadata ->> 'dataset_split'] ELSE '{}'::text[] END AS splits
-    FROM example_versions WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL
-    ORDER BY created_at, position, example_id`);
-}
-
-/** The current versions of these examples in the dataset's order (creation, then position). */
-export async function examplesInOrder(db: Sql, workspaceId: string, ids: string[]): Promise<WireExample[]> {
-  const rows = await db.query<VersionRow>(sql`
-    SELECT * FROM example_versions WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL
-    ORDER BY created_at, position, example_id`);
-  return rows.map(exampleWire);
-}
-
 /** The current versions of examples, as the SDKs read them, in the order of `ids`. */
 export async function readExamples(db: Sql, workspaceId: string, ids: string[]): Promise<WireExample[]> {
   const rows = await db.query<VersionRow>(sql`

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Sql } from "../db/client";
 import { badRequest, notFound } from "../core/errors";
 import { uuid } from "../core/uuid";
-import { examplesInOrder } from "../datasets/examples";
+import { examplesInOrder } from "../datasets/ordered";
 import { findDataset } from "../datasets/service";
 import { experimentRuns } from "../runs/experiment-runs";
 import { heavyColumnsFor, runSelects, v2Run } from "../runs/v2";
