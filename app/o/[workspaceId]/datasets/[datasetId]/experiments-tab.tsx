@@ -130,6 +130,7 @@ export function ExperimentsTab({ workspaceId, datasetId }: { workspaceId: string
           href={compareHref(picked)}
           className="btn btn-primary btn-sm"
           aria-disabled={picked.length < 2}
+          style={picked.length < 2 ? { opacity: 0.5, cursor: "default" } : undefined}
           data-testid="compare-selected"
           onClick={(e) => picked.length < 2 && e.preventDefault()}
         >
