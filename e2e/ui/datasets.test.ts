@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
-import { noChromium, signedInSuite } from "./harness";
+import { noChromium, signedInSuite } from "./suite";
 
 const suite = signedInSuite("datasets-ui@example.com");
 

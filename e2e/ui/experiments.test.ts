@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Client } from "langsmith";
 import { evaluate } from "langsmith/evaluation";
-import { createKeyInBrowser, noChromium, signedInSuite } from "./harness";
+import { createKeyInBrowser } from "./harness";
+import { noChromium, signedInSuite } from "./suite";
 
 const suite = signedInSuite("experiments@example.com");
 

@@ -1,10 +1,6 @@
 import { Client, RunTree } from "langsmith";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
-import { after, before } from "node:test";
-import { startServer, type RunningServer } from "../harness/server";
+import type { RunningServer } from "../harness/server";
 
 /** Debian's Chromium, headless, without background traffic. */
 export function launchBrowser(): Promise<Browser> {
@@ -257,45 +253,4 @@ export async function seedLargeTrace(server: RunningServer, apiKey: string, proj
     if (!r.ok) throw new Error(`batch failed: ${r.status} ${await r.text()}`);
   }
   return rootId;
-}
-
-/** A browser suite's test option: skipped, with the reason, where Debian's Chromium is missing. */
-export const noChromium = existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium") ? false : "no Chromium";
-const SHOTS = path.join(process.cwd(), "e2e", "screenshots");
-
-export interface SignedInSuite {
-  server: RunningServer;
-  browser: Browser;
-  page: Page;
-  user: UiUser;
-  /** Dialogs the pages opened (content must never open one). */
-  dialogs: string[];
-  /** Saves `e2e/screenshots/b-<name>.png` of the page as it is, or in dark mode (after the 0.1 s colour transitions). */
-  shot: (name: string, scheme?: "dark") => Promise<void>;
-}
-
-/** A fresh server and a signed-in Chromium page for one test file (`before`/`after` registered here). */
-export function signedInSuite(email: string): SignedInSuite {
-  const suite = { dialogs: [] as string[] } as SignedInSuite;
-  before(async () => {
-    if (noChromium) return;
-    await mkdir(SHOTS, { recursive: true });
-    suite.server = await startServer();
-    suite.browser = await launchBrowser();
-    suite.page = await desktopPage(suite.browser, suite.dialogs);
-    suite.user = await signUpInBrowser(suite.page, suite.server, email);
-  });
-  after(async () => {
-    await suite.browser?.close();
-    await suite.server?.stop();
-  });
-  suite.shot = async (name, scheme) => {
-    if (scheme) {
-      await suite.page.emulateMedia({ colorScheme: scheme });
-      await suite.page.waitForTimeout(250);
-    }
-    await suite.page.screenshot({ path: path.join(SHOTS, `b-${name}.png`) });
-    if (scheme) await suite.page.emulateMedia({ colorScheme: "light" });
-  };
-  return suite;
 }

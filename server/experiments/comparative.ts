@@ -2,11 +2,10 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Sql } from "../db/client";
 import { Prisma, type ComparativeExperiment } from "../db/generated/client";
-import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
+import { badRequest, conflict, isUniqueViolation } from "../core/errors";
 import { isoFromDb, parseInstant } from "../core/time";
 import { findDataset } from "../datasets/service";
-import { listSessions } from "../sessions/service";
-import { sessionListQuery } from "../sessions/schema";
+import { loadExperiments } from "./list";
 import { uuid } from "../core/uuid";
 
 /** POST /datasets/comparative as the SDKs send it (createComparativeExperiment / create_comparative_experiment). */
@@ -27,9 +26,7 @@ export type ComparativeCreate = z.infer<typeof comparativeCreate>;
  */
 export async function createComparativeExperiment(db: Sql, workspaceId: string, input: ComparativeCreate) {
   const ids = [...new Set(input.experiment_ids)];
-  const projects = await listSessions(db, workspaceId, sessionListQuery.parse({ id: ids, limit: ids.length }));
-  const missing = ids.filter((id) => !projects.some((p) => p.id === id));
-  if (missing.length) throw notFound(`Experiment ${missing.join(", ")} not found.`);
+  const projects = await loadExperiments(db, workspaceId, ids);
   const datasetId = input.reference_dataset_id ?? projects.find((p) => p.id === ids[0])?.reference_dataset_id;
   if (!datasetId) throw badRequest("reference_dataset_id is required: the experiments name no dataset.");
   await findDataset(db, workspaceId, datasetId);

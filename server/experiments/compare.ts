@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { badRequest, notFound } from "../core/errors";
+import { badRequest } from "../core/errors";
 import { uuid } from "../core/uuid";
 import { findDataset } from "../datasets/service";
 import { toConversation } from "../llm/conversation";
@@ -10,9 +10,7 @@ import { exampleOutlines } from "../datasets/ordered";
 import { scoresOfRuns } from "../feedback/stats";
 import { experimentRunOutlines, experimentRuns } from "../runs/experiment-runs";
 import type { SelectedRun } from "../runs/serialize";
-import { listSessions } from "../sessions/service";
-import { summaryOf, type Experiment } from "./list";
-import { sessionListQuery } from "../sessions/schema";
+import { loadExperiments, summaryOf, type Experiment } from "./list";
 
 /** What the comparison page asks for: 1–5 experiments of one dataset, one of them the baseline. */
 export const comparisonQuery = z.object({
@@ -193,9 +191,7 @@ export async function compareExperiments(db: Sql, workspaceId: string, input: Co
   const baselineId = q.baselineId ?? ids[0];
   if (!ids.includes(baselineId)) throw badRequest("The baseline must be one of the compared experiments.");
   const dataset = await findDataset(db, workspaceId, q.datasetId);
-  const sessions = await listSessions(db, workspaceId, sessionListQuery.parse({ id: ids, include_stats: "true", limit: ids.length }));
-  const missing = ids.find((id) => !sessions.some((s) => s.id === id));
-  if (missing) throw notFound(`Experiment ${missing} not found.`);
+  const sessions = await loadExperiments(db, workspaceId, ids, true);
   const foreign = sessions.find((s) => s.reference_dataset_id !== dataset.id);
   if (foreign) throw badRequest(`${foreign.name} is not an experiment on dataset ${dataset.name}.`);
 

@@ -1,13 +1,15 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { badRequest, notFound } from "../core/errors";
+import { badRequest, forbidden } from "../core/errors";
+import type { Identity } from "../auth/identity";
+import { addRunsToDataset } from "../datasets/runs";
+import { addRuns } from "../datasets/schema";
 import { uuid } from "../core/uuid";
 import { examplesInOrder } from "../datasets/ordered";
 import { findDataset } from "../datasets/service";
 import { experimentRuns } from "../runs/experiment-runs";
 import { heavyColumnsFor, runSelects, v2Run } from "../runs/v2";
-import { listSessions } from "../sessions/service";
-import { sessionListQuery } from "../sessions/schema";
+import { loadExperiments } from "./list";
 
 /** POST /api/v2/datasets/{id}/experiment-runs, as the 0.12 client's `datasets.experimentRuns.query` sends it. */
 export const experimentRunsQuery = z.looseObject({
@@ -59,9 +61,7 @@ async function examplesWithRuns(
 ) {
   await findDataset(db, workspaceId, datasetId);
   const ids = [...new Set(q.experimentIds)];
-  const sessions = await listSessions(db, workspaceId, sessionListQuery.parse({ id: ids, limit: ids.length }));
-  const missing = ids.find((id) => !sessions.some((s) => s.id === id));
-  if (missing) throw notFound(`Experiment ${missing} not found.`);
+  await loadExperiments(db, workspaceId, ids);
   if (q.sortBy && ids.length > 1) throw badRequest("sort by feedback works on one experiment: name a single experiment_id.");
   const runs = await experimentRuns(db, workspaceId, { projectIds: ids, exampleIds: q.exampleIds, filters: q.filters, heavy: q.heavy });
   const byExample = new Map<string, typeof runs>();
@@ -119,4 +119,15 @@ export async function readDatasetRuns(db: Sql, workspaceId: string, datasetId: s
     heavy: q.preview ? new Set() : new Set(["inputs", "outputs", "extra", "events"]),
   });
   return examples.slice(q.offset, q.offset + q.limit);
+}
+
+/**
+ * POST /datasets/{id}/runs serves two uses: with `session_ids` (LangSmith's read) the dataset's
+ * examples with their runs; with `run_ids`, runs copied into new examples, which needs write access.
+ */
+export async function postDatasetRuns(db: Sql, identity: Identity, datasetId: string, body: unknown) {
+  const copy = addRuns.safeParse(body);
+  if (!copy.success) return readDatasetRuns(db, identity.workspaceId, datasetId, datasetRunsQuery.parse(body));
+  if (identity.role === "viewer") throw forbidden("Your role in this workspace is viewer: it can read but not change data.");
+  return addRunsToDataset(db, identity.workspaceId, datasetId, copy.data);
 }

@@ -1,4 +1,5 @@
 import type { Sql } from "../db/client";
+import { notFound } from "../core/errors";
 import { findDataset } from "../datasets/service";
 import { listSessions, type ProjectWithStats } from "../sessions/service";
 import { sessionListQuery } from "../sessions/schema";
@@ -46,4 +47,16 @@ export async function listExperiments(db: Sql, workspaceId: string, datasetId: s
     sessionListQuery.parse({ reference_dataset: datasetId, include_stats: "true", limit: 1000 }),
   );
   return sessions.map(summaryOf);
+}
+
+/** These experiments (projects of the workspace), in the order given; 404 naming those that are not. */
+export async function loadExperiments(db: Sql, workspaceId: string, ids: string[], includeStats = false): Promise<ProjectWithStats[]> {
+  const found = await listSessions(
+    db,
+    workspaceId,
+    sessionListQuery.parse({ id: ids, include_stats: includeStats ? "true" : undefined, limit: ids.length }),
+  );
+  const missing = ids.filter((id) => !found.some((s) => s.id === id));
+  if (missing.length) throw notFound(`Experiment ${missing.join(", ")} not found.`);
+  return ids.map((id) => found.find((s) => s.id === id)!);
 }
