@@ -25,6 +25,7 @@ const API_ROOTS = [
   "internal",
   "members",
   "model-prices",
+  "annotation-queues",
 ];
 
 /**

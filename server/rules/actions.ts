@@ -4,6 +4,7 @@ import { sql } from "../db/sql";
 import { postJson } from "../egress/http";
 import { insertFeedback } from "../feedback/store";
 import { isoFromDb } from "../core/time";
+import { addRunsToQueue } from "../review/queues/items";
 import { addRunToDataset } from "./dataset";
 import type { Rule } from "./service";
 import { fromStorage } from "../db/storable";
@@ -59,7 +60,7 @@ function runPayload(run: RuleRun) {
 }
 
 interface Outcome {
-  action: "add_feedback" | "add_to_dataset" | "webhook";
+  action: "add_feedback" | "add_to_dataset" | "add_to_annotation_queue" | "webhook";
   ok: boolean;
   attempts?: number;
   status?: number | null;
@@ -118,6 +119,13 @@ export async function applyActions(db: Sql, rule: Rule, run: RuleRun): Promise<O
       ok: true,
       detail: `example ${await addRunToDataset(db, rule.workspaceId, datasetId, run)}`,
     }));
+  }
+  if (rule.addToAnnotationQueueId) {
+    const queueId = rule.addToAnnotationQueueId;
+    await attempt("add_to_annotation_queue", async () => {
+      const [item] = await addRunsToQueue(db, rule.workspaceId, queueId, [{ run_id: run.id }]);
+      return { ok: true, detail: `queue run ${item.id}` };
+    });
   }
   for (const hook of rule.webhooks) {
     await attempt("webhook", async () => {

@@ -29,6 +29,7 @@ const fields = {
   sampling_rate: z.number().min(0).max(1),
   is_enabled: z.boolean(),
   add_to_dataset_id: uuid.nullish(),
+  add_to_annotation_queue_id: uuid.nullish(),
   add_feedback: addFeedback.nullish(),
   webhooks: z.array(webhook).max(5),
 };
@@ -50,6 +51,7 @@ export const ruleUpdate = z.object({
   sampling_rate: fields.sampling_rate.optional(),
   is_enabled: fields.is_enabled.optional(),
   add_to_dataset_id: fields.add_to_dataset_id,
+  add_to_annotation_queue_id: fields.add_to_annotation_queue_id,
   add_feedback: fields.add_feedback,
   webhooks: fields.webhooks.nullish(),
 });
@@ -70,6 +72,7 @@ export const wireRule = z.object({
   sampling_rate: z.number(),
   is_enabled: z.boolean(),
   add_to_dataset_id: z.string().nullable(),
+  add_to_annotation_queue_id: z.string().nullable(),
   add_feedback: addFeedback.nullable(),
   webhooks: z.array(z.object({ url: z.string(), headers: z.record(z.string(), z.literal("<redacted>")).nullable() })),
   created_at: z.string(),

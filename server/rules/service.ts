@@ -7,6 +7,7 @@ import { checkEgressUrl } from "../egress/http";
 import { isUuid } from "../core/uuid";
 import { findDataset } from "../datasets/service";
 import { readSession } from "../sessions/service";
+import { loadQueue } from "../review/queues/queues";
 import { checkRuleFilter } from "./match";
 import type { AddFeedback, RuleCreate, RuleUpdate, Webhook, WireRule } from "./schema";
 
@@ -25,6 +26,7 @@ function ruleToWire(rule: Rule): WireRule {
     sampling_rate: rule.samplingRate,
     is_enabled: rule.isEnabled,
     add_to_dataset_id: rule.addToDatasetId,
+    add_to_annotation_queue_id: rule.addToAnnotationQueueId,
     add_feedback: rule.addFeedback,
     webhooks: rule.webhooks.map((w) => ({
       url: w.url,
@@ -40,17 +42,29 @@ const missing = (id: string) => notFound(`Rule ${id} not found.`);
 async function checkReferences(
   db: Sql,
   workspaceId: string,
-  rule: { session_id?: string; add_to_dataset_id?: string | null; filter?: string | null; webhooks?: Webhook[] | null },
+  rule: {
+    session_id?: string;
+    add_to_dataset_id?: string | null;
+    add_to_annotation_queue_id?: string | null;
+    filter?: string | null;
+    webhooks?: Webhook[] | null;
+  },
 ) {
   if (rule.session_id) await readSession(db, workspaceId, rule.session_id);
   if (rule.add_to_dataset_id) await findDataset(db, workspaceId, rule.add_to_dataset_id);
+  if (rule.add_to_annotation_queue_id) await loadQueue(db, workspaceId, rule.add_to_annotation_queue_id);
   if (rule.filter) checkRuleFilter(rule.filter);
   for (const hook of rule.webhooks ?? []) checkEgressUrl(hook.url);
 }
 
-function checkHasAction(rule: { add_to_dataset_id: string | null; add_feedback: AddFeedback | null; webhooks: Webhook[] }) {
-  if (!rule.add_to_dataset_id && !rule.add_feedback && rule.webhooks.length === 0) {
-    throw badRequest("A rule needs at least one action: add_to_dataset_id, add_feedback or webhooks.");
+function checkHasAction(rule: {
+  add_to_dataset_id: string | null;
+  add_to_annotation_queue_id: string | null;
+  add_feedback: AddFeedback | null;
+  webhooks: Webhook[];
+}) {
+  if (!rule.add_to_dataset_id && !rule.add_to_annotation_queue_id && !rule.add_feedback && rule.webhooks.length === 0) {
+    throw badRequest("A rule needs at least one action: add_to_dataset_id, add_to_annotation_queue_id, add_feedback or webhooks.");
   }
 }
 
@@ -60,6 +74,7 @@ const jsonOrNull = (value: AddFeedback | null | undefined) => (value ? (value as
 export async function createRule(db: Sql, workspaceId: string, input: RuleCreate): Promise<WireRule> {
   checkHasAction({
     add_to_dataset_id: input.add_to_dataset_id ?? null,
+    add_to_annotation_queue_id: input.add_to_annotation_queue_id ?? null,
     add_feedback: input.add_feedback ?? null,
     webhooks: input.webhooks,
   });
@@ -74,6 +89,7 @@ export async function createRule(db: Sql, workspaceId: string, input: RuleCreate
       samplingRate: input.sampling_rate,
       isEnabled: input.is_enabled,
       addToDatasetId: input.add_to_dataset_id ?? null,
+      addToAnnotationQueueId: input.add_to_annotation_queue_id ?? null,
       addFeedback: jsonOrNull(input.add_feedback),
       webhooks: input.webhooks,
     },
@@ -118,6 +134,8 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
   const current = await loadRule(db, workspaceId, id);
   checkHasAction({
     add_to_dataset_id: change.add_to_dataset_id !== undefined ? change.add_to_dataset_id : current.addToDatasetId,
+    add_to_annotation_queue_id:
+      change.add_to_annotation_queue_id !== undefined ? change.add_to_annotation_queue_id : current.addToAnnotationQueueId,
     add_feedback: change.add_feedback !== undefined ? change.add_feedback : current.addFeedback,
     webhooks: change.webhooks !== undefined ? (change.webhooks ?? []) : current.webhooks,
   });
@@ -132,6 +150,7 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
       samplingRate: change.sampling_rate,
       isEnabled: change.is_enabled,
       addToDatasetId: change.add_to_dataset_id,
+      addToAnnotationQueueId: change.add_to_annotation_queue_id,
       addFeedback: change.add_feedback === undefined ? undefined : jsonOrNull(change.add_feedback),
       webhooks: change.webhooks === undefined ? undefined : (change.webhooks ?? []),
     },

@@ -51,10 +51,22 @@ export async function serializeRuns(
   );
 }
 
-/** One run of the workspace, serialized whole; null when it does not exist there. */
 /** A whole run, with structural problems of an LLM run's messages. */
 export type RunDetail = WireRun & { diagnostics?: Diagnostic[] };
 
+/** Runs of the workspace by id, serialized whole, in the order asked; ids it does not have are left out. */
+export async function readRuns(db: Sql, workspaceId: string, ids: string[]): Promise<WireRun[]> {
+  const wanted = ids.filter((id) => UUID.test(id));
+  if (wanted.length === 0) return [];
+  const rows = (
+    await db.query<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.id = ANY(${wanted}::uuid[])`)
+  ).map(fromStorage);
+  const order = new Map(wanted.map((id, i) => [id, i]));
+  rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  return serializeRuns(db, workspaceId, rows);
+}
+
+/** One run of the workspace, serialized whole; null when it does not exist there. */
 export async function readRun(db: Sql, workspaceId: string, id: string): Promise<RunDetail | null> {
   if (!UUID.test(id)) return null;
   const rows = (await db.query<RunRow>(sql`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.id = ${id}`)).map(

@@ -1,0 +1,15 @@
+import { idParams } from "@/server/core/uuid";
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+import { statusUpdate } from "@/server/review/queues/schema";
+import { reviewerOf, setItemStatus } from "@/server/review/queues/service";
+
+/** The classic status path: viewed, or completed by the caller; `override_added_at` moves the run. */
+export const POST = route({
+  access: "write",
+  params: idParams("queueRunId"),
+  body: statusUpdate,
+  handler: ({ ctx, params, body }) => setItemStatus(ctx.sql, ctx.workspaceId, reviewerOf(ctx.identity), params.queueRunId, body),
+});
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,0 +1,14 @@
+import { idParams } from "@/server/core/uuid";
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+import { queueRunUpdate } from "@/server/review/queues/schema";
+import { updateQueueRun } from "@/server/review/queues/service";
+
+export const PATCH = route({
+  access: "write",
+  params: idParams("queueId", "itemId"),
+  body: queueRunUpdate,
+  handler: ({ ctx, params, body }) => updateQueueRun(ctx.sql, ctx.workspaceId, params.queueId, params.itemId, body),
+});
+
+export const { GET, POST, PUT, DELETE } = methodNotAllowed("PATCH");

@@ -1,0 +1,14 @@
+import { idParams } from "@/server/core/uuid";
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+import { itemsCountQuery } from "@/server/review/queues/schema";
+import { countItems, reviewerOf } from "@/server/review/queues/service";
+
+export const GET = route({
+  access: "read",
+  params: idParams("queueId"),
+  query: itemsCountQuery,
+  handler: ({ ctx, params, query }) => countItems(ctx.sql, ctx.workspaceId, reviewerOf(ctx.identity), params.queueId, query),
+});
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,0 +1,24 @@
+import { idParams } from "@/server/core/uuid";
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+import { itemsAdd, itemsQuery } from "@/server/review/queues/schema";
+import { addRuns, itemsPage, reviewerOf } from "@/server/review/queues/service";
+
+const params = idParams("queueId");
+
+/** Items of one section for the caller, in queue order, as `{items, next_cursor}` pages. */
+export const GET = route({
+  access: "read",
+  params,
+  query: itemsQuery,
+  handler: ({ ctx, params, query }) => itemsPage(ctx.sql, ctx.workspaceId, reviewerOf(ctx.identity), params.queueId, query),
+});
+
+export const POST = route({
+  access: "write",
+  params,
+  body: itemsAdd,
+  handler: async ({ ctx, params, body }) => ({ items: await addRuns(ctx.sql, ctx.workspaceId, params.queueId, body.items) }),
+});
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

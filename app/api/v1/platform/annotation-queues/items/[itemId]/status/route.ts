@@ -1,0 +1,14 @@
+import { idParams } from "@/server/core/uuid";
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+import { statusUpdate } from "@/server/review/queues/schema";
+import { reviewerOf, setItemStatus } from "@/server/review/queues/service";
+
+export const POST = route({
+  access: "write",
+  params: idParams("itemId"),
+  body: statusUpdate,
+  handler: ({ ctx, params, body }) => setItemStatus(ctx.sql, ctx.workspaceId, reviewerOf(ctx.identity), params.itemId, body),
+});
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

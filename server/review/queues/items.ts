@@ -1,0 +1,107 @@
+import { randomUUID } from "node:crypto";
+import type { Sql } from "../../db/client";
+import type { AnnotationQueueRun, Prisma } from "../../db/generated/client";
+import { notFound } from "../../core/errors";
+import { isoFromDb } from "../../core/time";
+import { isUuid } from "../../core/uuid";
+import type { QueueRunUpdate, RunKey } from "./schema";
+
+/** A run in a queue as the SDKs read it back (a queue run, or a platform item). */
+export function itemToWire(item: AnnotationQueueRun) {
+  return {
+    id: item.id,
+    queue_id: item.queueId,
+    run_id: item.runId,
+    item_type: "RUN" as const,
+    project_id: item.projectId,
+    start_time: isoFromDb(item.startTime)!,
+    added_at: isoFromDb(item.addedAt)!,
+    last_reviewed_time: isoFromDb(item.lastReviewedTime),
+    source_proposed_example_id: item.sourceProposedExampleId,
+  };
+}
+export type WireItem = ReturnType<typeof itemToWire>;
+
+/**
+ * Adds runs of the workspace to a queue, by id or by key; a run already there keeps its place.
+ * Answers every requested run's item. Runs the workspace does not have are a 404 naming them, and
+ * then nothing is added.
+ */
+export async function addRunsToQueue(
+  db: Sql,
+  workspaceId: string,
+  queueId: string,
+  keys: Pick<RunKey, "run_id" | "source_proposed_example_id">[],
+): Promise<WireItem[]> {
+  if (keys.length === 0) return [];
+  const ids = [...new Set(keys.map((k) => k.run_id))];
+  const runs = await db.prisma.run.findMany({
+    where: { workspaceId, id: { in: ids } },
+    select: { id: true, projectId: true, startTime: true },
+  });
+  if (runs.length < ids.length) {
+    const found = new Set(runs.map((r) => r.id));
+    const missing = ids.filter((id) => !found.has(id));
+    throw notFound(
+      `Runs not found in this workspace: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`,
+    );
+  }
+  const proposed = new Map(keys.map((k) => [k.run_id, k.source_proposed_example_id ?? null]));
+  // One clock for the batch; the order given is the review order.
+  const start = Date.now();
+  await db.prisma.annotationQueueRun.createMany({
+    data: runs
+      .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
+      .map((run, i) => ({
+        id: randomUUID(),
+        queueId,
+        workspaceId,
+        runId: run.id,
+        projectId: run.projectId,
+        startTime: run.startTime,
+        sourceProposedExampleId: proposed.get(run.id) ?? null,
+        addedAt: new Date(start + i),
+      })),
+    skipDuplicates: true,
+  });
+  const items = await db.prisma.annotationQueueRun.findMany({
+    where: { queueId, runId: { in: ids } },
+    orderBy: [{ addedAt: "asc" }, { id: "asc" }],
+  });
+  return items.map(itemToWire);
+}
+
+/** A run in the queue named by its item id or by its run id (the SDKs pass either). */
+export async function loadItem(db: Sql, queueId: string, id: string): Promise<AnnotationQueueRun> {
+  const item = isUuid(id) ? await db.prisma.annotationQueueRun.findFirst({ where: { queueId, OR: [{ id }, { runId: id }] } }) : null;
+  if (!item) throw notFound(`Run ${id} is not in annotation queue ${queueId}.`);
+  return item;
+}
+
+/** An item of a queue of the workspace, by its own id (the status and placement paths name no queue). */
+export async function loadItemOfWorkspace(db: Sql, workspaceId: string, id: string): Promise<AnnotationQueueRun> {
+  const item = isUuid(id) ? await db.prisma.annotationQueueRun.findFirst({ where: { id, workspaceId } }) : null;
+  if (!item) throw notFound(`Annotation queue item ${id} not found.`);
+  return item;
+}
+
+/** PATCH a queue run: move it (added_at) or mark when it was last looked at. */
+export async function updateItem(db: Sql, item: AnnotationQueueRun, change: QueueRunUpdate): Promise<WireItem> {
+  const data: Prisma.AnnotationQueueRunUpdateInput = {};
+  if (change.added_at) data.addedAt = change.added_at;
+  if (change.last_reviewed_time) data.lastReviewedTime = change.last_reviewed_time;
+  return itemToWire(await db.prisma.annotationQueueRun.update({ where: { id: item.id }, data }));
+}
+
+/** Removes runs from a queue: these ones, or all but some. Answers how many left. */
+export async function removeRuns(
+  db: Sql,
+  queueId: string,
+  which: { run_ids?: string[] | null; delete_all?: boolean; exclude_run_ids?: string[] | null; item_ids?: string[] },
+): Promise<number> {
+  const where: Prisma.AnnotationQueueRunWhereInput = which.delete_all
+    ? { queueId, runId: { notIn: which.exclude_run_ids ?? [] } }
+    : { queueId, OR: [{ runId: { in: which.run_ids ?? [] } }, { id: { in: which.item_ids ?? [] } }] };
+  const { count } = await db.prisma.annotationQueueRun.deleteMany({ where });
+  return count;
+}
