@@ -7,6 +7,7 @@ import { experimentsRouter } from "./routers/experiments";
 import { feedbackRouter } from "./routers/feedback";
 import { projectsRouter } from "./routers/projects";
 import { promptsRouter } from "./routers/prompts";
+import { queuesRouter } from "./routers/queues";
 import { runsRouter } from "./routers/runs";
 import { settingsRouter } from "./routers/settings";
 import { sharingRouter } from "./routers/sharing";
@@ -27,6 +28,7 @@ export const appRouter = router({
   datasets: datasetsRouter,
   experiments: experimentsRouter,
   prompts: promptsRouter,
+  queues: queuesRouter,
   sharing: sharingRouter,
 });
 

@@ -8,6 +8,7 @@ import { ConversationView } from "./conversation/conversation";
 import { formatExactTime, formatTime } from "./format";
 import { ErrorState, LoadingState, RunTypeBadge, Spinner, StatusBadge } from "./ui";
 import { AddToDataset } from "./run-detail/add-to-dataset";
+import { AddToQueue } from "./run-detail/add-to-queue";
 import { FeedbackPanel } from "./run-detail/feedback";
 import { EventsSection, InputsOutputs, MetadataSection, RunError } from "./run-detail/sections";
 import { UsagePanel } from "./run-detail/usage";
@@ -58,8 +59,9 @@ function useConversation(workspaceId: string, runId: string) {
  * The detail of one run, beside the runs table and the trace tree. Everything from the trace is
  * rendered as text or React elements, never inserted as HTML.
  *
- * Everything about one run: conversation or inputs/outputs, tokens and cost, error, metadata, events, feedback. */
-export function RunDetail({ workspaceId, runId }: { workspaceId: string; runId: string }) {
+ * Everything about one run: conversation or inputs/outputs, tokens and cost, error, metadata, events, feedback.
+ * `blind` (a reviewer in a queue) leaves out others' feedback until the reviewer has answered. */
+export function RunDetail({ workspaceId, runId, blind = false }: { workspaceId: string; runId: string; blind?: boolean }) {
   const trpc = useTRPC();
   const runQuery = useQuery(trpc.runs.get.queryOptions({ workspaceId, runId }));
   const conversation = useConversation(workspaceId, runId);
@@ -73,7 +75,7 @@ export function RunDetail({ workspaceId, runId }: { workspaceId: string; runId: 
   const mainLabel = run.run_type === "llm" || (convo && convo.input.length + convo.output.length > 0) ? "Conversation" : "Input & output";
   const tabs: [Tab, string][] = [
     ["main", mainLabel],
-    ["feedback", feedbackCount ? `Feedback (${feedbackCount})` : "Feedback"],
+    ...(blind ? [] : [["feedback", feedbackCount ? `Feedback (${feedbackCount})` : "Feedback"] as [Tab, string]]),
     ["metadata", "Metadata"],
     ["events", events ? `Events (${events})` : "Events"],
   ];
@@ -92,6 +94,7 @@ export function RunDetail({ workspaceId, runId }: { workspaceId: string; runId: 
             ))}
             {run.tags.length > 6 && <span className="faint">+{run.tags.length - 6}</span>}
           </div>
+          {!blind && <AddToQueue workspaceId={workspaceId} runIds={[run.id]} />}
           <AddToDataset workspaceId={workspaceId} runIds={[run.id]} />
         </div>
         <div className={styles.subline}>

@@ -16,6 +16,7 @@ export interface WorkspaceChoice {
 const NAV = [
   { href: "projects", label: "Projects", icon: "projects" },
   { href: "datasets", label: "Datasets", icon: "datasets" },
+  { href: "queues", label: "Annotation queues", icon: "queues" },
   { href: "prompts", label: "Prompts", icon: "prompts" },
   { href: "charts", label: "Charts", icon: "charts" },
   { href: "settings", label: "Settings", icon: "settings" },

@@ -4,11 +4,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { AddToDataset } from "../../_components/run-detail/add-to-dataset";
+import { AddToQueue } from "../../_components/run-detail/add-to-queue";
 import { BulkShare } from "./bulk-share";
 import { download, runsCsv } from "./export";
 import styles from "./runs.module.css";
 
-/** What can be done with the rows ticked in the runs table: add them to a dataset, export or share them. */
+/** What can be done with the rows ticked in the runs table: add them to a dataset or an annotation queue, export or share them. */
 export function BulkActions({ workspaceId, runIds, onClear }: { workspaceId: string; runIds: string[]; onClear: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -29,6 +30,7 @@ export function BulkActions({ workspaceId, runIds, onClear }: { workspaceId: str
     <div className={styles.bulkBar} role="toolbar" aria-label="Selected runs" data-testid="bulk-actions">
       <b>{runIds.length} selected</b>
       <AddToDataset workspaceId={workspaceId} runIds={runIds} align="left" />
+      <AddToQueue workspaceId={workspaceId} runIds={runIds} align="left" />
       <button
         type="button"
         className="btn btn-sm"

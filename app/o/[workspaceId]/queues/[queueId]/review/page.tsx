@@ -1,0 +1,156 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { use, useCallback, useEffect, useState } from "react";
+import { useTRPC } from "@/app/trpc-client";
+import { RunDetail } from "../../../_components/run-detail";
+import { EmptyState, ErrorState, LoadingState } from "../../../_components/ui";
+import { ProgressBar } from "../../progress-bar";
+import styles from "../../queues.module.css";
+import { DatasetPanel } from "./dataset-panel";
+import { RubricForm, type Answer } from "./rubric-form";
+
+/**
+ * A reviewer's workspace: one run at a time (reserved for them), its conversation and reference
+ * output beside the rubric. The runs seen in this visit are a history that ←/→ walk through; →
+ * past the end asks for the next run.
+ */
+export default function ReviewPage({ params }: { params: Promise<{ workspaceId: string; queueId: string }> }) {
+  const { workspaceId, queueId } = use(params);
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const opened = useSearchParams().get("item");
+  const [history, setHistory] = useState<string[]>(opened ? [opened] : []);
+  const [position, setPosition] = useState(0);
+  const [finished, setFinished] = useState(false);
+  const [datasetOpen, setDatasetOpen] = useState(false);
+  const queue = useQuery(trpc.queues.get.queryOptions({ workspaceId, queueId }));
+  const itemId = history[position];
+  const review = useQuery({ ...trpc.queues.review.queryOptions({ workspaceId, queueId, itemId }), enabled: !!itemId });
+
+  const next = useCallback(async () => {
+    if (position < history.length - 1) return setPosition(position + 1);
+    const drawn = await queryClient.fetchQuery({ ...trpc.queues.review.queryOptions({ workspaceId, queueId }), staleTime: 0 });
+    if (!drawn) return setFinished(true);
+    queryClient.setQueryData(trpc.queues.review.queryKey({ workspaceId, queueId, itemId: drawn.item_id }), drawn);
+    setFinished(false);
+    setHistory([...history.slice(0, position + 1), drawn.item_id]);
+    setPosition(history.length === 0 ? 0 : position + 1);
+  }, [history, position, queryClient, queueId, trpc, workspaceId]);
+
+  useEffect(() => {
+    if (history.length === 0 && !finished) void next();
+  }, [history.length, finished, next]);
+
+  const afterSubmit = async () => {
+    setDatasetOpen(false);
+    await queryClient.invalidateQueries({ queryKey: trpc.queues.get.queryKey({ workspaceId, queueId }) });
+    void queryClient.invalidateQueries({ queryKey: trpc.queues.review.queryKey({ workspaceId, queueId, itemId }) });
+    await next();
+  };
+  const submit = useMutation(trpc.queues.submit.mutationOptions({ onSuccess: () => void afterSubmit() }));
+  const send = (answers: Answer[], comment: string, skip = false) =>
+    submit.mutate({ workspaceId, queueId, itemId, answers: skip ? [] : answers, comment: comment.trim() || null, skip });
+
+  if (queue.isPending) return <LoadingState label="Loading queue…" />;
+  if (queue.error) return <ErrorState error={queue.error} retry={() => queue.refetch()} />;
+  const q = queue.data;
+  const header = (
+    <div className="page-header">
+      <div>
+        <div className="faint">
+          <Link href={`/o/${workspaceId}/queues`}>Annotation queues</Link> /{" "}
+          <Link href={`/o/${workspaceId}/queues/${queueId}`}>{q.name}</Link> /
+        </div>
+        <h1>Review</h1>
+      </div>
+      <div className={styles.toolbar}>
+        <span className="muted">{q.progress.needs_my_review} left for you</span>
+        <ProgressBar done={q.progress.completed} total={q.progress.total} />
+      </div>
+    </div>
+  );
+  if (finished && position >= history.length - 1 && !review.data)
+    return (
+      <div className="page">
+        {header}
+        <EmptyState
+          title="Nothing left for you here"
+          action={
+            <Link className="btn" href={`/o/${workspaceId}/queues/${queueId}`}>
+              Back to the queue
+            </Link>
+          }
+        >
+          Every run is done, reviewed by you, or held by another reviewer right now.
+        </EmptyState>
+      </div>
+    );
+  if (!itemId || review.isPending)
+    return (
+      <div className="page">
+        {header}
+        <LoadingState label="Finding the next run…" />
+      </div>
+    );
+  if (review.error)
+    return (
+      <div className="page">
+        {header}
+        <ErrorState error={review.error} retry={() => review.refetch()} />
+      </div>
+    );
+  const r = review.data;
+  if (!r)
+    return (
+      <div className="page">
+        {header}
+        <EmptyState title="This run is no longer in the queue" />
+      </div>
+    );
+  return (
+    <div className="page" data-testid="review">
+      {header}
+      {finished && (
+        <div className="badge badge-ok" role="status">
+          That was the last run for you.
+        </div>
+      )}
+      <div className={styles.review}>
+        <div>
+          {datasetOpen && (
+            <DatasetPanel
+              workspaceId={workspaceId}
+              queueId={queueId}
+              itemId={r.item_id}
+              defaultDataset={q.default_dataset}
+              outputs={r.run.outputs}
+              onClose={() => setDatasetOpen(false)}
+            />
+          )}
+          {r.reference_outputs && (
+            <div className={`card ${styles.reference}`} data-testid="reference-outputs">
+              <b>Reference output</b>
+              <pre>{JSON.stringify(r.reference_outputs, null, 2)}</pre>
+            </div>
+          )}
+          <RunDetail key={r.run.id} workspaceId={workspaceId} runId={r.run.id} blind={r.my_status !== "completed"} />
+        </div>
+        <RubricForm
+          key={r.item_id}
+          queue={q}
+          review={r}
+          busy={submit.isPending}
+          error={submit.error?.message ?? null}
+          onSubmit={(answers, comment) => send(answers, comment)}
+          onSkip={() => send([], "", true)}
+          onPrevious={() => setPosition(Math.max(0, position - 1))}
+          onNext={() => void next()}
+          onDataset={() => setDatasetOpen(true)}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+import type { Sql } from "../../db/client";
+import { isUuid } from "../../core/uuid";
+import { readExamples } from "../../datasets/examples";
+import { reviewsOnRun } from "../feedback";
+import { loadItem } from "./items";
+import { listQueues, loadQueue, readQueue } from "./queues";
+import { runsWithQueueInfo } from "./reads";
+import { nextForReviewer } from "./reviewing";
+import type { QueueListQuery } from "./schema";
+
+/** Display names of reviewers: members' names (or emails); an API key reviewing shows as such. */
+export async function reviewerNames(db: Sql, ids: string[]): Promise<Map<string, string>> {
+  const users = await db.prisma.user.findMany({ where: { id: { in: ids.filter(isUuid) } }, select: { id: true, name: true, email: true } });
+  const names = new Map(users.map((u) => [u.id, u.name || u.email]));
+  return new Map(ids.map((id) => [id, names.get(id) ?? "API key"]));
+}
+
+/** The queues page: each queue with its runs done out of its runs, and how many wait for the viewer. */
+export async function queuesWithProgress(db: Sql, workspaceId: string, userId: string, q: QueueListQuery) {
+  const queues = await listQueues(db, workspaceId, q);
+  const ids = queues.map((queue) => queue.id);
+  const [done, reviewedByMe] = await Promise.all([
+    db.prisma.annotationQueueRun.groupBy({ by: ["queueId"], where: { queueId: { in: ids }, archived: true }, _count: { _all: true } }),
+    db.prisma.annotationQueueRun.groupBy({
+      by: ["queueId"],
+      where: { queueId: { in: ids }, archived: false, reviews: { some: { reviewerId: userId } } },
+      _count: { _all: true },
+    }),
+  ]);
+  const count = (rows: typeof done, id: string) => rows.find((r) => r.queueId === id)?._count._all ?? 0;
+  return queues.map((queue) => {
+    const completed = count(done, queue.id);
+    return { ...queue, completed, needs_my_review: queue.total_runs - completed - count(reviewedByMe, queue.id) };
+  });
+}
+
+/** One queue with its rubric and progress: runs done, waiting for the viewer, and each reviewer's completions. */
+export async function queueOverview(db: Sql, workspaceId: string, userId: string, queueId: string) {
+  const queue = await readQueue(db, workspaceId, queueId);
+  const [total, completed, mine, reviews] = await Promise.all([
+    db.prisma.annotationQueueRun.count({ where: { queueId } }),
+    db.prisma.annotationQueueRun.count({ where: { queueId, archived: true } }),
+    db.prisma.annotationQueueRun.count({ where: { queueId, archived: false, reviews: { none: { reviewerId: userId } } } }),
+    db.prisma.annotationQueueReview.groupBy({ by: ["reviewerId", "status"], where: { queueRun: { queueId } }, _count: { _all: true } }),
+  ]);
+  const names = await reviewerNames(db, [...new Set(reviews.map((r) => r.reviewerId))]);
+  const reviewers = [...names].map(([id, name]) => ({
+    id,
+    name,
+    completed: reviews.find((r) => r.reviewerId === id && r.status === "completed")?._count._all ?? 0,
+    skipped: reviews.find((r) => r.reviewerId === id && r.status === "skipped")?._count._all ?? 0,
+  }));
+  return {
+    ...queue,
+    progress: { total, completed, needs_my_review: mine, reviewers: reviewers.sort((a, b) => b.completed - a.completed) },
+  };
+}
+
+/** The queue's runs for its page: name, one-line previews, done or not, and who completed each. */
+export async function queueItemsPage(db: Sql, workspaceId: string, queueId: string, page: { offset: number; limit: number }) {
+  await loadQueue(db, workspaceId, queueId);
+  const items = await db.prisma.annotationQueueRun.findMany({
+    where: { queueId },
+    orderBy: [{ archived: "asc" }, { addedAt: "asc" }, { id: "asc" }],
+    skip: page.offset,
+    take: page.limit,
+    include: {
+      run: { select: { name: true, runType: true, inputPreview: true, outputPreview: true, status: true } },
+      reviews: { where: { status: "completed" }, select: { reviewerId: true } },
+    },
+  });
+  const names = await reviewerNames(db, [...new Set(items.flatMap((i) => i.reviews.map((r) => r.reviewerId)))]);
+  return items.map((item) => ({
+    id: item.id,
+    run_id: item.runId,
+    project_id: item.projectId,
+    name: item.run.name,
+    run_type: item.run.runType,
+    input_preview: item.run.inputPreview,
+    output_preview: item.run.outputPreview,
+    added_at: item.addedAt.toISOString(),
+    done: item.archived,
+    completed_by: item.reviews.map((r) => names.get(r.reviewerId)!),
+  }));
+}
+
+/**
+ * A run to review, whole, with the run's reference outputs when it came from an experiment, and
+ * the feedback already on it (the reviewer's own answers; others' only once they have submitted).
+ * `itemId` re-opens one the reviewer saw before; else the next one is reserved for them.
+ */
+export async function reviewRun(db: Sql, workspaceId: string, userId: string, queueId: string, itemId?: string) {
+  const queue = await loadQueue(db, workspaceId, queueId);
+  const item = itemId ? await loadItem(db, queueId, itemId) : await nextForReviewer(db, queue, userId);
+  if (!item) return null;
+  const [run] = await runsWithQueueInfo(db, workspaceId, [item]);
+  if (!run) return null;
+  const [reference, mine, feedback] = await Promise.all([
+    run.reference_example_id ? readExamples(db, workspaceId, [run.reference_example_id]).then(([example]) => example) : null,
+    db.prisma.annotationQueueReview.findUnique({ where: { queueRunId_reviewerId: { queueRunId: item.id, reviewerId: userId } } }),
+    reviewsOnRun(db, workspaceId, userId, run.id, null),
+  ]);
+  const fromQueue = feedback.filter(
+    (f) => (f.feedback_source as { metadata?: { annotation_queue_id?: string } } | null)?.metadata?.annotation_queue_id === queueId,
+  );
+  return {
+    item_id: item.id,
+    run,
+    reference_outputs: (reference?.outputs as Record<string, unknown> | null) ?? null,
+    my_status: (mine?.status as "completed" | "skipped" | undefined) ?? null,
+    my_answers: fromQueue.filter((f) => f.mine).map((f) => ({ key: f.key, score: f.score, value: f.value, comment: f.comment })),
+    others:
+      mine?.status === "completed"
+        ? fromQueue
+            .filter((f) => !f.mine)
+            .map((f) => ({ key: f.key, score: f.score, value: f.value, comment: f.comment, author: f.author?.name ?? "someone" }))
+        : [],
+  };
+}
+export type ReviewRun = NonNullable<Awaited<ReturnType<typeof reviewRun>>>;
