@@ -37,6 +37,8 @@ CREATE TABLE "annotation_queue_runs" (
 CREATE UNIQUE INDEX "annotation_queue_runs_queue_id_run_id_key" ON "annotation_queue_runs" ("queue_id", "run_id");
 CREATE INDEX "annotation_queue_runs_queue_id_archived_added_at_id_idx" ON "annotation_queue_runs" ("queue_id", "archived", "added_at", "id");
 CREATE INDEX "annotation_queue_runs_run_id_idx" ON "annotation_queue_runs" ("run_id");
+-- The run a reviewer holds, found without scanning the queue.
+CREATE INDEX "annotation_queue_runs_queue_id_reserved_by_idx" ON "annotation_queue_runs" ("queue_id", "reserved_by") WHERE "reserved_by" IS NOT NULL;
 
 -- Rules gain the action "add to annotation queue".
 ALTER TABLE "run_rules" ADD COLUMN "add_to_annotation_queue_id" UUID REFERENCES "annotation_queues" ("id") ON DELETE SET NULL;

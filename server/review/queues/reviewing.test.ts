@@ -5,6 +5,8 @@ import { createWorkspace } from "../../auth/workspaces";
 import { AppError } from "../../core/errors";
 import type { Sql } from "../../db/client";
 import { withTestDatabases } from "../../db/test-databases";
+import { readExamples } from "../../datasets/examples";
+import { createDataset } from "../../datasets/service";
 import { createFeedbackConfig } from "../../feedback/configs";
 import { listFeedback } from "../../feedback/service";
 import { ingestRuns } from "../../ingest/service";
@@ -12,7 +14,7 @@ import { addRunsToQueue, loadItem } from "./items";
 import { createQueue, loadQueue, updateQueue } from "./queues";
 import { countQueueRuns, listItems } from "./reads";
 import { nextForReviewer } from "./reviewing";
-import { submitReview } from "./submit";
+import { addQueueRunToDataset, submitReview } from "./submit";
 
 const status = (code: number, detail: RegExp) => (error: unknown) =>
   error instanceof AppError && error.status === code && detail.test(error.message);
@@ -143,5 +145,17 @@ withTestDatabases("annotation queues", (open) => {
       type: "app",
       metadata: { user_id: ada.id, user_name: "Ada", annotation_queue_id: queue.id },
     });
+
+    // `d`: the run into a dataset, its output corrected; without a dataset the message says so.
+    await assert.rejects(addQueueRunToDataset(db, ws, { queueId: queue.id, itemId: item.id }), status(400, /no default dataset/));
+    const dataset = await createDataset(db, ws, { name: "golden" } as never);
+    const added = await addQueueRunToDataset(db, ws, {
+      queueId: queue.id,
+      itemId: item.id,
+      datasetId: dataset.id,
+      outputs: { answer: "fixed" },
+    });
+    const [example] = await readExamples(db, ws, [added.example_id]);
+    assert.deepEqual([example.outputs, example.source_run_id], [{ answer: "fixed" }, run]);
   });
 });
