@@ -145,6 +145,12 @@ describe("annotation queues through the langsmith client (classic methods and th
       ].sort(),
     );
 
+    // Taking a completion back opens the run again; completing it again closes it.
+    await aq.createRunStatus(listed[0].queue_run_id, { status: "needs_review" });
+    assert.deepEqual(await aq.retrieveTotalArchived(queue.id), { size: 1 });
+    await aq.createRunStatus(listed[0].queue_run_id, { status: "completed" });
+    assert.deepEqual(await aq.retrieveTotalArchived(queue.id), { size: 2 });
+
     // Items page by page (the client follows next_cursor), then where one sits.
     const all: string[] = [];
     for await (const item of aq.items.list(queue.id, { status: "needs_my_review", page_size: 1 })) all.push(item.run_id!);
@@ -190,6 +196,20 @@ describe("annotation queues through the langsmith client (classic methods and th
     await eventually(async () => (await call(server, "GET", `/runs/${expRun}`)).status === 200);
     await aq.populate({ queue_id: queue.id, session_ids: [experiment.id] });
     assert.deepEqual(await aq.retrieveTotalSize(queue.id), { size: 2 });
+    // Or a project's runs matching a filter.
+    const matching = await call(server, "POST", "/annotation-queues/populate", {
+      queue_id: queue.id,
+      session_ids: [projectId],
+      filter: 'eq(name, "answer-5")',
+    });
+    assert.deepEqual(matching.body, { added: 1 });
+    const badFilter = await call(server, "POST", "/annotation-queues/populate", {
+      queue_id: queue.id,
+      session_ids: [projectId],
+      filter: "eq(name",
+    });
+    assert.equal(badFilter.status, 400);
+    assert.deepEqual(await aq.retrieveTotalSize(queue.id), { size: 3 });
     await aq.delete(queue.id);
     assert.equal((await call(server, "GET", `/annotation-queues/${queue.id}`)).status, 404);
   });

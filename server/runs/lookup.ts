@@ -1,5 +1,8 @@
 import { isUuid } from "../core/uuid";
 import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { runConditions } from "./conditions";
+import type { RunSelection } from "./schema";
 
 /** The trace a run of the workspace belongs to, or null when the workspace has no such run. */
 export async function traceOfRun(db: Sql, workspaceId: string, runId: string): Promise<string | null> {
@@ -30,4 +33,12 @@ export async function projectsOfRuns(db: Sql, workspaceId: string, runIds: strin
     distinct: ["projectId"],
   });
   return runs.map((r) => r.projectId);
+}
+
+/** Ids of the runs of the workspace matching a selection (projects, filter language, root only…), oldest first, at most `limit`. */
+export async function matchingRunIds(db: Sql, workspaceId: string, selection: Partial<RunSelection>, limit: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    sql`SELECT r.id FROM runs r WHERE ${runConditions(workspaceId, selection)} ORDER BY r.start_time, r.id LIMIT ${limit}`,
+  );
+  return rows.map((r) => r.id);
 }

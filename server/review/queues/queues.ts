@@ -5,6 +5,7 @@ import { badRequest, conflict, isUniqueViolation, notFound } from "../../core/er
 import { isoFromDb } from "../../core/time";
 import { isUuid } from "../../core/uuid";
 import { findDataset } from "../../datasets/service";
+import { matchingRunIds } from "../../runs/lookup";
 import { listFeedbackConfigs } from "../../feedback/configs";
 import { addRunsToQueue } from "./items";
 import type { QueueCreate, QueueListQuery, QueueUpdate, RubricItem } from "./schema";
@@ -103,22 +104,28 @@ export async function createQueue(db: Sql, workspaceId: string, input: QueueCrea
     if (isUniqueViolation(error)) throw conflict(`Annotation queue ${input.id} already exists.`);
     throw error;
   }
-  if (input.session_ids?.length) await addRootRunsOfProjects(db, workspaceId, queue.id, input.session_ids);
+  if (input.session_ids?.length) await addRunsOfProjects(db, workspaceId, queue.id, input.session_ids);
   return queueToWire(queue);
 }
 
-/** The root runs of these projects of the workspace, added to the queue (populate, and create with session_ids). */
-export async function addRootRunsOfProjects(db: Sql, workspaceId: string, queueId: string, projectIds: string[]) {
-  const runs = await db.prisma.run.findMany({
-    where: { workspaceId, projectId: { in: projectIds }, isRoot: true },
-    select: { id: true },
-    orderBy: [{ startTime: "asc" }, { id: "asc" }],
-  });
+/**
+ * Runs of these projects added to the queue (populate, and create with session_ids): the root runs
+ * (an experiment's), or those matching a filter in the filter language; at most 10,000.
+ */
+export async function addRunsOfProjects(
+  db: Sql,
+  workspaceId: string,
+  queueId: string,
+  projectIds: string[],
+  only: { filter?: string | null; limit?: number } = {},
+) {
+  const selection = only.filter ? { session: projectIds, filter: only.filter } : { session: projectIds, is_root: true };
+  const ids = await matchingRunIds(db, workspaceId, selection, only.limit ?? 10_000);
   return addRunsToQueue(
     db,
     workspaceId,
     queueId,
-    runs.map((r) => ({ run_id: r.id })),
+    ids.map((run_id) => ({ run_id })),
   );
 }
 

@@ -48,6 +48,9 @@ withTestDatabases("annotation queues", (open) => {
     );
     const queue = await loadQueue(db, ws, created.id);
 
+    // One reviewer drawing several times at once holds one run.
+    const same = await Promise.all([1, 2, 3].map(() => nextForReviewer(db, queue, "reviewer-0")));
+    assert.equal(new Set(same.map((d) => d!.id)).size, 1);
     // Twelve reviewers draw at once: twelve different runs.
     const reviewers = Array.from({ length: 12 }, (_, i) => `reviewer-${i}`);
     const drawn = await Promise.all(reviewers.map((r) => nextForReviewer(db, queue, r)));

@@ -30,33 +30,35 @@ export function reviewerWhere(
  * The next run for this reviewer, reserved for them for the queue's reservation minutes: the run
  * they already hold, else the oldest run not done that they have not reviewed and nobody else
  * holds. Concurrent reviewers skip each other's rows (FOR UPDATE SKIP LOCKED), so two never get
- * the same run. Null when nothing is left for them.
+ * the same run; one reviewer's own concurrent draws queue on a lock of theirs, so they hold one run
+ * at a time. Null when nothing is left for them.
  */
 export async function nextForReviewer(db: Sql, queue: AnnotationQueue, reviewerId: string): Promise<AnnotationQueueRun | null> {
-  const now = new Date();
-  const held = await db.prisma.annotationQueueRun.findFirst({
-    where: { queueId: queue.id, archived: false, reservedBy: reviewerId, reservedUntil: { gt: now }, reviews: { none: { reviewerId } } },
-    orderBy: [{ addedAt: "asc" }, { id: "asc" }],
-  });
-  const until = new Date(now.getTime() + queue.reservationMinutes * 60_000);
-  if (held) return db.prisma.annotationQueueRun.update({ where: { id: held.id }, data: { reservedUntil: until } });
+  const order: Prisma.AnnotationQueueRunOrderByWithRelationInput[] = [{ addedAt: "asc" }, { id: "asc" }];
   if (!queue.enableReservations)
-    return db.prisma.annotationQueueRun.findFirst({
-      where: reviewerWhere(queue.id, reviewerId, "needs_my_review"),
-      orderBy: [{ addedAt: "asc" }, { id: "asc" }],
+    return db.prisma.annotationQueueRun.findFirst({ where: reviewerWhere(queue.id, reviewerId, "needs_my_review"), orderBy: order });
+  return db.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${queue.id}:${reviewerId}`}, 0))`;
+    const now = new Date();
+    const until = new Date(now.getTime() + queue.reservationMinutes * 60_000);
+    const held = await tx.annotationQueueRun.findFirst({
+      where: { queueId: queue.id, archived: false, reservedBy: reviewerId, reservedUntil: { gt: now }, reviews: { none: { reviewerId } } },
+      orderBy: order,
     });
-  const [claimed] = await db.prisma.$queryRaw<{ id: string }[]>(Prisma.sql`
-    UPDATE annotation_queue_runs SET reserved_by = ${reviewerId}, reserved_until = ${until}
-    WHERE id = (
-      SELECT q.id FROM annotation_queue_runs q
-      WHERE q.queue_id = ${queue.id}::uuid AND NOT q.archived
-        AND (q.reserved_by IS NULL OR q.reserved_until <= ${now})
-        AND NOT EXISTS (SELECT 1 FROM annotation_queue_reviews v WHERE v.queue_run_id = q.id AND v.reviewer_id = ${reviewerId})
-      ORDER BY q.added_at, q.id
-      LIMIT 1
-      FOR UPDATE SKIP LOCKED)
-    RETURNING id`);
-  return claimed ? db.prisma.annotationQueueRun.findUnique({ where: { id: claimed.id } }) : null;
+    if (held) return tx.annotationQueueRun.update({ where: { id: held.id }, data: { reservedUntil: until } });
+    const [claimed] = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
+      UPDATE annotation_queue_runs SET reserved_by = ${reviewerId}, reserved_until = ${until}
+      WHERE id = (
+        SELECT q.id FROM annotation_queue_runs q
+        WHERE q.queue_id = ${queue.id}::uuid AND NOT q.archived
+          AND (q.reserved_by IS NULL OR q.reserved_until <= ${now})
+          AND NOT EXISTS (SELECT 1 FROM annotation_queue_reviews v WHERE v.queue_run_id = q.id AND v.reviewer_id = ${reviewerId})
+        ORDER BY q.added_at, q.id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id`);
+    return claimed ? tx.annotationQueueRun.findUnique({ where: { id: claimed.id } }) : null;
+  });
 }
 
 /**
@@ -89,10 +91,27 @@ export async function finishReview(
   });
 }
 
+/** The reviewer's completion or skip taken back: the run counts one completion less and is open again if that leaves it short. */
+export async function withdrawReview(db: Sql, queue: AnnotationQueue, item: AnnotationQueueRun, reviewerId: string) {
+  return db.prisma.$transaction(async (tx) => {
+    const key = { queueRunId_reviewerId: { queueRunId: item.id, reviewerId } };
+    const prior = await tx.annotationQueueReview.findUnique({ where: key });
+    if (!prior) return item;
+    await tx.annotationQueueReview.delete({ where: key });
+    if (prior.status !== "completed") return item;
+    const updated = await tx.annotationQueueRun.update({ where: { id: item.id }, data: { completedCount: { decrement: 1 } } });
+    return updated.completedCount < queue.numReviewersPerItem && updated.archived
+      ? tx.annotationQueueRun.update({ where: { id: item.id }, data: { archived: false } })
+      : updated;
+  });
+}
+
 /** POST /annotation-queues/status/{id} and the items' /status: viewed, or completed by the caller; optionally moved. */
 export async function markStatus(db: Sql, queue: AnnotationQueue, item: AnnotationQueueRun, reviewerId: string, change: StatusUpdate) {
   let current = item;
-  if (change.status === "completed") current = await finishReview(db, queue, item, reviewerId, "completed");
+  if (change.status === "completed" || change.status === "skipped")
+    current = await finishReview(db, queue, item, reviewerId, change.status);
+  if (change.status === "needs_review") current = await withdrawReview(db, queue, item, reviewerId);
   const data: Prisma.AnnotationQueueRunUpdateInput = {};
   if (change.status === "viewed") data.lastReviewedTime = new Date();
   if (change.override_added_at) data.addedAt = change.override_added_at;

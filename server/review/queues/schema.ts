@@ -110,16 +110,22 @@ export const queueRunUpdate = z.object({
 });
 export type QueueRunUpdate = z.infer<typeof queueRunUpdate>;
 
-/** POST /annotation-queues/status/{id} and the items' /status: viewed, or completed by the caller. */
+/**
+ * POST /annotation-queues/status/{id} and the items' /status: viewed; completed or skipped by the
+ * caller; or `needs_review`: the caller's review is withdrawn and the run is open again.
+ */
 export const statusUpdate = z.object({
-  status: z.enum(["viewed", "completed"]).nullish(),
+  status: z.enum(["viewed", "completed", "skipped", "needs_review"]).nullish(),
   override_added_at: instant.nullish(),
 });
 export type StatusUpdate = z.infer<typeof statusUpdate>;
 
+/** POST /annotation-queues/populate: an experiment's root runs, or (with `filter`, in the filter language) the projects' runs matching it. */
 export const populate = z.object({
   queue_id: uuid,
   session_ids: z.array(uuid).min(1).max(100),
+  filter: z.string().max(10_000).nullish(),
+  limit: z.number().int().min(1).max(10_000).optional(),
   extend_trace_retention: z.boolean().optional(),
 });
 

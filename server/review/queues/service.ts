@@ -3,7 +3,7 @@ import type { Sql } from "../../db/client";
 import { notFound } from "../../core/errors";
 import { exportQueue } from "./export";
 import { addRunsToQueue, loadItem, loadItemOfWorkspace, removeRuns, updateItem } from "./items";
-import { addRootRunsOfProjects, loadQueue } from "./queues";
+import { addRunsOfProjects, loadQueue } from "./queues";
 import { countQueueRuns, itemPlacement, listItems, listQueueRuns, queueRunAt, sectionStatus } from "./reads";
 import { markStatus } from "./reviewing";
 import type { QueueRunUpdate, ReviewStatus, RunKey, StatusUpdate } from "./schema";
@@ -24,13 +24,17 @@ export async function addRuns(
   return addRunsToQueue(db, workspaceId, queueId, keys);
 }
 
-/** POST /annotation-queues/populate: the root runs of experiments (projects of the workspace). */
-export async function populateQueue(db: Sql, workspaceId: string, input: { queue_id: string; session_ids: string[] }) {
+/** POST /annotation-queues/populate: the root runs of experiments (projects of the workspace), or their runs matching a filter. */
+export async function populateQueue(
+  db: Sql,
+  workspaceId: string,
+  input: { queue_id: string; session_ids: string[]; filter?: string | null; limit?: number },
+) {
   await loadQueue(db, workspaceId, input.queue_id);
   const found = await db.prisma.project.findMany({ where: { workspaceId, id: { in: input.session_ids } }, select: { id: true } });
   const missing = input.session_ids.filter((id) => !found.some((p) => p.id === id));
   if (missing.length) throw notFound(`Projects not found: ${missing.join(", ")}.`);
-  const items = await addRootRunsOfProjects(db, workspaceId, input.queue_id, input.session_ids);
+  const items = await addRunsOfProjects(db, workspaceId, input.queue_id, input.session_ids, input);
   return { added: items.length };
 }
 
