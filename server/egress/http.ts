@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { request as httpRequest, type RequestOptions } from "node:http";
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { env } from "../env";
@@ -136,17 +136,25 @@ export interface EgressResponse {
   body: string;
 }
 
+/** An answer whose body is still arriving (a model's server-sent events). */
+export interface EgressStream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: IncomingMessage;
+}
+
 /**
- * POSTs JSON once and reads the answer back (for APIs we call for a result, e.g. generation):
- * the same URL checks and connect-time address guard as postJson, no retries, no redirects, the
- * body capped at `maxResponseBytes`. Throws EgressRefused for refused URLs and Error otherwise.
+ * POSTs JSON once and hands back the answer as soon as its headers arrive, its body to be read as
+ * it streams: the same URL checks and connect-time address guard as postJson, no retries, no
+ * redirects. `timeoutMs` bounds silence on the socket, not the whole answer; `signal` aborts it.
+ * Throws EgressRefused for refused URLs and Error otherwise.
  */
-export async function postJsonForResponse(
+export function postJsonStream(
   rawUrl: string,
   payload: unknown,
-  options: { headers?: Record<string, string>; timeoutMs?: number; maxResponseBytes?: number } = {},
-): Promise<EgressResponse> {
-  const { headers = {}, timeoutMs = 60_000, maxResponseBytes = 4 * 1024 * 1024 } = options;
+  options: { headers?: Record<string, string>; timeoutMs?: number; signal?: AbortSignal; accept?: string } = {},
+): Promise<EgressStream> {
+  const { headers = {}, timeoutMs = 60_000, signal, accept = "application/json" } = options;
   const url = checkEgressUrl(rawUrl);
   const body = JSON.stringify(payload);
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
@@ -154,28 +162,43 @@ export async function postJsonForResponse(
     method: "POST",
     headers: {
       "content-type": "application/json",
-      accept: "application/json",
+      accept,
       "user-agent": "Tracelight/1",
       ...headers,
       "content-length": Buffer.byteLength(body),
     },
     ...connectVia(url),
     timeout: timeoutMs,
+    signal,
   };
   return new Promise((resolve, reject) => {
-    const req = send(url, requestOptions, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxResponseBytes) return req.destroy(new Error(`answer larger than ${maxResponseBytes} bytes`));
-        chunks.push(chunk);
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = send(url, requestOptions, (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }));
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on("error", reject);
     req.end(body);
   });
+}
+
+/**
+ * POSTs JSON once and reads the answer back (for APIs we call for a result, e.g. generation),
+ * through postJsonStream, the body capped at `maxResponseBytes`.
+ */
+export async function postJsonForResponse(
+  rawUrl: string,
+  payload: unknown,
+  options: { headers?: Record<string, string>; timeoutMs?: number; maxResponseBytes?: number } = {},
+): Promise<EgressResponse> {
+  const { maxResponseBytes = 4 * 1024 * 1024, ...rest } = options;
+  const answer = await postJsonStream(rawUrl, payload, rest);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxResponseBytes) {
+      answer.body.destroy();
+      throw new Error(`answer larger than ${maxResponseBytes} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return { status: answer.status, body: Buffer.concat(chunks).toString("utf8") };
 }
