@@ -26,6 +26,8 @@ const API_ROOTS = [
   "members",
   "model-prices",
   "annotation-queues",
+  "model-connections",
+  "playground",
 ];
 
 /**

@@ -43,7 +43,7 @@ const schema = z.object({
   NEXTAUTH_SECRET: secret.optional(),
   /** Signs attachment links and seals tokens; the same on both regions. Required like NEXTAUTH_SECRET. */
   INTERNAL_SECRET: secret.optional(),
-  /** Encrypts stored secrets (server/generate/secret.ts); NEXTAUTH_SECRET when unset. */
+  /** Encrypts stored secrets (server/core/secret.ts); NEXTAUTH_SECRET when unset. */
   SECRET_KEY: secret.optional(),
   /** How often the usage outbox is drained (to the US deployment's billing endpoint, or locally in the US). */
   BILLING_FLUSH_MS: z.coerce.number().int().positive().default(5_000),

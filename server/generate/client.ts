@@ -4,8 +4,9 @@ import { AppError, badRequest } from "../core/errors";
 export interface GenerationConfig {
   baseUrl: string;
   apiKey: string | null;
+  headers?: Record<string, string>;
   model: string;
-  source: "workspace" | "deployment";
+  source: "workspace" | "connection" | "deployment";
 }
 
 export interface ChatMessage {
@@ -33,7 +34,7 @@ export async function completeJson(config: GenerationConfig, messages: ChatMessa
     answer = await postJsonForResponse(
       completionsUrl(config.baseUrl),
       { model: config.model, messages, response_format: { type: "json_object" }, temperature: 0.2 },
-      { headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}, timeoutMs },
+      { headers: { ...config.headers, ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) }, timeoutMs },
     );
   } catch (error) {
     if (error instanceof EgressRefused) throw badRequest(`The generation endpoint cannot be called: ${error.message}`);

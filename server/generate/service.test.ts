@@ -10,7 +10,7 @@ import { AppError } from "../core/errors";
 import { startFakeOpenAI } from "./fake-openai";
 import { templateVariables } from "./manifest";
 import { generateBody, generationConfigUpdate } from "./schema";
-import { decryptSecret, encryptSecret } from "./secret";
+import { decryptSecret, encryptSecret } from "../core/secret";
 import { generate, readGenerationConfig, updateGenerationConfig } from "./service";
 
 const fails = (code: number, detail: RegExp) => (e: unknown) => e instanceof AppError && e.status === code && detail.test(e.detail);

@@ -3,10 +3,11 @@ import { env } from "../env";
 import { sql } from "../db/sql";
 import { AppError, badRequest, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
+import { resolveConnection } from "../models/connections";
 import { completeJson, type ChatMessage, type GenerationConfig } from "./client";
 import { chatPromptManifest } from "./manifest";
 import { evaluatorOutput, examplesOutput, promptOutput, type GenerateBody, type GenerationConfigUpdate } from "./schema";
-import { decryptSecret, encryptSecret } from "./secret";
+import { decryptSecret, encryptSecret } from "../core/secret";
 import type { z } from "zod";
 
 interface SettingsRow {
@@ -26,8 +27,8 @@ async function settings(db: Sql, workspaceId: string): Promise<SettingsRow | nul
 
 /**
  * The endpoint this workspace generates with. A workspace that set its own base_url uses only its
- * own key (the deployment's key is never sent to a workspace-chosen URL); otherwise the deployment's
- * GENERATION_BASE_URL / GENERATION_API_KEY. The model: the workspace's, else GENERATION_MODEL, else gpt-4o-mini.
+ * own key (the deployment's key is never sent to a workspace-chosen URL); else its first
+ * OpenAI-compatible model connection; otherwise the deployment's GENERATION_BASE_URL / GENERATION_API_KEY. The model: the workspace's, else GENERATION_MODEL, else gpt-4o-mini.
  */
 export async function generationConfig(db: Sql, workspaceId: string): Promise<GenerationConfig | null> {
   const row = await settings(db, workspaceId);
@@ -41,6 +42,15 @@ export async function generationConfig(db: Sql, workspaceId: string): Promise<Ge
     }
     return { baseUrl: row.base_url, apiKey, model, source: "workspace" };
   }
+  const connection = await db.prisma.modelConnection.findFirst({
+    where: { workspaceId, provider: "openai" },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true },
+  });
+  if (connection) {
+    const c = await resolveConnection(db, workspaceId, connection.id);
+    return { baseUrl: c.baseUrl, apiKey: c.apiKey, headers: c.headers, model: row?.model ?? c.defaultModel, source: "connection" };
+  }
   const base = env().GENERATION_BASE_URL;
   if (!base) return null;
   return { baseUrl: base, apiKey: env().GENERATION_API_KEY || null, model, source: "deployment" };
@@ -50,10 +60,11 @@ export async function generationConfig(db: Sql, workspaceId: string): Promise<Ge
 async function configWire(db: Sql, workspaceId: string): Promise<Record<string, unknown>> {
   const row = await settings(db, workspaceId);
   const own = !!row?.base_url;
+  const connection = !own && (await db.prisma.modelConnection.count({ where: { workspaceId, provider: "openai" } })) > 0;
   const deployment = !!env().GENERATION_BASE_URL;
   return {
-    configured: own || deployment,
-    source: own ? "workspace" : deployment ? "deployment" : null,
+    configured: own || connection || deployment,
+    source: own ? "workspace" : connection ? "connection" : deployment ? "deployment" : null,
     // The deployment's URL is operator configuration: not shown to workspaces.
     base_url: row?.base_url ?? null,
     model: row?.model ?? env().GENERATION_MODEL ?? DEFAULT_MODEL,

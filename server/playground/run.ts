@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { Sql } from "../db/client";
+import { badRequest } from "../core/errors";
+import { EgressRefused } from "../egress/http";
+import { ingestRuns } from "../ingest/service";
+import { streamChat, UpstreamError } from "../models/chat";
+import { resolveConnection } from "../models/connections";
+import { chatRequest, type ChatRequest, type ChatResult, type Connection } from "../models/types";
+import { readRun } from "../runs/read";
+
+/** POST /playground/stream: one variant's call, through a connection (the workspace's first when not named). */
+export const playgroundCall = z.object({
+  connection_id: z.string().max(64).nullish(),
+  request: chatRequest,
+  /** The project the call is recorded in. */
+  project_name: z.string().min(1).max(200).default("playground"),
+  /** Where the call came from (a run, a prompt commit), kept in the trace's metadata. */
+  source: z.record(z.string(), z.string().max(500)).nullish(),
+});
+export type PlaygroundCall = z.infer<typeof playgroundCall>;
+
+export interface PlaygroundOutcome {
+  run_id: string;
+  project_name: string;
+  text: string;
+  tool_calls: ChatResult["toolCalls"];
+  usage: ChatResult["usage"];
+  finish_reason: string | null;
+  latency_ms: number;
+  first_token_ms: number | null;
+  total_cost: number | null;
+  error: string | null;
+}
+
+/** The call as an LLM run: messages in, the answer out with its usage, the first token as a `new_token` event. */
+function traceOf(
+  id: string,
+  call: PlaygroundCall,
+  connection: Connection,
+  req: ChatRequest,
+  result: ChatResult | null,
+  error: string | null,
+  startedAt: Date,
+) {
+  return {
+    id,
+    trace_id: id,
+    name: connection.provider === "anthropic" ? "ChatAnthropic" : "ChatOpenAI",
+    run_type: "llm",
+    session_name: call.project_name,
+    start_time: startedAt.toISOString(),
+    end_time: (result?.endedAt ?? new Date()).toISOString(),
+    inputs: { messages: req.messages, ...(req.tools?.length ? { tools: req.tools } : {}) },
+    outputs: result
+      ? {
+          choices: [
+            {
+              message: { role: "assistant", content: result.text, ...(result.toolCalls.length ? { tool_calls: result.toolCalls } : {}) },
+              finish_reason: result.finishReason,
+            },
+          ],
+          ...(result.usage ? { usage_metadata: result.usage } : {}),
+        }
+      : null,
+    error,
+    events: result?.firstTokenAt ? [{ name: "new_token", time: result.firstTokenAt.toISOString() }] : [],
+    extra: {
+      invocation_params: {
+        model: req.model,
+        temperature: req.temperature ?? null,
+        max_tokens: req.max_tokens ?? null,
+        stop: req.stop ?? null,
+        tool_choice: req.tool_choice ?? null,
+        response_format: req.response_format ?? null,
+      },
+      metadata: { ls_provider: connection.provider, ls_model_name: req.model, connection: connection.name, ...(call.source ?? {}) },
+    },
+    tags: ["playground"],
+  };
+}
+
+/**
+ * One playground call, in two steps: opening it resolves the connection (a connection that cannot
+ * be used is a 4xx before anything is streamed); `run` streams the answer to `onDelta` as the
+ * provider sends it, then records the call as a trace in the workspace's playground project (tokens,
+ * cost and time to first token derived as for any LLM run) and answers what the page shows. A
+ * provider's failure is recorded too, and answered as `error`.
+ */
+export async function openPlayground(db: Sql, workspaceId: string, call: PlaygroundCall) {
+  const connection = await resolveConnection(db, workspaceId, call.connection_id);
+  const req = { ...call.request, model: call.request.model || connection.defaultModel };
+  const run = async (onDelta: (text: string) => void, signal?: AbortSignal): Promise<PlaygroundOutcome> => {
+    const id = randomUUID();
+    const startedAt = new Date();
+    let result: ChatResult | null = null;
+    let error: string | null = null;
+    try {
+      result = await streamChat(connection, req, onDelta, signal);
+    } catch (e) {
+      if (e instanceof EgressRefused) throw badRequest(`The connection "${connection.name}" cannot be called: ${e.message}`);
+      if (!(e instanceof UpstreamError) && !signal?.aborted) throw e;
+      error = signal?.aborted ? "Stopped before the answer was complete." : (e as Error).message;
+    }
+    await ingestRuns(db, workspaceId, { post: [traceOf(id, call, connection, req, result, error, startedAt)] });
+    const recorded = await readRun(db, workspaceId, id);
+    return {
+      run_id: id,
+      project_name: call.project_name,
+      text: result?.text ?? "",
+      tool_calls: result?.toolCalls ?? [],
+      usage: result?.usage ?? null,
+      finish_reason: result?.finishReason ?? null,
+      latency_ms: (result?.endedAt ?? new Date()).getTime() - startedAt.getTime(),
+      first_token_ms: result?.firstTokenAt ? result.firstTokenAt.getTime() - startedAt.getTime() : null,
+      total_cost: recorded?.total_cost == null ? null : Number(recorded.total_cost),
+      error,
+    };
+  };
+  return { connection, run };
+}
