@@ -1,4 +1,5 @@
 import { EgressRefused, postJsonForResponse } from "../egress/http";
+import { completionsUrl } from "../models/urls";
 import { AppError, badRequest } from "../core/errors";
 
 export interface GenerationConfig {
@@ -16,12 +17,6 @@ export interface ChatMessage {
 
 const badGateway = (detail: string) => new AppError(502, detail);
 const snippet = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
-
-/** `https://host/v1` → `https://host/v1/chat/completions`; a URL already ending in /chat/completions is used as is. */
-export function completionsUrl(baseUrl: string): string {
-  const trimmed = baseUrl.replace(/\/+$/, "");
-  return /\/chat\/completions$/.test(trimmed) ? trimmed : `${trimmed}/chat/completions`;
-}
 
 /**
  * One chat completion in JSON mode (`response_format: json_object`) through the egress client;

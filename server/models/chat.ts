@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { EgressRefused, postJsonStream } from "../egress/http";
-import { completionsUrl } from "../generate/client";
+import { completionsUrl, messagesUrl } from "./urls";
 import { toAnthropic } from "./anthropic";
 import type { ChatRequest, ChatResult, Connection, ToolCall } from "./types";
 
@@ -24,13 +24,6 @@ function retryAfter(header: string | string[] | undefined): number | null {
   if (Number.isFinite(seconds)) return Math.max(0, seconds);
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.max(0, (at - Date.now()) / 1000);
-}
-
-/** `https://api.anthropic.com` → `…/v1/messages`; a base ending in /v1 gets `/messages`. */
-export function messagesUrl(baseUrl: string): string {
-  const trimmed = baseUrl.replace(/\/+$/, "");
-  if (/\/messages$/.test(trimmed)) return trimmed;
-  return /\/v1$/.test(trimmed) ? `${trimmed}/messages` : `${trimmed}/v1/messages`;
 }
 
 function openAiBody(req: ChatRequest) {
