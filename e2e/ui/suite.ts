@@ -22,12 +22,12 @@ export interface SignedInSuite {
 }
 
 /** A fresh server and a signed-in Chromium page for one test file (`before`/`after` registered here). */
-export function signedInSuite(email: string): SignedInSuite {
+export function signedInSuite(email: string, serverOptions: Parameters<typeof startServer>[0] = {}): SignedInSuite {
   const suite = { dialogs: [] as string[] } as SignedInSuite;
   before(async () => {
     if (noChromium) return;
     await mkdir(SHOTS, { recursive: true });
-    suite.server = await startServer();
+    suite.server = await startServer(serverOptions);
     suite.browser = await launchBrowser();
     suite.page = await desktopPage(suite.browser, suite.dialogs);
     suite.user = await signUpInBrowser(suite.page, suite.server, email);

@@ -52,3 +52,35 @@ export function chatPromptManifest(
     : lc(["langchain", "prompts", "chat", "ChatPromptTemplate"], { input_variables: all, messages: parts });
   return { manifest, input_variables: all };
 }
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const ROLE_OF_CLASS: Record<string, string> = {
+  SystemMessagePromptTemplate: "system",
+  HumanMessagePromptTemplate: "user",
+  AIMessagePromptTemplate: "assistant",
+  SystemMessage: "system",
+  HumanMessage: "user",
+  AIMessage: "assistant",
+};
+
+/**
+ * The messages of a chat prompt manifest (the inverse of chatPromptManifest): LangChain message
+ * templates, plain messages, or `[role, template]` pairs; text templates only. Empty for a
+ * manifest that is not a chat prompt.
+ */
+export function templateMessagesOf(manifest: unknown): TemplateMessage[] {
+  const kwargs = isObj(manifest) && isObj(manifest.kwargs) ? manifest.kwargs : {};
+  const list = Array.isArray(kwargs.messages) ? kwargs.messages : [];
+  return list.flatMap((m): TemplateMessage[] => {
+    if (Array.isArray(m) && typeof m[0] === "string" && typeof m[1] === "string")
+      return [{ role: m[0] === "human" ? "user" : m[0] === "ai" ? "assistant" : m[0], content: m[1] }];
+    if (!isObj(m)) return [];
+    if (typeof m.role === "string" && typeof m.content === "string") return [{ role: m.role, content: m.content }];
+    const cls = Array.isArray(m.id) ? String(m.id[m.id.length - 1]) : "";
+    const k = isObj(m.kwargs) ? m.kwargs : {};
+    const prompt = isObj(k.prompt) && isObj(k.prompt.kwargs) ? k.prompt.kwargs : k;
+    const text = typeof prompt.template === "string" ? prompt.template : typeof k.content === "string" ? k.content : null;
+    return text === null ? [] : [{ role: ROLE_OF_CLASS[cls] ?? "user", content: text }];
+  });
+}

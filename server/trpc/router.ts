@@ -5,6 +5,8 @@ import { conversationRouter } from "./routers/conversation";
 import { datasetsRouter } from "./routers/datasets";
 import { experimentsRouter } from "./routers/experiments";
 import { feedbackRouter } from "./routers/feedback";
+import { modelsRouter } from "./routers/models";
+import { playgroundRouter } from "./routers/playground";
 import { projectsRouter } from "./routers/projects";
 import { promptsRouter } from "./routers/prompts";
 import { queuesRouter } from "./routers/queues";
@@ -29,6 +31,8 @@ export const appRouter = router({
   experiments: experimentsRouter,
   prompts: promptsRouter,
   queues: queuesRouter,
+  models: modelsRouter,
+  playground: playgroundRouter,
   sharing: sharingRouter,
 });
 

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import type { RunFull } from "@/app/trpc-types";
@@ -94,6 +95,11 @@ export function RunDetail({ workspaceId, runId, blind = false }: { workspaceId: 
             ))}
             {run.tags.length > 6 && <span className="faint">+{run.tags.length - 6}</span>}
           </div>
+          {run.run_type === "llm" && !blind && (
+            <Link className="btn btn-sm" href={`/o/${workspaceId}/playground?run=${run.id}`}>
+              Open in playground
+            </Link>
+          )}
           {!blind && <AddToQueue workspaceId={workspaceId} runIds={[run.id]} />}
           <AddToDataset workspaceId={workspaceId} runIds={[run.id]} />
         </div>

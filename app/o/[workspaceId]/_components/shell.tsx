@@ -18,6 +18,7 @@ const NAV = [
   { href: "datasets", label: "Datasets", icon: "datasets" },
   { href: "queues", label: "Annotation queues", icon: "queues" },
   { href: "prompts", label: "Prompts", icon: "prompts" },
+  { href: "playground", label: "Playground", icon: "playground" },
   { href: "charts", label: "Charts", icon: "charts" },
   { href: "settings", label: "Settings", icon: "settings" },
 ];

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Suspense, use } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { ApiKeys } from "../_components/settings/api-keys";
+import { ModelConnections } from "../_components/settings/connections";
 import { Members } from "../_components/settings/members";
 import { ModelPrices } from "../_components/settings/prices";
 import { ErrorState, LoadingState } from "../_components/ui";
@@ -13,6 +14,7 @@ const TABS = [
   ["keys", "API keys"],
   ["members", "Members"],
   ["prices", "Model prices"],
+  ["models", "Model connections"],
 ] as const;
 type Tab = (typeof TABS)[number][0];
 const isTab = (value: string | null): value is Tab => TABS.some(([id]) => id === value);
@@ -48,6 +50,8 @@ function Settings({ workspaceId }: { workspaceId: string }) {
         <ApiKeys workspaceId={workspaceId} role={current.data.role} />
       ) : tab === "members" ? (
         <Members workspaceId={workspaceId} role={current.data.role} />
+      ) : tab === "models" ? (
+        <ModelConnections workspaceId={workspaceId} role={current.data.role} />
       ) : (
         <ModelPrices workspaceId={workspaceId} role={current.data.role} />
       )}

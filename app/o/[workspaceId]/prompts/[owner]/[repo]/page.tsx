@@ -126,6 +126,14 @@ export default function PromptPage({ params }: { params: Promise<{ workspaceId: 
         {p && (
           <div className="row muted">
             {p.num_commits} commits · {p.num_downloads} pulls{p.is_public ? " · public" : ""}
+            {compareHash && (
+              <Link
+                className="btn btn-sm"
+                href={`/o/${workspaceId}/playground?prompt=${encodeURIComponent(`${owner}/${repo}:${compareHash}`)}`}
+              >
+                Open in playground
+              </Link>
+            )}
           </div>
         )}
       </div>
