@@ -124,6 +124,21 @@ describe("model connections and the playground", () => {
     assert.equal(run.session_id, project.id);
   });
 
+  test("a connection's per-minute limit: the call over it is a 429 that says when to come back", async () => {
+    const limited = await call(server, "POST", "/model-connections", {
+      name: "limited",
+      base_url: `${model.url}/v1`,
+      default_model: "gpt-4o-mini",
+      requests_per_minute: 1,
+    });
+    assert.equal(limited.body.requests_per_minute, 1);
+    const body = { connection_id: limited.body.id, request: { model: "gpt-4o-mini", messages: [{ role: "user", content: "once" }] } };
+    assert.equal((await stream(server, body)).status, 200);
+    const second = await stream(server, body);
+    assert.equal(second.status, 429);
+    assert.match(second.json.detail, /allows 1 calls per minute: try again in \d+ s/);
+  });
+
   test("Anthropic connections stream the same way", async () => {
     const created = await call(server, "POST", "/model-connections", {
       name: "claude",
@@ -144,6 +159,45 @@ describe("model connections and the playground", () => {
       "You said: hi",
     );
     assert.equal(model.requests.at(-1)!.path, "/v1/messages");
+  });
+
+  test("run over a dataset: an experiment on it, examples filling the template, exact match scored", async () => {
+    const client = new Client({ apiUrl: server.url, apiKey: server.apiKey });
+    const dataset = await client.createDataset("greetings");
+    await client.createExamples({
+      datasetId: dataset.id,
+      inputs: [{ question: "hi" }, { question: "hello" }, { question: "hey" }],
+      outputs: [{ answer: "You said: hi" }, { answer: "You said: hello" }, { answer: "something else" }],
+    });
+    const response = await fetch(`${server.url}/api/v1/playground/experiments`, {
+      method: "POST",
+      headers: { "x-api-key": server.apiKey, "content-type": "application/json" },
+      body: JSON.stringify({
+        connection_id: connectionId,
+        request: { model: "gpt-4o-mini", messages: [{ role: "user", content: "{question}" }] },
+        dataset_id: dataset.id,
+        experiment_name: "from-playground",
+        evaluators: ["exact_match"],
+      }),
+    });
+    const text = await response.text();
+    const progress = [...text.matchAll(/event: progress\ndata: (.*)/g)].map((m) => JSON.parse(m[1]).done);
+    assert.deepEqual(progress, [1, 2, 3]);
+    const done = JSON.parse(/event: done\ndata: (.*)/.exec(text)![1]);
+    assert.deepEqual([done.runs, done.failed, done.experiment_name], [3, 0, "from-playground"]);
+    const experiments = [];
+    for await (const p of client.listProjects({ referenceDatasetId: dataset.id, includeStats: true })) experiments.push(p);
+    assert.equal(experiments.length, 1);
+    assert.equal(experiments[0].run_count, 3);
+    assert.ok(Math.abs((experiments[0].feedback_stats as any).exact_match.avg - 2 / 3) < 1e-9);
+    assert.ok((experiments[0].total_tokens ?? 0) > 0, "the LLM calls' tokens roll up to the experiment");
+    const empty = await client.createDataset("empty");
+    const refused = await call(server, "POST", "/playground/experiments", {
+      request: { model: "m", messages: [{ role: "user", content: "x" }] },
+      dataset_id: empty.id,
+    });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.detail, /no examples/);
   });
 
   test("a provider's 429 is answered as an error and recorded; no connection, bad input and viewers are 4xx", async () => {

@@ -30,9 +30,13 @@ export function reportUnavailable(error: unknown): void {
   console.error(`The database is unavailable (${error instanceof Error ? error.message : String(error)}); answering 503 until it is back.`);
 }
 
-/** Called after a request the database served: ends (and logs the end of) an outage. */
-export function reportAvailable(): void {
-  if (!outage) return;
+/**
+ * Called after a request the database served: ends (and logs the end of) an outage. Only a request
+ * that began after the outage did proves the database is back: one already under way when it went
+ * down may finish on work done before (so an outage is logged once, not once per such request).
+ */
+export function reportAvailable(startedAt: number = Date.now()): void {
+  if (!outage || startedAt <= outage.since) return;
   const seconds = ((Date.now() - outage.since) / 1000).toFixed(0);
   console.error(`The database is back after ${seconds} s; ${outage.requests} requests were answered 503 meanwhile.`);
   outage = null;

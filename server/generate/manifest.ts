@@ -84,3 +84,12 @@ export function templateMessagesOf(manifest: unknown): TemplateMessage[] {
     return text === null ? [] : [{ role: ROLE_OF_CLASS[cls] ?? "user", content: text }];
   });
 }
+
+/** `{name}` f-string variables filled in from `values` (`{{` and `}}` are literal braces; unknown names stay as written). */
+export function fillTemplate(text: string, values: Record<string, unknown>): string {
+  return text.replace(/\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name: string | undefined) => {
+    if (name === undefined) return m[0];
+    const value = values[name];
+    return value === undefined ? m : typeof value === "string" ? value : JSON.stringify(value);
+  });
+}

@@ -140,6 +140,7 @@ export function route<
 
   async function handle(request: Request, context: { params: Promise<P> }): Promise<Response> {
     const ip = clientIp(request.headers);
+    const startedAt = Date.now();
     try {
       return await withRateLimit(request, ip, () =>
         withRequestOrigin(request, async () => {
@@ -165,7 +166,7 @@ export function route<
             params: await pathParams(spec.params, context.params),
             request,
           });
-          reportAvailable();
+          reportAvailable(startedAt);
           if (result instanceof Response) return result;
           if (spec.response) checkResponse(spec.response, result);
           // Nothing to return (a DELETE, say) is still a JSON body: the SDKs call response.json() on it.

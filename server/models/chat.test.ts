@@ -16,6 +16,7 @@ describe("streamChat against a real local model server", () => {
     apiKey: "sk-test",
     headers: { "x-extra": "1" },
     defaultModel: "m",
+    requestsPerMinute: null,
   });
   before(async () => {
     process.env.ALLOW_PRIVATE_EGRESS = "1";

@@ -8,6 +8,7 @@ import { isoFromDb } from "../core/time";
 import { isUuid } from "../core/uuid";
 import { EgressRefused, checkEgressUrl } from "../egress/http";
 import { env } from "../env";
+import { admitCall } from "./admission";
 import { streamChat, UpstreamError } from "./chat";
 import type { Connection } from "./types";
 
@@ -27,6 +28,7 @@ const fields = {
         .regex(/^[^\r\n]*$/, "must not contain line breaks"),
     )
     .nullish(),
+  requests_per_minute: z.number().int().min(1).max(100_000).nullish(),
 };
 
 export const connectionCreate = z.object({
@@ -40,6 +42,7 @@ export const connectionUpdate = z.object({
   default_model: fields.default_model.optional(),
   api_key: fields.api_key,
   headers: fields.headers,
+  requests_per_minute: fields.requests_per_minute,
 });
 export type ConnectionCreate = z.infer<typeof connectionCreate>;
 export type ConnectionUpdate = z.infer<typeof connectionUpdate>;
@@ -59,6 +62,7 @@ function toWire(row: ModelConnection) {
     default_model: row.defaultModel,
     api_key_set: !!row.apiKeySealed,
     header_names: Object.keys(headers),
+    requests_per_minute: row.requestsPerMinute,
     source: "workspace" as "workspace" | "deployment",
     created_at: isoFromDb(row.createdAt),
     updated_at: isoFromDb(row.updatedAt),
@@ -77,6 +81,7 @@ function deploymentConnection(): Connection | null {
     apiKey: env().GENERATION_API_KEY || null,
     headers: {},
     defaultModel: env().GENERATION_MODEL ?? "gpt-4o-mini",
+    requestsPerMinute: null,
   };
 }
 
@@ -113,6 +118,7 @@ export async function listConnections(db: Sql, workspaceId: string): Promise<Wir
             default_model: deployment.defaultModel,
             api_key_set: !!deployment.apiKey,
             header_names: [],
+            requests_per_minute: null,
             source: "deployment" as const,
             created_at: null,
             updated_at: null,
@@ -137,6 +143,7 @@ export async function createConnection(db: Sql, workspaceId: string, input: Conn
         defaultModel: input.default_model,
         apiKeySealed: input.api_key ? encryptSecret(input.api_key) : null,
         headersSealed: input.headers && Object.keys(input.headers).length ? encryptSecret(JSON.stringify(input.headers)) : null,
+        requestsPerMinute: input.requests_per_minute ?? null,
       },
     });
     return toWire(row);
@@ -167,6 +174,7 @@ export async function updateConnection(db: Sql, workspaceId: string, id: string,
         defaultModel: change.default_model,
         apiKeySealed,
         headersSealed,
+        requestsPerMinute: change.requests_per_minute,
         updatedAt: new Date(),
       },
     });
@@ -210,12 +218,14 @@ export async function resolveConnection(db: Sql, workspaceId: string, id?: strin
     apiKey,
     headers: JSON.parse(headers) as Record<string, string>,
     defaultModel: row.defaultModel,
+    requestsPerMinute: row.requestsPerMinute,
   };
 }
 
 /** The "Test" button: one tiny call (a one-token answer); says how long it took or what went wrong. */
 export async function testConnection(db: Sql, workspaceId: string, id: string) {
   const connection = await resolveConnection(db, workspaceId, id);
+  await admitCall(connection);
   const started = Date.now();
   try {
     const result = await streamChat(connection, {

@@ -10,6 +10,8 @@ export interface Connection {
   apiKey: string | null;
   headers: Record<string, string>;
   defaultModel: string;
+  /** Calls per minute through it across instances; null: no limit of ours. */
+  requestsPerMinute: number | null;
 }
 
 const part = z.looseObject({ type: z.string() });

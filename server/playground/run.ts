@@ -5,6 +5,7 @@ import { badRequest } from "../core/errors";
 import { EgressRefused } from "../egress/http";
 import { ingestRuns } from "../ingest/service";
 import { streamChat, UpstreamError } from "../models/chat";
+import { admitCall } from "../models/admission";
 import { resolveConnection } from "../models/connections";
 import { chatRequest, type ChatRequest, type ChatResult, type Connection } from "../models/types";
 import { readRun } from "../runs/read";
@@ -89,6 +90,7 @@ function traceOf(
  */
 export async function openPlayground(db: Sql, workspaceId: string, call: PlaygroundCall) {
   const connection = await resolveConnection(db, workspaceId, call.connection_id);
+  await admitCall(connection);
   const req = { ...call.request, model: call.request.model || connection.defaultModel };
   const run = async (onDelta: (text: string) => void, signal?: AbortSignal): Promise<PlaygroundOutcome> => {
     const id = randomUUID();

@@ -10,6 +10,8 @@ CREATE TABLE "model_connections" (
   "default_model" TEXT NOT NULL,
   "api_key_sealed" TEXT,
   "headers_sealed" TEXT,
+  -- Calls through this connection per minute across the workspace (null: no limit of ours).
+  "requests_per_minute" INTEGER CHECK ("requests_per_minute" > 0),
   "created_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now(),
   "updated_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now()
 );

@@ -6,7 +6,9 @@ import { useSearchParams } from "next/navigation";
 import { use, useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { EmptyState, ErrorState, LoadingState } from "../_components/ui";
-import { fillTemplate, runVariant, type ChatRequest } from "./stream";
+import { fillTemplate } from "@/server/generate/manifest";
+import { DatasetRun } from "./dataset-run";
+import { runVariant, type ChatRequest } from "./stream";
 import { requestOf, VariantColumn, type Variant } from "./variant";
 import styles from "./playground.module.css";
 
@@ -72,6 +74,7 @@ export default function PlaygroundPage({ params }: { params: Promise<{ workspace
   const [variants, setVariants] = useState<Variant[] | null>(null);
   const [values, setValues] = useState<Record<string, string>>({});
   const [saveOpen, setSaveOpen] = useState(false);
+  const [datasetOpen, setDatasetOpen] = useState(false);
   const aborts = useRef(new Map<string, AbortController>());
   const firstConnection = connections.data?.[0]?.id ?? null;
 
@@ -163,12 +166,18 @@ export default function PlaygroundPage({ params }: { params: Promise<{ workspace
           <button type="button" className="btn" onClick={() => setSaveOpen(!saveOpen)}>
             Save as prompt
           </button>
+          <button type="button" className="btn" onClick={() => setDatasetOpen(!datasetOpen)}>
+            Run over dataset
+          </button>
           <button type="button" className="btn btn-primary" onClick={runAll} disabled={variants.some((v) => v.running)}>
             Run all <span className="kbd">Ctrl Enter</span>
           </button>
         </div>
       </div>
       {saveOpen && <SavePrompt workspaceId={workspaceId} variants={variants} onDone={() => setSaveOpen(false)} />}
+      {datasetOpen && (
+        <DatasetRun workspaceId={workspaceId} userId={me.data!.id} variants={variants} onClose={() => setDatasetOpen(false)} />
+      )}
       {variables.length > 0 && (
         <div className={`card ${styles.variables}`} aria-label="Inputs">
           {variables.map((name) => (

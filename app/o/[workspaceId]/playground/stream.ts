@@ -16,18 +16,21 @@ export interface Outcome {
   detail?: string;
 }
 
+type Caller = { workspaceId: string; userId: string };
+
 /**
- * Runs one variant through POST /api/v1/playground/stream (the REST API, as the signed-in user:
- * session cookie plus `x-user-id`), handing each piece of text to `onDelta` as it arrives;
- * resolves with the outcome. A 4xx before streaming resolves as an error outcome.
+ * POSTs to one of the playground's streaming routes as the signed-in user (session cookie plus
+ * `x-user-id`) and hands each server-sent event to `onEvent` as it arrives. Resolves with the HTTP
+ * problem's detail when the route answered a 4xx before streaming, else null.
  */
-export async function runVariant(
-  caller: { workspaceId: string; userId: string },
-  body: { connection_id: string | null; request: ChatRequest; source?: Record<string, string> | null },
-  onDelta: (text: string) => void,
-  signal: AbortSignal,
-): Promise<Outcome> {
-  const response = await fetch("/api/v1/playground/stream", {
+async function postEvents(
+  path: string,
+  caller: Caller,
+  body: unknown,
+  onEvent: (event: string, data: unknown) => void,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const response = await fetch(path, {
     method: "POST",
     headers: { "content-type": "application/json", "x-tenant-id": caller.workspaceId, "x-user-id": caller.userId },
     body: JSON.stringify(body),
@@ -35,29 +38,65 @@ export async function runVariant(
   });
   if (!response.ok || !response.body) {
     const problem = (await response.json().catch(() => ({}))) as { detail?: string };
-    return { error: problem.detail ?? `HTTP ${response.status}` };
+    return problem.detail ?? `HTTP ${response.status}`;
   }
-  let outcome: Outcome = { error: "The answer ended before the server said it was done." };
-  const parser = createParser({
-    onEvent: (event) => {
-      const data = JSON.parse(event.data) as Outcome & { text?: string };
-      if (event.event === "delta") onDelta(data.text ?? "");
-      else outcome = event.event === "error" ? { ...data, error: data.error ?? data.detail ?? "failed" } : data;
-    },
-  });
+  const parser = createParser({ onEvent: (event) => onEvent(event.event ?? "message", JSON.parse(event.data)) });
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) break;
+    if (done) return null;
     parser.feed(decoder.decode(value, { stream: true }));
   }
-  return outcome;
 }
 
-/** `{name}` template variables filled in (f-string style; `{{` and `}}` are literal braces). */
-export function fillTemplate(text: string, values: Record<string, string>): string {
-  return text.replace(/\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name: string | undefined) =>
-    name === undefined ? m[0] : (values[name] ?? m),
+/** Runs one variant through POST /api/v1/playground/stream, handing each piece of text to `onDelta` as it arrives. */
+export async function runVariant(
+  caller: Caller,
+  body: { connection_id: string | null; request: ChatRequest; source?: Record<string, string> | null },
+  onDelta: (text: string) => void,
+  signal: AbortSignal,
+): Promise<Outcome> {
+  let outcome: Outcome = { error: "The answer ended before the server said it was done." };
+  const problem = await postEvents(
+    "/api/v1/playground/stream",
+    caller,
+    body,
+    (event, data) => {
+      const d = data as Outcome & { text?: string };
+      if (event === "delta") onDelta(d.text ?? "");
+      else outcome = event === "error" ? { ...d, error: d.error ?? d.detail ?? "failed" } : d;
+    },
+    signal,
   );
+  return problem ? { error: problem } : outcome;
+}
+
+export interface ExperimentDone {
+  experiment_id: string;
+  experiment_name: string;
+  dataset_id: string;
+  runs: number;
+  failed: number;
+}
+
+/** "Run over dataset" through POST /api/v1/playground/experiments: progress as examples finish, then the experiment. */
+export async function runExperiment(
+  caller: Caller,
+  body: {
+    connection_id: string | null;
+    request: ChatRequest;
+    dataset_id: string;
+    experiment_name?: string | null;
+    evaluators: "exact_match"[];
+  },
+  onProgress: (done: number, total: number) => void,
+): Promise<ExperimentDone | { error: string }> {
+  let result: ExperimentDone | { error: string } = { error: "The run ended before the server said it was done." };
+  const problem = await postEvents("/api/v1/playground/experiments", caller, body, (event, data) => {
+    const d = data as { done: number; total: number } & ExperimentDone & { detail?: string };
+    if (event === "progress") onProgress(d.done, d.total);
+    else result = event === "error" ? { error: d.detail ?? "failed" } : d;
+  });
+  return problem ? { error: problem } : result;
 }

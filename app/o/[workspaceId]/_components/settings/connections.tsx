@@ -33,13 +33,14 @@ export function ModelConnections({ workspaceId, role }: { workspaceId: string; r
               <th>Default model</th>
               <th>Key</th>
               <th>Headers</th>
+              <th className="num">Per minute</th>
               <th />
             </tr>
           </thead>
           <tbody>
             {list.data.length === 0 && (
               <tr>
-                <td colSpan={7} className="muted">
+                <td colSpan={8} className="muted">
                   No connections yet: add one to use the playground and model-judged evaluators.
                 </td>
               </tr>
@@ -58,6 +59,7 @@ export function ModelConnections({ workspaceId, role }: { workspaceId: string; r
                   </td>
                   <td>{c.api_key_set ? "set" : <span className="faint">none</span>}</td>
                   <td>{c.header_names.join(", ") || <span className="faint">—</span>}</td>
+                  <td className="num">{c.requests_per_minute ?? <span className="faint">—</span>}</td>
                   <td className="num">
                     <span className="row" style={{ justifyContent: "flex-end" }}>
                       {result && (
@@ -114,6 +116,7 @@ function AddConnection({ workspaceId, onAdded }: { workspaceId: string; onAdded:
   const [model, setModel] = useState("gpt-4o-mini");
   const [apiKey, setApiKey] = useState("");
   const [headers, setHeaders] = useState("");
+  const [perMinute, setPerMinute] = useState("");
   const create = useMutation(
     trpc.models.create.mutationOptions({
       onSuccess: () => {
@@ -137,7 +140,16 @@ function AddConnection({ workspaceId, onAdded }: { workspaceId: string; onAdded:
         .map((line) => line.split(/:(.*)/s).map((s) => s.trim()))
         .filter(([k, v]) => k && v),
     );
-    create.mutate({ workspaceId, name, provider, base_url: baseUrl, default_model: model, api_key: apiKey || null, headers: extra });
+    create.mutate({
+      workspaceId,
+      name,
+      provider,
+      base_url: baseUrl,
+      default_model: model,
+      api_key: apiKey || null,
+      headers: extra,
+      requests_per_minute: perMinute ? Number(perMinute) : null,
+    });
   };
   return (
     <form className={`card ${styles.connectionForm}`} onSubmit={submit} aria-label="Add model connection">
@@ -174,6 +186,17 @@ function AddConnection({ workspaceId, onAdded }: { workspaceId: string; onAdded:
       <label className="col">
         <span className="faint">Extra headers (Name: value, one per line)</span>
         <textarea className="textarea" rows={2} value={headers} onChange={(e) => setHeaders(e.target.value)} aria-label="Extra headers" />
+      </label>
+      <label className="col">
+        <span className="faint">Calls per minute (optional limit)</span>
+        <input
+          className="input"
+          type="number"
+          min={1}
+          value={perMinute}
+          onChange={(e) => setPerMinute(e.target.value)}
+          aria-label="Calls per minute"
+        />
       </label>
       <div className="row" style={{ gridColumn: "1 / -1" }}>
         <button type="submit" className="btn btn-primary" disabled={create.isPending || !name.trim()}>
