@@ -6,9 +6,9 @@
 // Usage: npx tsx bench/playground.ts [calls]   (BENCH_DATABASE_URL=postgres://… for PostgreSQL)
 import { startTestModelServer } from "../server/models/test-server";
 import { startServer } from "../e2e/harness/server";
+import { percentile } from "./timing";
 
 const CALLS = Number(process.argv[2] ?? 100);
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
 /** Milliseconds to the first body byte, and to the end of the body. */
 async function timed(url: string, headers: Record<string, string>, body: unknown): Promise<{ first: number; all: number }> {

@@ -12,11 +12,11 @@ import { finishReview, nextForReviewer } from "../server/review/queues/reviewing
 import { readRun } from "../server/runs/read";
 import { createSession } from "../server/sessions/service";
 import { scratchDatabase } from "../e2e/harness/server";
+import { percentile, timed } from "./timing";
 
 const SIZE = 100_000;
 const DRAWS = Number(process.argv[2] ?? 300);
 const pgUrl = process.env.BENCH_DATABASE_URL;
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
 async function seed(db: Database, ws: string, project: string, queueId: string) {
   await db.sql.query(sql`
@@ -55,16 +55,7 @@ async function main() {
     const queue = await loadQueue(db.sql, ws, created.id);
     const runIds = (await db.sql.query<{ id: string }>(sql`SELECT id FROM runs WHERE workspace_id = ${ws} LIMIT 500`)).map((r) => r.id);
 
-    const measure = async (op: (i: number) => Promise<unknown>) => {
-      for (let i = 0; i < 20; i++) await op(-1 - i);
-      const times: number[] = [];
-      for (let i = 0; i < DRAWS; i++) {
-        const start = performance.now();
-        await op(i);
-        times.push(performance.now() - start);
-      }
-      return times;
-    };
+    const measure = (op: (i: number) => Promise<unknown>) => timed(DRAWS, op);
     const results: [string, number[]][] = [
       ["read one whole run by id (baseline)", await measure((i) => readRun(db.sql, ws, runIds[Math.abs(i) % runIds.length]!))],
       ["next run for a reviewer (reserve)", await measure((i) => nextForReviewer(db.sql, queue, `reviewer-${i}`))],

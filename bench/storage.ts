@@ -12,21 +12,10 @@ import { insertNewStatement, type RunRow } from "../server/ingest/write";
 import { createSession } from "../server/sessions/service";
 import { scratchDatabase } from "../e2e/harness/server";
 import { makeTrace } from "./payloads";
+import { percentile, timed } from "./timing";
 
 const ROUNDS = Number(process.argv[2] ?? 200);
 const pgUrl = process.env.BENCH_DATABASE_URL;
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-
-async function timed(rounds: number, op: (i: number) => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < Math.min(20, rounds); i++) await op(-1 - i); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const t0 = performance.now();
-    await op(i);
-    times.push(performance.now() - t0);
-  }
-  return times;
-}
 
 function rowsFor(project: string): RunRow[] {
   const runs: Record<string, unknown>[] = [];

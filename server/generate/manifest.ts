@@ -1,4 +1,5 @@
 /** LangChain-serialized prompt manifests (the `lc` constructor form the hub and SDKs load). */
+import { isObj } from "../llm/formats/common";
 
 type Lc = { lc: 1; type: "constructor"; id: string[]; kwargs: Record<string, unknown> };
 const lc = (id: string[], kwargs: Record<string, unknown>): Lc => ({ lc: 1, type: "constructor", id, kwargs });
@@ -53,8 +54,6 @@ export function chatPromptManifest(
   return { manifest, input_variables: all };
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const ROLE_OF_CLASS: Record<string, string> = {
   SystemMessagePromptTemplate: "system",
   HumanMessagePromptTemplate: "user",

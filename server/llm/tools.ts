@@ -1,13 +1,11 @@
 /** The tools a run offered its model, read from any provider's shape (shared by the API and the UI). */
+import { isObj } from "./formats/common";
 
 export interface ToolDefinition {
   name: string;
   description?: string;
   parameters?: unknown;
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The tools a model was offered, wherever the run's inputs (or invocation parameters) list them:

@@ -7,13 +7,13 @@ import { listExamples } from "../datasets/examples";
 import { exampleListQuery } from "../datasets/schema";
 import { findDataset } from "../datasets/service";
 import { insertFeedback } from "../feedback/store";
-import { fillTemplate } from "../generate/manifest";
 import { ingestRuns } from "../ingest/service";
 import { streamChat, UpstreamError } from "../models/chat";
 import { waitForCall } from "../models/admission";
 import { resolveConnection } from "../models/connections";
-import { chatRequest, type ChatMessage, type ChatResult } from "../models/types";
+import { chatRequest, type ChatResult } from "../models/types";
 import { createSession } from "../sessions/service";
+import { fillMessages, llmRun } from "./trace";
 
 const MAX_EXAMPLES = 1000;
 const CONCURRENCY = 4;
@@ -39,15 +39,6 @@ function referenceText(outputs: Record<string, unknown> | null | undefined): str
   return values.length === 1 && typeof values[0] === "string" ? values[0] : JSON.stringify(outputs);
 }
 
-const fill = (messages: ChatMessage[], inputs: Record<string, unknown>): ChatMessage[] =>
-  messages.map((m) => ({
-    ...m,
-    content:
-      typeof m.content === "string"
-        ? fillTemplate(m.content, inputs)
-        : (m.content?.map((p) => (p.type === "text" ? { ...p, text: fillTemplate(String(p.text ?? ""), inputs) } : p)) ?? null),
-  }));
-
 /**
  * Runs a playground variant over a dataset as an experiment: a project on the dataset (it shows in
  * the dataset's Experiments tab and the comparison views), one trace per example — a root run with
@@ -72,7 +63,7 @@ export async function openDatasetRun(db: Sql, workspaceId: string, input: Datase
     let failed = 0;
     const one = async (example: (typeof examples)[number]) => {
       const inputs = (example.inputs ?? {}) as Record<string, unknown>;
-      const messages = fill(input.request.messages, inputs);
+      const request = { ...input.request, model, messages: fillMessages(input.request.messages, inputs) };
       const rootId = randomUUID();
       const llmId = randomUUID();
       const startedAt = new Date();
@@ -80,7 +71,7 @@ export async function openDatasetRun(db: Sql, workspaceId: string, input: Datase
       let error: string | null = null;
       try {
         await waitForCall(connection);
-        result = await streamChat(connection, { ...input.request, model, messages });
+        result = await streamChat(connection, request);
       } catch (e) {
         if (!(e instanceof UpstreamError)) throw e;
         error = e.message;
@@ -102,26 +93,17 @@ export async function openDatasetRun(db: Sql, workspaceId: string, input: Datase
             error,
             reference_example_id: example.id,
           },
-          {
+          llmRun({
             id: llmId,
-            trace_id: rootId,
-            parent_run_id: rootId,
-            name: connection.provider === "anthropic" ? "ChatAnthropic" : "ChatOpenAI",
-            run_type: "llm",
-            session_name: project.name,
-            start_time: (result?.startedAt ?? startedAt).toISOString(),
-            end_time: end,
-            inputs: { messages },
-            outputs: result
-              ? {
-                  choices: [{ message: { role: "assistant", content: result.text } }],
-                  ...(result.usage ? { usage_metadata: result.usage } : {}),
-                }
-              : null,
+            traceId: rootId,
+            parentRunId: rootId,
+            projectName: project.name,
+            connection,
+            request,
+            result,
             error,
-            events: result?.firstTokenAt ? [{ name: "new_token", time: result.firstTokenAt.toISOString() }] : [],
-            extra: { metadata: { ls_provider: connection.provider, ls_model_name: model } },
-          },
+            startedAt,
+          }),
         ],
       });
       if (result && input.evaluators.includes("exact_match")) {

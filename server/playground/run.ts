@@ -7,8 +7,9 @@ import { ingestRuns } from "../ingest/service";
 import { streamChat, UpstreamError } from "../models/chat";
 import { admitCall } from "../models/admission";
 import { resolveConnection } from "../models/connections";
-import { chatRequest, type ChatRequest, type ChatResult, type Connection } from "../models/types";
+import { chatRequest, type ChatResult } from "../models/types";
 import { readRun } from "../runs/read";
+import { llmRun } from "./trace";
 
 /** POST /playground/stream: one variant's call, through a connection (the workspace's first when not named). */
 export const playgroundCall = z.object({
@@ -34,53 +35,6 @@ export interface PlaygroundOutcome {
   error: string | null;
 }
 
-/** The call as an LLM run: messages in, the answer out with its usage, the first token as a `new_token` event. */
-function traceOf(
-  id: string,
-  call: PlaygroundCall,
-  connection: Connection,
-  req: ChatRequest,
-  result: ChatResult | null,
-  error: string | null,
-  startedAt: Date,
-) {
-  return {
-    id,
-    trace_id: id,
-    name: connection.provider === "anthropic" ? "ChatAnthropic" : "ChatOpenAI",
-    run_type: "llm",
-    session_name: call.project_name,
-    start_time: startedAt.toISOString(),
-    end_time: (result?.endedAt ?? new Date()).toISOString(),
-    inputs: { messages: req.messages, ...(req.tools?.length ? { tools: req.tools } : {}) },
-    outputs: result
-      ? {
-          choices: [
-            {
-              message: { role: "assistant", content: result.text, ...(result.toolCalls.length ? { tool_calls: result.toolCalls } : {}) },
-              finish_reason: result.finishReason,
-            },
-          ],
-          ...(result.usage ? { usage_metadata: result.usage } : {}),
-        }
-      : null,
-    error,
-    events: result?.firstTokenAt ? [{ name: "new_token", time: result.firstTokenAt.toISOString() }] : [],
-    extra: {
-      invocation_params: {
-        model: req.model,
-        temperature: req.temperature ?? null,
-        max_tokens: req.max_tokens ?? null,
-        stop: req.stop ?? null,
-        tool_choice: req.tool_choice ?? null,
-        response_format: req.response_format ?? null,
-      },
-      metadata: { ls_provider: connection.provider, ls_model_name: req.model, connection: connection.name, ...(call.source ?? {}) },
-    },
-    tags: ["playground"],
-  };
-}
-
 /**
  * One playground call, in two steps: opening it resolves the connection (a connection that cannot
  * be used is a 4xx before anything is streamed); `run` streams the answer to `onDelta` as the
@@ -104,7 +58,22 @@ export async function openPlayground(db: Sql, workspaceId: string, call: Playgro
       if (!(e instanceof UpstreamError) && !signal?.aborted) throw e;
       error = signal?.aborted ? "Stopped before the answer was complete." : (e as Error).message;
     }
-    await ingestRuns(db, workspaceId, { post: [traceOf(id, call, connection, req, result, error, startedAt)] });
+    await ingestRuns(db, workspaceId, {
+      post: [
+        llmRun({
+          id,
+          traceId: id,
+          projectName: call.project_name,
+          connection,
+          request: req,
+          result,
+          error,
+          startedAt,
+          metadata: call.source ?? {},
+          tags: ["playground"],
+        }),
+      ],
+    });
     const recorded = await readRun(db, workspaceId, id);
     return {
       run_id: id,

@@ -10,9 +10,8 @@ import { createCommit, pullCommit } from "../prompts/commits";
 import { createRepo, getRepo } from "../prompts/repos";
 import { readLlmDetails } from "../runs/llm-details";
 import { readRun } from "../runs/read";
+import { isObj, type Obj } from "../llm/formats/common";
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** A canonical message in OpenAI's chat shape: text and media parts, tool calls, tool results. */

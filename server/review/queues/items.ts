@@ -46,12 +46,13 @@ export async function addRunsToQueue(
       `Runs not found in this workspace: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`,
     );
   }
+  const order = new Map(ids.map((id, i) => [id, i]));
   const proposed = new Map(keys.map((k) => [k.run_id, k.source_proposed_example_id ?? null]));
   // One clock for the batch; the order given is the review order.
   const start = Date.now();
   await db.prisma.annotationQueueRun.createMany({
     data: runs
-      .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
+      .sort((a, b) => order.get(a.id)! - order.get(b.id)!)
       .map((run, i) => ({
         id: randomUUID(),
         queueId,

@@ -7,6 +7,7 @@ import { createFeedback, updateFeedback } from "../../feedback/service";
 import { readRun } from "../../runs/read";
 import { checkAgainstConfig } from "../feedback";
 import { loadItem } from "./items";
+import { reviewerNames } from "./progress";
 import { loadQueue } from "./queues";
 import { finishReview } from "./reviewing";
 import type { RubricItem } from "./schema";
@@ -84,6 +85,13 @@ export async function submitReview(db: Sql, workspaceId: string, reviewer: Revie
       });
   }
   return finishReview(db, queue, item, reviewer.id, "completed");
+}
+
+/** The review page's submit: the signed-in user reviewing under their display name; says whether the run is now done. */
+export async function submitAsUser(db: Sql, workspaceId: string, userId: string, input: ReviewSubmit) {
+  const name = (await reviewerNames(db, [userId])).get(userId)!;
+  const item = await submitReview(db, workspaceId, { id: userId, name }, input);
+  return { done: item.archived };
 }
 
 /** `d` in the review view: the run becomes an example of the queue's dataset (or the one given), with a corrected output if given. */

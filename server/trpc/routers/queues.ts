@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { uuid } from "../../core/uuid";
-import { addRunsToQueue } from "../../review/queues/items";
-import { queueItemsPage, queueOverview, queuesWithProgress, reviewerNames, reviewRun } from "../../review/queues/progress";
+import { queueItemsPage, queueOverview, queuesWithProgress, reviewRun } from "../../review/queues/progress";
 import { queueEditor, saveQueue } from "../../review/queues/editor";
-import { deleteQueue, loadQueue } from "../../review/queues/queues";
-import { exportQueueRuns } from "../../review/queues/service";
-import { addQueueRunToDataset, reviewSubmit, submitReview, toDataset } from "../../review/queues/submit";
+import { deleteQueue } from "../../review/queues/queues";
+import { addRuns, exportQueueRuns } from "../../review/queues/service";
+import { addQueueRunToDataset, reviewSubmit, submitAsUser, toDataset } from "../../review/queues/submit";
 import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
 
 const queueRef = z.object({ queueId: uuid });
@@ -33,27 +32,25 @@ export const queuesRouter = router({
     .query(({ ctx, input }) => exportQueueRuns(ctx.sql, ctx.workspaceId, input.queueId, { format: "csv", include_annotator_detail: true })),
 
   /** "Add to queue" from the runs table or a run's panel. */
-  addRuns: workspaceWriteProcedure.input(queueRef.extend({ runIds: z.array(uuid).min(1).max(1000) })).mutation(async ({ ctx, input }) => {
-    await loadQueue(ctx.sql, ctx.workspaceId, input.queueId);
-    const items = await addRunsToQueue(
-      ctx.sql,
-      ctx.workspaceId,
-      input.queueId,
-      input.runIds.map((run_id) => ({ run_id })),
-    );
-    return { added: items.length };
-  }),
+  addRuns: workspaceWriteProcedure.input(queueRef.extend({ runIds: z.array(uuid).min(1).max(1000) })).mutation(async ({ ctx, input }) => ({
+    added: (
+      await addRuns(
+        ctx.sql,
+        ctx.workspaceId,
+        input.queueId,
+        input.runIds.map((run_id) => ({ run_id })),
+      )
+    ).length,
+  })),
 
   /** The reviewer's next run (reserved for them), or one they saw before by its item id. Reviewing is for members. */
   review: workspaceWriteProcedure
     .input(queueRef.extend({ itemId: uuid.optional() }))
     .query(({ ctx, input }) => reviewRun(ctx.sql, ctx.workspaceId, ctx.userId, input.queueId, input.itemId)),
 
-  submit: workspaceWriteProcedure.input(reviewSubmit).mutation(async ({ ctx, input }) => {
-    const name = (await reviewerNames(ctx.sql, [ctx.userId])).get(ctx.userId)!;
-    const item = await submitReview(ctx.sql, ctx.workspaceId, { id: ctx.userId, name }, input);
-    return { done: item.archived };
-  }),
+  submit: workspaceWriteProcedure
+    .input(reviewSubmit)
+    .mutation(({ ctx, input }) => submitAsUser(ctx.sql, ctx.workspaceId, ctx.userId, input)),
 
   addToDataset: workspaceWriteProcedure
     .input(toDataset)

@@ -6,7 +6,7 @@ import { useSearchParams } from "next/navigation";
 import { use, useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { EmptyState, ErrorState, LoadingState } from "../_components/ui";
-import { fillTemplate } from "@/server/generate/manifest";
+import { fillMessages } from "@/server/playground/trace";
 import { DatasetRun } from "./dataset-run";
 import { runVariant, type ChatRequest } from "./stream";
 import { requestOf, VariantColumn, type Variant } from "./variant";
@@ -32,20 +32,6 @@ const variantOf = (request: ChatRequest, connectionId: string | null): Variant =
   running: false,
   outcome: null,
 });
-
-/** Template variables filled into every text of the messages. */
-function filled(request: ChatRequest, values: Record<string, string>): ChatRequest {
-  return {
-    ...request,
-    messages: request.messages.map((m) => ({
-      ...m,
-      content:
-        typeof m.content === "string"
-          ? fillTemplate(m.content, values)
-          : (m.content?.map((p) => (p.type === "text" ? { ...p, text: fillTemplate(String(p.text ?? ""), values) } : p)) ?? null),
-    })),
-  };
-}
 
 /**
  * The playground: an LLM call opened from a run (`?run=`) or a prompt commit (`?prompt=owner/name:ref`),
@@ -97,7 +83,11 @@ export default function PlaygroundPage({ params }: { params: Promise<{ workspace
     try {
       const outcome = await runVariant(
         { workspaceId, userId: me.data!.id },
-        { connection_id: v.connectionId, request: filled(request, values), source: seed?.data?.source ?? null },
+        {
+          connection_id: v.connectionId,
+          request: { ...request, messages: fillMessages(request.messages, values) },
+          source: seed?.data?.source ?? null,
+        },
         (text) => update(v.key, (x) => ({ ...x, output: x.output + text })),
         abort.signal,
       );
