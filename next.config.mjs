@@ -53,6 +53,7 @@ const nextConfig = {
     "protobufjs",
     "gpt-tokenizer",
     "ioredis",
+    "pg-boss",
   ],
   // Every answer: no type sniffing, no full URLs leaked to other sites. Pages add a CSP (proxy.ts),
   // attachments a sandbox (server/blobs/headers.ts).

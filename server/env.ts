@@ -47,6 +47,14 @@ const schema = z.object({
   SECRET_KEY: secret.optional(),
   /** How often the usage outbox is drained (to the US deployment's billing endpoint, or locally in the US). */
   BILLING_FLUSH_MS: z.coerce.number().int().positive().default(5_000),
+  /** Job workers in this instance (evaluations, backfills): 0 makes it a web-only instance. */
+  JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  /** A job whose instance died is run again after this long (a running job's lease). */
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** How often expired leases are found and their jobs made runnable again. */
+  JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** First wait before an evaluation is retried after a 429 or 5xx; doubled per attempt (Retry-After wins when longer). */
+  EVALUATOR_RETRY_BASE_MS: z.coerce.number().int().min(0).default(2_000),
   /** HTTP proxy (http://[user:pass@]host:port) that traffic to customer endpoints leaves through. */
   EGRESS_PROXY_URL: z.string().url().optional(),
   /** Published in /info for allowlisting: comma-separated addresses. */

@@ -3,8 +3,12 @@ import { startBillingDrain } from "./billing/drain";
 import { database } from "./db/client";
 import { isDatabaseUnavailable } from "./db/outage";
 import { env } from "./env";
-// Registers the automation rules to run after ingest (server/ingest/after-ingest.ts).
+import { startJobs } from "./jobs/queue";
+// Registers the automation rules to run after ingest (server/ingest/after-ingest.ts), and what runs
+// the evaluation and backfill jobs (server/jobs/queue.ts).
 import "./rules/evaluate";
+import "./rules/backfill";
+import "./evaluators/evaluate";
 
 const RETRY_MS = 2_000;
 
@@ -53,6 +57,7 @@ export async function startUp(): Promise<void> {
 async function startOnce(): Promise<void> {
   const db = await database();
   startBillingDrain(db.sql);
+  await startJobs(db.sql);
   const first = await bootstrapFirstWorkspace(db.sql);
   const port = env().PORT;
   const base = env().PUBLIC_URL ?? `http://localhost:${port}`;

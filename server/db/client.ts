@@ -17,6 +17,11 @@ export interface Sql {
   /** Prisma Client on the same database. Not available inside `tx` (another connection). */
   readonly prisma: PrismaClient;
   query<T = Record<string, unknown>>(query: SqlFragment): Promise<T[]>;
+  /**
+   * Driver-level SQL text with `$n` parameters, for a library that brings its own SQL (the job
+   * queue); without values the text may hold several statements. Never built from a request.
+   */
+  text(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   /** Runs `fn` in one transaction of `query`s; nested calls reuse the outer transaction. */
   tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
 }
@@ -52,12 +57,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
-function pgSql(run: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>, pool?: Pool, prisma?: PrismaClient): Sql {
+type Run = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] } | { rows: unknown[] }[]>;
+
+function pgSql(run: Run, pool?: Pool, prisma?: PrismaClient): Sql {
   const self: Sql = withPrisma(
     {
       async query<T>(query: SqlFragment) {
         const { text, values } = compile(query);
-        return (await run(text, values)).rows as T[];
+        return ((await run(text, values)) as { rows: unknown[] }).rows as T[];
+      },
+      async text(text: string, values?: unknown[]) {
+        // Several statements answer one result each: the last one's rows are the answer.
+        const result = await run(text, values?.length ? values : undefined);
+        return Array.isArray(result) ? (result.at(-1) ?? { rows: [] }) : result;
       },
       async tx<T>(fn: (sql: Sql) => Promise<T>) {
         if (!pool) return fn(self);
@@ -118,12 +130,16 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-function pgliteSql(db: Pick<PGlite, "query">, owner?: PGlite, prisma?: PrismaClient): Sql {
+function pgliteSql(db: Pick<PGlite, "query" | "exec">, owner?: PGlite, prisma?: PrismaClient): Sql {
   const self: Sql = withPrisma(
     {
       async query<T>(query: SqlFragment) {
         const { text, values } = compile(query);
         return (await db.query<T>(text, values)).rows;
+      },
+      async text(text: string, values?: unknown[]) {
+        if (values?.length) return db.query(text, values);
+        return (await db.exec(text)).at(-1) ?? { rows: [] };
       },
       async tx<T>(fn: (sql: Sql) => Promise<T>) {
         if (!owner) return fn(self);

@@ -12,22 +12,23 @@ const counter = (c: Connection) => ({ key: `model-connection:${c.id}`, limit: c.
  * come back. No limit set: always admitted.
  */
 export async function admitCall(connection: Connection): Promise<void> {
-  if (!connection.requestsPerMinute) return;
-  const { allowed, states } = await counterStore().consume([counter(connection)]);
-  if (allowed) return;
-  const seconds = Math.ceil(states[0].resetMs / 1000);
+  const waitMs = await tryAdmit(connection);
+  if (waitMs === null) return;
+  const seconds = Math.ceil(waitMs / 1000);
   throw new AppError(
     429,
     `Model connection "${connection.name}" allows ${connection.requestsPerMinute} calls per minute: try again in ${seconds} s.`,
   );
 }
 
+/** Counts one call if the connection's limit allows it (null), else answers how long until the next window (ms). */
+export async function tryAdmit(connection: Connection): Promise<number | null> {
+  if (!connection.requestsPerMinute) return null;
+  const { allowed, states } = await counterStore().consume([counter(connection)]);
+  return allowed ? null : states[0].resetMs;
+}
+
 /** The same limit for work that can wait (a dataset run): waits for the next window instead of refusing. */
 export async function waitForCall(connection: Connection): Promise<void> {
-  if (!connection.requestsPerMinute) return;
-  for (;;) {
-    const { allowed, states } = await counterStore().consume([counter(connection)]);
-    if (allowed) return;
-    await sleep(Math.max(50, states[0].resetMs));
-  }
+  for (let waitMs = await tryAdmit(connection); waitMs !== null; waitMs = await tryAdmit(connection)) await sleep(Math.max(50, waitMs));
 }

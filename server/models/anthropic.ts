@@ -65,7 +65,16 @@ export function toAnthropic(req: ChatRequest) {
             description: t.function.description,
             input_schema: t.function.parameters ?? { type: "object" },
           })),
+          ...(anthropicToolChoice(req.tool_choice) ? { tool_choice: anthropicToolChoice(req.tool_choice) } : {}),
         }
       : {}),
   };
+}
+
+/** OpenAI's tool_choice in Anthropic's words: a named function is `{type: "tool", name}`, "required" is "any". */
+function anthropicToolChoice(choice: unknown): Record<string, string> | null {
+  if (choice === "auto") return { type: "auto" };
+  if (choice === "required") return { type: "any" };
+  const name = (choice as { function?: { name?: unknown } } | null)?.function?.name;
+  return typeof name === "string" ? { type: "tool", name } : null;
 }

@@ -8,6 +8,12 @@ export interface RequestBody extends Record<string, unknown> {
   messages?: { role: string; content: unknown }[];
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
+  tools?: { name?: string; input_schema?: JsonSchema; function?: { name: string; parameters?: JsonSchema } }[];
+  tool_choice?: { type?: string; name?: string; function?: { name?: string } } | string;
+}
+
+interface JsonSchema {
+  properties?: Record<string, { type?: string; enum?: string[]; maximum?: number }>;
 }
 
 /** A request the test server received, for asserting what we send (model, messages, stream, auth). */
@@ -25,6 +31,8 @@ export interface TestModelServer {
   failNext: (status: number, options?: { times?: number; retryAfter?: number }) => void;
   /** Delay between streamed chunks, in milliseconds (default 0). */
   chunkDelayMs: number;
+  /** The arguments of a forced tool call (an evaluator's verdict); by default made from the tool's schema. */
+  verdict: Record<string, unknown> | null;
   close: () => Promise<void>;
 }
 
@@ -36,16 +44,45 @@ const textOf = (content: unknown): string =>
  * system message asking for JSON (`Answer in JSON`) gets `{"score": 1, "reasoning": "…"}` instead.
  * Usage counts words: every message's words in, the chunks out.
  */
-function answerFor(body: RequestBody): { words: string[]; promptTokens: number } {
+function answerFor(body: RequestBody, verdict: Record<string, unknown> | null): { words: string[]; promptTokens: number } {
   const messages = [...(body.system ? [{ role: "system", content: body.system }] : []), ...(body.messages ?? [])];
   const system = messages.find((m) => m.role === "system");
   const lastUser = [...messages].reverse().find((m) => m.role === "user");
-  const text = /Answer in JSON/.test(textOf(system?.content))
-    ? JSON.stringify({ score: 1, reasoning: "The answer is correct." })
-    : `You said: ${textOf(lastUser?.content)}`;
+  const tool = forcedTool(body, verdict);
+  const text = tool
+    ? tool.args
+    : /Answer in JSON/.test(textOf(system?.content))
+      ? JSON.stringify({ score: 1, reasoning: "The answer is correct." })
+      : `You said: ${textOf(lastUser?.content)}`;
   const words = text.split(/(?<= )/);
   const promptTokens = messages.reduce((n, m) => n + textOf(m.content).split(/\s+/).filter(Boolean).length, 0);
   return { words, promptTokens };
+}
+
+/**
+ * The tool a request forces (OpenAI `tool_choice: {type: "function", function: {name}}`, Anthropic
+ * `{type: "tool", name}`) and its arguments: `verdict` when set, else each property's top value (a
+ * number's maximum or 1, true, an enum's first, a sentence).
+ */
+function forcedTool(body: RequestBody, verdict: Record<string, unknown> | null): { name: string; args: string } | null {
+  const choice = body.tool_choice;
+  const name = typeof choice === "object" ? (choice.function?.name ?? (choice.type === "tool" ? choice.name : undefined)) : undefined;
+  if (!name) return null;
+  const tool = body.tools?.find((t) => (t.function?.name ?? t.name) === name);
+  const properties = (tool?.function?.parameters ?? tool?.input_schema)?.properties ?? {};
+  const made = Object.fromEntries(
+    Object.entries(properties).map(([key, p]) => [
+      key,
+      p.enum
+        ? p.enum[0]
+        : p.type === "boolean"
+          ? true
+          : p.type === "number" || p.type === "integer"
+            ? (p.maximum ?? 1)
+            : "The answer is correct.",
+    ]),
+  );
+  return { name, args: JSON.stringify(verdict ?? made) };
 }
 
 async function readJson(req: IncomingMessage): Promise<RequestBody> {
@@ -64,7 +101,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function startTestModelServer(): Promise<TestModelServer> {
   const requests: RecordedRequest[] = [];
   const failures: { status: number; retryAfter?: number }[] = [];
-  const self = { chunkDelayMs: 0 } as TestModelServer;
+  const self = { chunkDelayMs: 0, verdict: null } as TestModelServer;
 
   const sse = async (res: ServerResponse, events: [string | null, unknown][]) => {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -76,7 +113,7 @@ export async function startTestModelServer(): Promise<TestModelServer> {
   };
 
   const openai = async (body: RequestBody, res: ServerResponse) => {
-    const { words, promptTokens } = answerFor(body);
+    const { words, promptTokens } = answerFor(body, self.verdict);
     const usage = { prompt_tokens: promptTokens, completion_tokens: words.length, total_tokens: promptTokens + words.length };
     const base = { id: "chatcmpl-test", created: 0, model: body.model };
     if (!body.stream) {
@@ -95,10 +132,22 @@ export async function startTestModelServer(): Promise<TestModelServer> {
       object: "chat.completion.chunk",
       choices: [{ index: 0, delta, finish_reason: finish }],
     });
+    const tool = forcedTool(body, self.verdict);
+    const call = (args: string, first = false) => ({
+      tool_calls: [
+        {
+          index: 0,
+          ...(first ? { id: "call_test", type: "function" } : {}),
+          function: { ...(first ? { name: tool!.name } : {}), arguments: args },
+        },
+      ],
+    });
     await sse(res, [
-      [null, chunk({ role: "assistant", content: "" })],
-      ...words.map((w): [null, unknown] => [null, chunk({ content: w })]),
-      [null, chunk({}, "stop")],
+      [null, chunk({ role: "assistant", content: tool ? null : "" })],
+      ...(tool
+        ? [[null, chunk(call("", true))] as [null, unknown], ...words.map((w): [null, unknown] => [null, chunk(call(w))])]
+        : words.map((w): [null, unknown] => [null, chunk({ content: w })])),
+      [null, chunk({}, tool ? "tool_calls" : "stop")],
       ...(body.stream_options?.include_usage
         ? [[null, { ...base, object: "chat.completion.chunk", choices: [], usage }] as [null, unknown]]
         : []),
@@ -107,7 +156,8 @@ export async function startTestModelServer(): Promise<TestModelServer> {
   };
 
   const anthropic = async (body: RequestBody, res: ServerResponse) => {
-    const { words, promptTokens } = answerFor(body);
+    const { words, promptTokens } = answerFor(body, self.verdict);
+    const tool = forcedTool(body, self.verdict);
     const message = { id: "msg_test", type: "message", role: "assistant", model: body.model };
     if (!body.stream) {
       res.writeHead(200, { "content-type": "application/json" });
@@ -125,10 +175,21 @@ export async function startTestModelServer(): Promise<TestModelServer> {
         "message_start",
         { type: "message_start", message: { ...message, content: [], usage: { input_tokens: promptTokens, output_tokens: 0 } } },
       ],
-      ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
+      [
+        "content_block_start",
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: tool ? { type: "tool_use", id: "toolu_test", name: tool.name, input: {} } : { type: "text", text: "" },
+        },
+      ],
       ...words.map((text): [string, unknown] => [
         "content_block_delta",
-        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+        {
+          type: "content_block_delta",
+          index: 0,
+          delta: tool ? { type: "input_json_delta", partial_json: text } : { type: "text_delta", text },
+        },
       ]),
       ["content_block_stop", { type: "content_block_stop", index: 0 }],
       ["message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: words.length } }],

@@ -6,7 +6,7 @@ import { insertFeedback } from "../feedback/store";
 import { isoFromDb } from "../core/time";
 import { addRunsToQueue } from "../review/queues/items";
 import { addRunToDataset } from "./dataset";
-import type { Rule } from "./service";
+import type { Rule } from "./store";
 import { fromStorage } from "../db/storable";
 
 export interface RuleRun {

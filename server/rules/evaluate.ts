@@ -1,10 +1,11 @@
 import type { Sql } from "../db/client";
+import { queueEvaluations } from "../evaluators/queues";
 import { afterIngest } from "../ingest/after-ingest";
 import { sql } from "../db/sql";
 import { projectsOfRuns } from "../runs/lookup";
 import { applyActions, loadRuleRuns } from "./actions";
 import { unconsideredMatches } from "./match";
-import { enabledRules, loadRule, type Rule } from "./service";
+import { enabledRules, loadRule, type Rule } from "./store";
 
 export interface RuleReport {
   rule_id: string;
@@ -18,7 +19,7 @@ export interface RuleReport {
  * ... ON CONFLICT DO NOTHING, so concurrent evaluations (another request, another instance)
  * never act on the same run twice. Returns the claimed runs that were sampled in.
  */
-async function claim(db: Sql, rule: Rule, runIds: string[]): Promise<string[]> {
+export async function claim(db: Sql, rule: Rule, runIds: string[]): Promise<string[]> {
   if (runIds.length === 0) return [];
   const rate = rule.samplingRate;
   const decisions = runIds.map((id) => ({ run_id: id, sampled: rate >= 1 || Math.random() < rate }));
@@ -30,9 +31,23 @@ async function claim(db: Sql, rule: Rule, runIds: string[]): Promise<string[]> {
   return claimed.filter((c) => c.sampled).map((c) => c.run_id);
 }
 
+/**
+ * Claims the runs and, for a rule with an evaluator, queues their evaluations in the same
+ * transaction: a run the rule has considered is always one whose evaluation is queued.
+ */
+export async function claimAndQueue(db: Sql, rule: Rule, runIds: string[], backfillId: string | null = null): Promise<string[]> {
+  const evaluatorId = rule.evaluatorId;
+  if (!evaluatorId) return claim(db, rule, runIds);
+  return db.tx(async (tx) => {
+    const sampled = await claim(tx, rule, runIds);
+    await queueEvaluations(tx, { ...rule, evaluatorId }, sampled, backfillId);
+    return sampled;
+  });
+}
+
 async function runRule(db: Sql, rule: Rule, candidates: string[] | null, limit: number): Promise<RuleReport> {
   const matched = await unconsideredMatches(db, rule, candidates, limit);
-  const sampled = await claim(db, rule, matched);
+  const sampled = await claimAndQueue(db, rule, matched);
   const report: RuleReport = { rule_id: rule.id, matched: matched.length, sampled: sampled.length, actions: { succeeded: 0, failed: 0 } };
   for (const run of await loadRuleRuns(db, rule.workspaceId, sampled)) {
     for (const outcome of await applyActions(db, rule, run)) report.actions[outcome.ok ? "succeeded" : "failed"]++;

@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
+import { sql, type SqlFragment } from "../db/sql";
 import { compileFilter } from "../runs/filter";
 
 /** Refuses (400, with the position) a filter the query language cannot read. */
@@ -7,23 +7,72 @@ export function checkRuleFilter(filter: string): void {
   compileFilter(filter, "r");
 }
 
+export interface RuleTarget {
+  id: string;
+  workspaceId: string;
+  projectId: string | null;
+  datasetId: string | null;
+  filter: string | null;
+}
+
 /**
- * Finished runs of the rule's project that pass its filter and that the rule has not considered
- * yet: among `candidates` after ingest, or the project's newest runs when triggered by hand.
+ * The finished runs a rule is about, as conditions on `r`: its project's runs, or, for a rule on a
+ * dataset, the root runs of the dataset's experiments; passing its filter.
  */
-export async function unconsideredMatches(
-  db: Sql,
-  rule: { id: string; workspaceId: string; projectId: string; filter: string | null },
-  candidates: string[] | null,
-  limit: number,
-): Promise<string[]> {
+function scope(rule: RuleTarget): SqlFragment {
+  const where = rule.projectId
+    ? sql`r.project_id = ${rule.projectId}`
+    : sql`r.parent_run_id IS NULL AND r.project_id IN (
+        SELECT p.id FROM projects p WHERE p.workspace_id = ${rule.workspaceId} AND p.reference_dataset_id = ${rule.datasetId})`;
+  return sql`r.workspace_id = ${rule.workspaceId} AND ${where} AND r.end_time IS NOT NULL
+    ${rule.filter ? sql`AND (${compileFilter(rule.filter, "r")})` : sql``}`;
+}
+
+const unconsidered = (rule: RuleTarget) => sql`NOT EXISTS (SELECT 1 FROM run_rule_runs c WHERE c.rule_id = ${rule.id} AND c.run_id = r.id)`;
+
+/**
+ * Runs the rule is about and has not considered yet: among `candidates` after ingest, or the
+ * newest ones when triggered by hand.
+ */
+export async function unconsideredMatches(db: Sql, rule: RuleTarget, candidates: string[] | null, limit: number): Promise<string[]> {
   const rows = await db.query<{ id: string }>(sql`
     SELECT r.id FROM runs r
-    WHERE r.workspace_id = ${rule.workspaceId} AND r.project_id = ${rule.projectId} AND r.end_time IS NOT NULL
-      ${candidates ? sql`AND r.id = ANY(${candidates}::uuid[])` : sql``}
-      ${rule.filter ? sql`AND (${compileFilter(rule.filter, "r")})` : sql``}
-      AND NOT EXISTS (SELECT 1 FROM run_rule_runs c WHERE c.rule_id = ${rule.id} AND c.run_id = r.id)
+    WHERE ${scope(rule)} ${candidates ? sql`AND r.id = ANY(${candidates}::uuid[])` : sql``} AND ${unconsidered(rule)}
     ORDER BY r.start_time DESC, r.id
     LIMIT ${limit}`);
   return rows.map((r) => r.id);
+}
+
+export interface TimeRange {
+  start: Date;
+  end: Date;
+}
+
+/** How many runs of a time range the rule is about and has not considered (a backfill's size). */
+export async function countUnconsidered(db: Sql, rule: RuleTarget, range: TimeRange): Promise<number> {
+  const [row] = await db.query<{ n: number }>(sql`
+    SELECT count(*)::int AS n FROM runs r
+    WHERE ${scope(rule)} AND r.start_time >= ${range.start.toISOString()} AND r.start_time < ${range.end.toISOString()}
+      AND ${unconsidered(rule)}`);
+  return row.n;
+}
+
+/**
+ * The next page of a backfill: runs of the range after the cursor (start time, id), oldest first,
+ * whether or not the rule considered them (the claim decides), so a page read again after a
+ * restart finds the same runs.
+ */
+export async function rangePage(
+  db: Sql,
+  rule: RuleTarget,
+  range: TimeRange,
+  after: { time: string; id: string } | null,
+  limit: number,
+): Promise<{ id: string; start_time: string }[]> {
+  return db.query<{ id: string; start_time: string }>(sql`
+    SELECT r.id, r.start_time FROM runs r
+    WHERE ${scope(rule)} AND r.start_time >= ${range.start.toISOString()} AND r.start_time < ${range.end.toISOString()}
+      ${after ? sql`AND (r.start_time, r.id) > (${after.time}::timestamptz, ${after.id}::uuid)` : sql``}
+    ORDER BY r.start_time, r.id
+    LIMIT ${limit}`);
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { uuid } from "../core/uuid";
 import { score } from "../feedback/schema";
+import { instant } from "../core/instant";
+import { structuredEvaluator } from "../evaluators/schema";
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be a valid HTTP header name");
 const headerValue = z
@@ -24,7 +26,13 @@ export type AddFeedback = z.infer<typeof addFeedback>;
 
 const fields = {
   display_name: z.string().min(1).max(200),
-  session_id: uuid,
+  session_id: uuid.nullish(),
+  dataset_id: uuid.nullish(),
+  evaluator_id: uuid.nullish(),
+  /** An inline evaluator (LangSmith's structured form), stored as an evaluator of its own. */
+  evaluators: z.array(structuredEvaluator).max(1).nullish(),
+  /** Evaluate the matching runs since then too (a backfill up to now); rules with an evaluator. */
+  backfill_from: instant.nullish(),
   filter: z.string().max(10_000).nullish(),
   sampling_rate: z.number().min(0).max(1),
   is_enabled: z.boolean(),
@@ -34,19 +42,27 @@ const fields = {
   webhooks: z.array(webhook).max(5),
 };
 
-/** POST /runs/rules. Names follow LangSmith's rule schema; `add_feedback` is ours. */
-export const ruleCreate = z.object({
-  ...fields,
-  sampling_rate: fields.sampling_rate.default(1),
-  is_enabled: fields.is_enabled.default(true),
-  webhooks: fields.webhooks.nullish().transform((v) => v ?? []),
-});
+/**
+ * POST /runs/rules. Names follow LangSmith's rule schema; `add_feedback` is ours. A rule is on a
+ * project (`session_id`: its new runs) or on a dataset (`dataset_id`: its experiments' root runs).
+ */
+export const ruleCreate = z
+  .object({
+    ...fields,
+    sampling_rate: fields.sampling_rate.default(1),
+    is_enabled: fields.is_enabled.default(true),
+    webhooks: fields.webhooks.nullish().transform((v) => v ?? []),
+  })
+  .refine((r) => !r.session_id !== !r.dataset_id, { message: "needs exactly one of session_id and dataset_id", path: ["session_id"] })
+  .refine((r) => !(r.evaluator_id && r.evaluators?.length), { message: "give evaluator_id or evaluators, not both", path: ["evaluators"] });
 export type RuleCreate = z.infer<typeof ruleCreate>;
 
 /** PATCH /runs/rules/{id}: only the fields sent change. */
 export const ruleUpdate = z.object({
   display_name: fields.display_name.optional(),
-  session_id: fields.session_id.optional(),
+  session_id: uuid.optional(),
+  evaluator_id: fields.evaluator_id,
+  backfill_from: fields.backfill_from,
   filter: fields.filter,
   sampling_rate: fields.sampling_rate.optional(),
   is_enabled: fields.is_enabled.optional(),
@@ -62,11 +78,24 @@ export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
+/** GET /runs/rules (LangSmith's list filters, `type`: rules on a project or on a dataset). */
+export const ruleListQuery = pageQuery.extend({
+  session_id: uuid.optional(),
+  dataset_id: uuid.optional(),
+  evaluator_id: uuid.optional(),
+  type: z.enum(["session", "dataset"]).optional(),
+  name_contains: z.string().max(200).optional(),
+});
+export type RuleListQuery = z.infer<typeof ruleListQuery>;
+
 /** A rule as the API answers it: webhook header values are never shown again. */
 export const wireRule = z.object({
   id: z.string(),
   tenant_id: z.string(),
-  session_id: z.string(),
+  session_id: z.string().nullable(),
+  dataset_id: z.string().nullable(),
+  evaluator_id: z.string().nullable(),
+  evaluator_name: z.string().nullable(),
   display_name: z.string(),
   filter: z.string().nullable(),
   sampling_rate: z.number(),
@@ -75,6 +104,11 @@ export const wireRule = z.object({
   add_to_annotation_queue_id: z.string().nullable(),
   add_feedback: addFeedback.nullable(),
   webhooks: z.array(z.object({ url: z.string(), headers: z.record(z.string(), z.literal("<redacted>")).nullable() })),
+  backfill_id: z.string().nullable(),
+  backfill_from: z.string().nullable(),
+  backfill_status: z.string().nullable(),
+  backfill_progress: z.number().nullable(),
+  backfill_completed_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });

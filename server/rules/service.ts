@@ -1,26 +1,27 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
-import { Prisma, type RunRule } from "../db/generated/client";
-import { badRequest, notFound } from "../core/errors";
+import { Prisma } from "../db/generated/client";
+import { badRequest } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { checkEgressUrl } from "../egress/http";
-import { isUuid } from "../core/uuid";
 import { findDataset } from "../datasets/service";
+import { insertEvaluator, loadEvaluator } from "../evaluators/store";
 import { readSession } from "../sessions/service";
 import { loadQueue } from "../review/queues/queues";
+import { latestBackfills, startBackfill, type WireBackfill } from "./backfill";
 import { checkRuleFilter } from "./match";
-import type { AddFeedback, RuleCreate, RuleUpdate, Webhook, WireRule } from "./schema";
-
-/** A rule as stored; its JSON columns hold what `ruleCreate` validated. */
-export type Rule = Omit<RunRule, "addFeedback" | "webhooks"> & { addFeedback: AddFeedback | null; webhooks: Webhook[] };
-const asRule = (row: RunRule) => row as Rule;
+import type { AddFeedback, RuleCreate, RuleListQuery, RuleUpdate, Webhook, WireRule } from "./schema";
+import { asRule, loadRule, type Rule } from "./store";
 
 /** Header values often carry secrets: they are stored and sent, but never shown again. */
-function ruleToWire(rule: Rule): WireRule {
+function ruleToWire(rule: Rule, evaluatorName: string | null, backfill: WireBackfill | undefined): WireRule {
   return {
     id: rule.id,
     tenant_id: rule.workspaceId,
     session_id: rule.projectId,
+    dataset_id: rule.datasetId,
+    evaluator_id: rule.evaluatorId,
+    evaluator_name: evaluatorName,
     display_name: rule.displayName,
     filter: rule.filter,
     sampling_rate: rule.samplingRate,
@@ -32,18 +33,34 @@ function ruleToWire(rule: Rule): WireRule {
       url: w.url,
       headers: w.headers ? Object.fromEntries(Object.keys(w.headers).map((k) => [k, "<redacted>" as const])) : null,
     })),
+    backfill_id: backfill?.id ?? null,
+    backfill_from: backfill?.start_time ?? null,
+    backfill_status: backfill?.status ?? null,
+    backfill_progress: backfill?.progress ?? null,
+    backfill_completed_at: backfill?.completed_at ?? null,
     created_at: isoFromDb(rule.createdAt)!,
     updated_at: isoFromDb(rule.updatedAt)!,
   };
 }
 
-const missing = (id: string) => notFound(`Rule ${id} not found.`);
+/** Rules as the API answers them: with their evaluator's name and their newest backfill's progress. */
+async function rulesToWire(db: Sql, rules: Rule[]): Promise<WireRule[]> {
+  const evaluatorIds = [...new Set(rules.flatMap((r) => (r.evaluatorId ? [r.evaluatorId] : [])))];
+  const [evaluators, backfills] = await Promise.all([
+    evaluatorIds.length ? db.prisma.evaluator.findMany({ where: { id: { in: evaluatorIds } }, select: { id: true, name: true } }) : [],
+    latestBackfills(db, rules),
+  ]);
+  const names = new Map(evaluators.map((e) => [e.id, e.name]));
+  return rules.map((r) => ruleToWire(r, r.evaluatorId ? (names.get(r.evaluatorId) ?? null) : null, backfills.get(r.id)));
+}
 
 async function checkReferences(
   db: Sql,
   workspaceId: string,
   rule: {
-    session_id?: string;
+    session_id?: string | null;
+    dataset_id?: string | null;
+    evaluator_id?: string | null;
     add_to_dataset_id?: string | null;
     add_to_annotation_queue_id?: string | null;
     filter?: string | null;
@@ -51,6 +68,8 @@ async function checkReferences(
   },
 ) {
   if (rule.session_id) await readSession(db, workspaceId, rule.session_id);
+  if (rule.dataset_id) await findDataset(db, workspaceId, rule.dataset_id);
+  if (rule.evaluator_id) await loadEvaluator(db, workspaceId, rule.evaluator_id);
   if (rule.add_to_dataset_id) await findDataset(db, workspaceId, rule.add_to_dataset_id);
   if (rule.add_to_annotation_queue_id) await loadQueue(db, workspaceId, rule.add_to_annotation_queue_id);
   if (rule.filter) checkRuleFilter(rule.filter);
@@ -58,14 +77,24 @@ async function checkReferences(
 }
 
 function checkHasAction(rule: {
+  evaluator: boolean;
   add_to_dataset_id: string | null;
   add_to_annotation_queue_id: string | null;
   add_feedback: AddFeedback | null;
   webhooks: Webhook[];
 }) {
-  if (!rule.add_to_dataset_id && !rule.add_to_annotation_queue_id && !rule.add_feedback && rule.webhooks.length === 0) {
-    throw badRequest("A rule needs at least one action: add_to_dataset_id, add_to_annotation_queue_id, add_feedback or webhooks.");
+  if (!rule.evaluator && !rule.add_to_dataset_id && !rule.add_to_annotation_queue_id && !rule.add_feedback && rule.webhooks.length === 0) {
+    throw badRequest(
+      "A rule needs at least one action: evaluator_id (or evaluators), add_to_dataset_id, add_to_annotation_queue_id, add_feedback or webhooks.",
+    );
   }
+}
+
+/** `backfill_from` on a rule: its evaluator over the matching runs from then until now. */
+async function backfillFrom(db: Sql, workspaceId: string, rule: Rule, from: Date | null | undefined) {
+  if (!from) return;
+  if (!rule.evaluatorId) throw badRequest("backfill_from needs an evaluator on the rule.");
+  await startBackfill(db, workspaceId, rule.id, { start: from, end: new Date() });
 }
 
 /** A JSON column's value to write: SQL NULL for null. */
@@ -73,17 +102,34 @@ const jsonOrNull = (value: AddFeedback | null | undefined) => (value ? (value as
 
 export async function createRule(db: Sql, workspaceId: string, input: RuleCreate): Promise<WireRule> {
   checkHasAction({
+    evaluator: Boolean(input.evaluator_id || input.evaluators?.length),
     add_to_dataset_id: input.add_to_dataset_id ?? null,
     add_to_annotation_queue_id: input.add_to_annotation_queue_id ?? null,
     add_feedback: input.add_feedback ?? null,
     webhooks: input.webhooks,
   });
+  if (input.backfill_from && !input.evaluator_id && !input.evaluators?.length)
+    throw badRequest("backfill_from needs an evaluator on the rule.");
   await checkReferences(db, workspaceId, input);
+  const inline = input.evaluators?.[0]?.structured;
+  const evaluatorId = inline
+    ? (
+        await insertEvaluator(db, workspaceId, input.display_name, {
+          prompt: inline.prompt,
+          schema: inline.schema,
+          template_format: inline.template_format,
+          variable_mapping: inline.variable_mapping,
+          model: typeof inline.model?.model === "string" ? inline.model.model : null,
+        })
+      ).id
+    : (input.evaluator_id ?? null);
   const row = await db.prisma.runRule.create({
     data: {
       id: randomUUID(),
       workspaceId,
-      projectId: input.session_id,
+      projectId: input.session_id ?? null,
+      datasetId: input.dataset_id ?? null,
+      evaluatorId,
       displayName: input.display_name,
       filter: input.filter || null,
       samplingRate: input.sampling_rate,
@@ -94,45 +140,36 @@ export async function createRule(db: Sql, workspaceId: string, input: RuleCreate
       webhooks: input.webhooks,
     },
   });
-  return ruleToWire(asRule(row));
-}
-
-export async function loadRule(db: Sql, workspaceId: string, id: string): Promise<Rule> {
-  const row = isUuid(id) ? await db.prisma.runRule.findFirst({ where: { id, workspaceId } }) : null;
-  if (!row) throw missing(id);
-  return asRule(row);
+  const rule = asRule(row);
+  await backfillFrom(db, workspaceId, rule, input.backfill_from);
+  return (await rulesToWire(db, [rule]))[0];
 }
 
 export async function readRule(db: Sql, workspaceId: string, id: string): Promise<WireRule> {
-  return ruleToWire(await loadRule(db, workspaceId, id));
+  return (await rulesToWire(db, [await loadRule(db, workspaceId, id)]))[0];
 }
 
-export async function listRules(
-  db: Sql,
-  workspaceId: string,
-  q: { session_id?: string; offset: number; limit: number },
-): Promise<WireRule[]> {
+export async function listRules(db: Sql, workspaceId: string, q: RuleListQuery): Promise<WireRule[]> {
   const rows = await db.prisma.runRule.findMany({
-    where: { workspaceId, projectId: q.session_id },
+    where: {
+      workspaceId,
+      projectId: q.type === "dataset" ? null : q.session_id,
+      datasetId: q.type === "session" ? null : q.dataset_id,
+      evaluatorId: q.evaluator_id,
+      ...(q.type === "session" ? { NOT: { projectId: null } } : q.type === "dataset" ? { NOT: { datasetId: null } } : {}),
+      ...(q.name_contains ? { displayName: { contains: q.name_contains, mode: "insensitive" as const } } : {}),
+    },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take: q.limit,
     skip: q.offset,
   });
-  return rows.map((row) => ruleToWire(asRule(row)));
-}
-
-/** The enabled rules of the workspace on these projects, oldest first. */
-export async function enabledRules(db: Sql, workspaceId: string, projectIds: string[]): Promise<Rule[]> {
-  const rows = await db.prisma.runRule.findMany({
-    where: { workspaceId, isEnabled: true, projectId: { in: projectIds } },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
-  return rows.map(asRule);
+  return rulesToWire(db, rows.map(asRule));
 }
 
 export async function updateRule(db: Sql, workspaceId: string, id: string, change: RuleUpdate): Promise<WireRule> {
   const current = await loadRule(db, workspaceId, id);
   checkHasAction({
+    evaluator: Boolean(change.evaluator_id !== undefined ? change.evaluator_id : current.evaluatorId),
     add_to_dataset_id: change.add_to_dataset_id !== undefined ? change.add_to_dataset_id : current.addToDatasetId,
     add_to_annotation_queue_id:
       change.add_to_annotation_queue_id !== undefined ? change.add_to_annotation_queue_id : current.addToAnnotationQueueId,
@@ -146,6 +183,8 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
       updatedAt: new Date(),
       displayName: change.display_name,
       projectId: change.session_id,
+      ...(change.session_id ? { datasetId: null } : {}),
+      evaluatorId: change.evaluator_id,
       filter: change.filter === undefined ? undefined : change.filter || null,
       samplingRate: change.sampling_rate,
       isEnabled: change.is_enabled,
@@ -155,7 +194,9 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
       webhooks: change.webhooks === undefined ? undefined : (change.webhooks ?? []),
     },
   });
-  return ruleToWire(asRule(row));
+  const rule = asRule(row);
+  await backfillFrom(db, workspaceId, rule, change.backfill_from);
+  return (await rulesToWire(db, [rule]))[0];
 }
 
 /** DELETE /runs/rules/{id}: the rule, with its run marks and logs (the database's cascades). */

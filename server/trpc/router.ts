@@ -3,6 +3,7 @@ import { accountRouter } from "./routers/account";
 import { chartsRouter } from "./routers/charts";
 import { conversationRouter } from "./routers/conversation";
 import { datasetsRouter } from "./routers/datasets";
+import { evaluatorsRouter } from "./routers/evaluators";
 import { experimentsRouter } from "./routers/experiments";
 import { feedbackRouter } from "./routers/feedback";
 import { modelsRouter } from "./routers/models";
@@ -33,6 +34,7 @@ export const appRouter = router({
   queues: queuesRouter,
   models: modelsRouter,
   playground: playgroundRouter,
+  evaluators: evaluatorsRouter,
   sharing: sharingRouter,
 });
 

@@ -1,12 +1,6 @@
 import { z } from "zod";
-import { parseInstant } from "../../core/time";
+import { instant } from "../../core/instant";
 import { uuid } from "../../core/uuid";
-
-/** A date and time as the SDKs send it (ISO 8601, any zone), as a Date. */
-const instant = z
-  .string()
-  .refine((v) => parseInstant(v) !== null, "must be a date and time (ISO 8601)")
-  .transform((v) => new Date(Number(parseInstant(v)! / 1000n)));
 
 const conditions = z.object({
   join: z.enum(["all", "any"]),

@@ -1,13 +1,12 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { uuid } from "@/server/core/uuid";
 import { z } from "zod";
-import { pageQuery, ruleCreate, wireRule } from "@/server/rules/schema";
+import { ruleCreate, ruleListQuery, wireRule } from "@/server/rules/schema";
 import { createRule, listRules } from "@/server/rules/service";
 
 export const GET = route({
   access: "read",
-  query: pageQuery.extend({ session_id: uuid.optional() }),
+  query: ruleListQuery,
   response: z.array(wireRule),
   handler: ({ ctx, query }) => listRules(ctx.sql, ctx.workspaceId, query),
 });

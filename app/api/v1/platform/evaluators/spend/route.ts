@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { instant } from "@/server/core/instant";
+import { uuid } from "@/server/core/uuid";
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+import { evaluatorSpend } from "@/server/evaluators/service";
+
+export const GET = route({
+  access: "read",
+  query: z.object({
+    period_start: instant,
+    group_by: z.enum(["evaluator", "run_rule", "resource"]).optional(),
+    evaluator_id: uuid.optional(),
+    session_id: uuid.optional(),
+    dataset_id: uuid.optional(),
+  }),
+  handler: ({ ctx, query }) => evaluatorSpend(ctx.sql, ctx.workspaceId, query),
+});
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,0 +1,119 @@
+import { randomUUID } from "node:crypto";
+import type { Sql } from "../db/client";
+import type { Evaluator as EvaluatorRow, Prisma } from "../db/generated/client";
+import { badRequest, notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
+import { isUuid } from "../core/uuid";
+import { isObj } from "../llm/formats/common";
+import { templateMessagesOf } from "../generate/manifest";
+import { resolveConnection } from "../models/connections";
+import { pullCommit } from "../prompts/commits";
+import { outputSchema, type LlmEvaluatorInput, type OutputSchema } from "./schema";
+import { feedbackKeysOf } from "./verdict";
+
+/** An evaluator as stored, its JSON columns typed as validated on the way in. */
+export type Evaluator = Omit<EvaluatorRow, "prompt" | "outputSchema" | "variableMapping"> & {
+  prompt: [string, string][];
+  outputSchema: OutputSchema;
+  variableMapping: Record<string, string>;
+};
+export const asEvaluator = (row: EvaluatorRow) => row as unknown as Evaluator;
+
+export const missingEvaluator = (id: string) => notFound(`Evaluator ${id} not found.`);
+
+export async function loadEvaluator(db: Sql, workspaceId: string, id: string): Promise<Evaluator> {
+  const row = isUuid(id) ? await db.prisma.evaluator.findFirst({ where: { id, workspaceId } }) : null;
+  if (!row) throw missingEvaluator(id);
+  return asEvaluator(row);
+}
+
+/** `owner/repo` or `repo` (the workspace's own), as the prompt repository reads it. */
+function splitHandle(handle: string): [string, string] {
+  const slash = handle.indexOf("/");
+  return slash < 0 ? ["-", handle] : [handle.slice(0, slash), handle.slice(slash + 1)];
+}
+
+/** A prompt commit's messages and structured-output schema (a StructuredPrompt's `schema_`). */
+async function promptFromRepo(db: Sql, workspaceId: string, handle: string, ref: string) {
+  const [owner, repo] = splitHandle(handle);
+  const commit = await pullCommit(db, { workspaceId, liker: "evaluator" }, owner, repo, ref, true);
+  const messages = templateMessagesOf(commit.manifest).map((m): [string, string] => [m.role, m.content]);
+  if (messages.length === 0) throw badRequest(`The prompt ${handle}:${ref} has no chat messages an evaluator can send.`);
+  const kwargs = isObj(commit.manifest) && isObj(commit.manifest.kwargs) ? commit.manifest.kwargs : {};
+  return { messages, schema: kwargs.schema_ ?? null, hash: commit.commit_hash };
+}
+
+/**
+ * The stored definition from what was sent: the prompt inline, or taken from the prompt repository
+ * (its messages and structured-output schema, at the commit or tag named, "latest" by default);
+ * an inline schema wins over the commit's. The connection, when named, must exist.
+ */
+export async function definitionOf(db: Sql, workspaceId: string, input: LlmEvaluatorInput) {
+  let prompt = input.prompt ?? null;
+  let schema: unknown = input.schema ?? null;
+  if (input.prompt_repo_handle) {
+    const fromRepo = await promptFromRepo(db, workspaceId, input.prompt_repo_handle, input.commit_hash_or_tag ?? "latest");
+    prompt ??= fromRepo.messages as [never, string][];
+    schema ??= fromRepo.schema;
+  }
+  if (!prompt) throw badRequest("llm_evaluator needs a prompt: `prompt` ([[role, template], …]) or `prompt_repo_handle`.");
+  if (!schema) throw badRequest("llm_evaluator needs an output schema: `schema`, or a structured prompt that has one.");
+  const parsed = outputSchema.safeParse(schema);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw badRequest(`llm_evaluator.schema${issue.path.length ? `.${issue.path.join(".")}` : ""} ${issue.message}.`);
+  }
+  if (input.connection_id) await resolveConnection(db, workspaceId, input.connection_id);
+  return {
+    prompt: prompt as Prisma.InputJsonValue,
+    outputSchema: parsed.data as Prisma.InputJsonValue,
+    templateFormat: input.template_format ?? "f-string",
+    variableMapping: (input.variable_mapping ?? {}) as Prisma.InputJsonValue,
+    model: input.model ?? null,
+    connectionId: input.connection_id ?? null,
+    promptRepoHandle: input.prompt_repo_handle ?? null,
+    commitHashOrTag: input.prompt_repo_handle ? (input.commit_hash_or_tag ?? "latest") : null,
+  };
+}
+
+export async function insertEvaluator(
+  db: Sql,
+  workspaceId: string,
+  name: string,
+  input: LlmEvaluatorInput,
+  metadata: Record<string, unknown> = {},
+): Promise<Evaluator> {
+  const definition = await definitionOf(db, workspaceId, input);
+  const row = await db.prisma.evaluator.create({
+    data: { id: randomUUID(), workspaceId, name, metadata: metadata as Prisma.InputJsonValue, ...definition },
+  });
+  return asEvaluator(row);
+}
+
+/** The evaluator as LangSmith's platform API answers it (`OnlineEvaluator`), with our inline definition beside. */
+export function evaluatorToWire(e: Evaluator, rules: { id: string; session_id: string | null; dataset_id: string | null }[] = []) {
+  return {
+    id: e.id,
+    tenant_id: e.workspaceId,
+    name: e.name,
+    type: "llm" as const,
+    is_managed: false,
+    feedback_keys: feedbackKeysOf(e.outputSchema),
+    metadata: e.metadata as Record<string, unknown>,
+    llm_evaluator: {
+      evaluator_id: e.id,
+      prompt_repo_handle: e.promptRepoHandle ?? undefined,
+      commit_hash_or_tag: e.commitHashOrTag ?? undefined,
+      variable_mapping: e.variableMapping,
+      prompt: e.prompt,
+      schema: e.outputSchema,
+      template_format: e.templateFormat,
+      model: e.model,
+      connection_id: e.connectionId,
+    },
+    run_rules: rules.map((r) => ({ id: r.id, session_id: r.session_id ?? undefined, dataset_id: r.dataset_id ?? undefined })),
+    created_at: isoFromDb(e.createdAt)!,
+    updated_at: isoFromDb(e.updatedAt)!,
+  };
+}
+export type WireEvaluator = ReturnType<typeof evaluatorToWire>;

@@ -1,0 +1,34 @@
+import type { Sql } from "../db/client";
+import type { RunRule } from "../db/generated/client";
+import { notFound } from "../core/errors";
+import { isUuid } from "../core/uuid";
+import type { AddFeedback, Webhook } from "./schema";
+
+/** A rule as stored; its JSON columns hold what `ruleCreate` validated. */
+export type Rule = Omit<RunRule, "addFeedback" | "webhooks"> & { addFeedback: AddFeedback | null; webhooks: Webhook[] };
+export const asRule = (row: RunRule) => row as Rule;
+
+export const missingRule = (id: string) => notFound(`Rule ${id} not found.`);
+
+export async function loadRule(db: Sql, workspaceId: string, id: string): Promise<Rule> {
+  const row = isUuid(id) ? await db.prisma.runRule.findFirst({ where: { id, workspaceId } }) : null;
+  if (!row) throw missingRule(id);
+  return asRule(row);
+}
+
+/** The enabled rules of the workspace on these projects, and on the datasets these projects are experiments on; oldest first. */
+export async function enabledRules(db: Sql, workspaceId: string, projectIds: string[]): Promise<Rule[]> {
+  const datasets = await db.prisma.project.findMany({
+    where: { workspaceId, id: { in: projectIds }, referenceDatasetId: { not: null } },
+    select: { referenceDatasetId: true },
+  });
+  const rows = await db.prisma.runRule.findMany({
+    where: {
+      workspaceId,
+      isEnabled: true,
+      OR: [{ projectId: { in: projectIds } }, { datasetId: { in: datasets.map((d) => d.referenceDatasetId!) } }],
+    },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map(asRule);
+}
