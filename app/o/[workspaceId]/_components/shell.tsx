@@ -17,6 +17,7 @@ const NAV = [
   { href: "projects", label: "Projects", icon: "projects" },
   { href: "datasets", label: "Datasets", icon: "datasets" },
   { href: "queues", label: "Annotation queues", icon: "queues" },
+  { href: "evaluators", label: "Evaluators", icon: "evaluators" },
   { href: "prompts", label: "Prompts", icon: "prompts" },
   { href: "playground", label: "Playground", icon: "playground" },
   { href: "charts", label: "Charts", icon: "charts" },

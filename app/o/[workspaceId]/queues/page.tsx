@@ -7,7 +7,7 @@ import { use, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { formatExactTime, relativeTime } from "../_components/format";
 import { EmptyState, ErrorState, LoadingState } from "../_components/ui";
-import { ProgressBar } from "./progress-bar";
+import { ProgressBar } from "../_components/progress-bar";
 import { QueueForm } from "./queue-form";
 import styles from "./queues.module.css";
 

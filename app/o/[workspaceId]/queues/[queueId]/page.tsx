@@ -8,7 +8,7 @@ import { useTRPC } from "@/app/trpc-client";
 import { download } from "../../_components/download";
 import { formatExactTime, relativeTime } from "../../_components/format";
 import { EmptyState, ErrorState, LoadingState, RunTypeBadge } from "../../_components/ui";
-import { ProgressBar } from "../progress-bar";
+import { ProgressBar } from "../../_components/progress-bar";
 import { QueueForm } from "../queue-form";
 import styles from "../queues.module.css";
 

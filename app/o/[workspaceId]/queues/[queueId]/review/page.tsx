@@ -7,7 +7,7 @@ import { use, useCallback, useEffect, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { RunDetail } from "../../../_components/run-detail";
 import { EmptyState, ErrorState, LoadingState } from "../../../_components/ui";
-import { ProgressBar } from "../../progress-bar";
+import { ProgressBar } from "../../../_components/progress-bar";
 import styles from "../../queues.module.css";
 import { DatasetPanel } from "./dataset-panel";
 import { RubricForm, type Answer } from "./rubric-form";
