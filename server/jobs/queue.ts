@@ -106,12 +106,14 @@ export async function startJobs(db: Sql, workers = env().JOB_WORKERS): Promise<v
   if (workers === 0) return;
   for (const { queue, handler } of handlers.values()) {
     for (let i = 0; i < workers; i++) {
-      await instance.work(queue.name, { batchSize: queue.batchSize, pollingIntervalSeconds: 0.5 }, (jobs) =>
-        handler(
+      const id: string = await instance.work(queue.name, { batchSize: queue.batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+        await handler(
           db,
           jobs.map((j) => ({ id: j.id, data: j.data })),
-        ),
-      );
+        );
+        // A full batch means a backlog: fetch the next one at once instead of after the polling interval.
+        if (jobs.length === queue.batchSize) instance.notifyWorker(id);
+      });
     }
   }
 }
