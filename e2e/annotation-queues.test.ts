@@ -3,14 +3,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client } from "langsmith";
 import { newUser } from "./harness/auth";
-import { call, eventually } from "./harness/http";
+import { call, collect, eventually } from "./harness/http";
 import { startServer, type RunningServer } from "./harness/server";
-
-const collect = async <T>(items: AsyncIterable<T>) => {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-};
 
 describe("annotation queues through the langsmith client (classic methods and the resources API)", () => {
   let server: RunningServer;

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client, RunTree } from "langsmith";
 import { evaluate } from "langsmith/evaluation";
-import { call, eventually } from "./harness/http";
+import { call, collect, eventually } from "./harness/http";
 import { multipartBody } from "./harness/multipart";
 import { startServer, type RunningServer } from "./harness/server";
 
@@ -17,12 +17,6 @@ describe("datasets and examples with the real langsmith client", () => {
   after(async () => server?.stop());
 
   const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
-  const collect = async <T>(items: AsyncIterable<T>) => {
-    const out: T[] = [];
-    for await (const item of items) out.push(item);
-    return out;
-  };
-
   /** A key of a second workspace: sign up over HTTP, sign in through next-auth, make a personal key. */
   async function otherWorkspaceKey(): Promise<string> {
     const anonymous = { url: server.url, apiKey: "" };

@@ -11,7 +11,7 @@ import { Client, Langsmith } from "langsmith";
 import { evaluate } from "langsmith/evaluation";
 import { chatPromptManifest } from "../server/generate/manifest";
 import { startTestModelServer, type TestModelServer } from "../server/models/test-server";
-import { call, eventually } from "./harness/http";
+import { call, collect, eventually } from "./harness/http";
 import { startServer, type RunningServer } from "./harness/server";
 
 const SCHEMA = {
@@ -22,12 +22,6 @@ const SCHEMA = {
     helpfulness: { type: "number", minimum: 0, maximum: 5 },
     comment: { type: "string" },
   },
-};
-
-const collect = async <T>(items: AsyncIterable<T>) => {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
 };
 
 describe("online evaluators", () => {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client } from "langsmith";
 import { evaluate } from "langsmith/evaluation";
-import { call, eventually } from "./harness/http";
+import { call, collect, eventually } from "./harness/http";
 import { startServer, type RunningServer } from "./harness/server";
 
 type Outputs = Record<string, any> | undefined;
@@ -20,12 +20,6 @@ describe("experiments: evaluate() twice, then every read of the results", () => 
     client = new Client({ apiUrl: server.url, apiKey: server.apiKey });
   });
   after(async () => server?.stop());
-
-  const collect = async <T>(items: AsyncIterable<T>) => {
-    const out: T[] = [];
-    for await (const item of items) out.push(item);
-    return out;
-  };
 
   test("a perfect and a worse experiment over five examples: statistics, experiment runs, re-scoring", async () => {
     const dataset = await client.createDataset(`e2e-exp-${randomUUID().slice(0, 8)}`);

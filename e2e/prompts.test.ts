@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client } from "langsmith";
-import { call } from "./harness/http";
+import { call, collect } from "./harness/http";
 import { startServer, type RunningServer } from "./harness/server";
 
 const chat = (system: string) => ({
@@ -41,12 +41,6 @@ const chat = (system: string) => ({
     ],
   },
 });
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
 
 describe("prompt repository with the real langsmith client", () => {
   let server: RunningServer;

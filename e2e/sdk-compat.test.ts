@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client, RunTree } from "langsmith";
-import { call } from "./harness/http";
+import { call, collect } from "./harness/http";
 import { startServer, type RunningServer } from "./harness/server";
 
 describe("SDK compatibility: every call answered the way the SDK expects", () => {
@@ -25,12 +25,6 @@ describe("SDK compatibility: every call answered the way the SDK expects", () =>
       }
     }
   };
-  const collect = async <T>(items: AsyncIterable<T>) => {
-    const out: T[] = [];
-    for await (const item of items) out.push(item);
-    return out;
-  };
-
   before(async () => {
     server = await startServer();
     client = new Client({ apiUrl: server.url, apiKey: server.apiKey, webUrl: server.url });

@@ -43,3 +43,10 @@ export async function eventually<T>(probe: () => Promise<T | null | undefined | 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Every item of a paginated SDK listing (the client pages through by itself). */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/trpc-client";
+import grid from "../_components/form-grid.module.css";
 import styles from "./evaluators.module.css";
 
 type KeyType = "boolean" | "number" | "categorical";
@@ -79,12 +80,12 @@ export function EvaluatorForm({ workspaceId, onDone }: { workspaceId: string; on
   };
   const chosen = connections.data?.find((c) => c.id === connection) ?? connections.data?.[0];
   return (
-    <form className={`card ${styles.form}`} onSubmit={submit} aria-label="New evaluator">
-      <label className={styles.field}>
+    <form className={`card ${grid.form}`} onSubmit={submit} aria-label="New evaluator">
+      <label className={grid.field}>
         Name
         <input className="input" value={name} onChange={(e) => setName(e.target.value)} required aria-label="Evaluator name" />
       </label>
-      <label className={styles.field}>
+      <label className={grid.field}>
         Model connection
         <select className="select" value={connection} onChange={(e) => setConnection(e.target.value)} aria-label="Model connection">
           <option value="">The workspace&apos;s first</option>
@@ -95,7 +96,7 @@ export function EvaluatorForm({ workspaceId, onDone }: { workspaceId: string; on
           ))}
         </select>
       </label>
-      <label className={styles.field}>
+      <label className={grid.field}>
         Model
         <input
           className="input"
@@ -105,11 +106,11 @@ export function EvaluatorForm({ workspaceId, onDone }: { workspaceId: string; on
           aria-label="Model"
         />
       </label>
-      <label className={`${styles.field} ${styles.wide}`}>
+      <label className={`${grid.field} ${grid.wide}`}>
         System message
         <textarea className="textarea" rows={2} value={system} onChange={(e) => setSystem(e.target.value)} aria-label="System message" />
       </label>
-      <label className={`${styles.field} ${styles.wide}`}>
+      <label className={`${grid.field} ${grid.wide}`}>
         User message
         <textarea className="textarea mono" rows={8} value={user} onChange={(e) => setUser(e.target.value)} aria-label="User message" />
         <span className="faint">
@@ -117,7 +118,7 @@ export function EvaluatorForm({ workspaceId, onDone }: { workspaceId: string; on
           outputs.
         </span>
       </label>
-      <div className={styles.wide}>
+      <div className={grid.wide}>
         <div className="row">
           <b>Feedback keys</b>
           <span className="faint">The model answers each one for every run it judges.</span>
@@ -182,7 +183,7 @@ export function EvaluatorForm({ workspaceId, onDone }: { workspaceId: string; on
           </label>
         </div>
       </div>
-      <div className={`${styles.wide} row`}>
+      <div className={`${grid.wide} row`}>
         <button type="submit" className="btn btn-primary" disabled={create.isPending || !name.trim()}>
           Create evaluator
         </button>

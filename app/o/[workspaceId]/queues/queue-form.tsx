@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import type { RouterInputs, RouterOutputs } from "@/app/trpc-types";
+import grid from "../_components/form-grid.module.css";
 import styles from "./queues.module.css";
 
 type Queue = RouterOutputs["queues"]["get"];
@@ -101,20 +102,20 @@ export function QueueForm({ workspaceId, queue, onDone }: { workspaceId: string;
     });
   };
   return (
-    <form className={`card ${styles.form}`} onSubmit={submit} aria-label={queue ? "Edit queue" : "New queue"}>
-      <label className={styles.field}>
+    <form className={`card ${grid.form}`} onSubmit={submit} aria-label={queue ? "Edit queue" : "New queue"}>
+      <label className={grid.field}>
         Name
         <input className="input" value={name} onChange={(e) => setName(e.target.value)} required aria-label="Queue name" />
       </label>
-      <label className={styles.field}>
+      <label className={grid.field}>
         Reviewers per run
         <input className="input" type="number" min={1} max={100} value={reviewers} onChange={(e) => setReviewers(e.target.value)} />
       </label>
-      <label className={styles.field}>
+      <label className={grid.field}>
         Reservation (minutes)
         <input className="input" type="number" min={1} max={1440} value={minutes} onChange={(e) => setMinutes(e.target.value)} />
       </label>
-      <label className={styles.field}>
+      <label className={grid.field}>
         Default dataset
         <select className="select" value={dataset} onChange={(e) => setDataset(e.target.value)} aria-label="Default dataset">
           <option value="">None</option>
@@ -125,11 +126,11 @@ export function QueueForm({ workspaceId, queue, onDone }: { workspaceId: string;
           ))}
         </select>
       </label>
-      <label className={`${styles.field} ${styles.wide}`}>
+      <label className={`${grid.field} ${grid.wide}`}>
         Description
         <input className="input" value={description} onChange={(e) => setDescription(e.target.value)} aria-label="Description" />
       </label>
-      <label className={`${styles.field} ${styles.wide}`}>
+      <label className={`${grid.field} ${grid.wide}`}>
         Instructions for reviewers
         <textarea
           className="textarea"
@@ -139,7 +140,7 @@ export function QueueForm({ workspaceId, queue, onDone }: { workspaceId: string;
           aria-label="Instructions"
         />
       </label>
-      <div className={styles.wide}>
+      <div className={grid.wide}>
         <div className="row">
           <b>Rubric</b>
           <span className="faint">Each item is a feedback key; reviewers answer it for every run.</span>
@@ -235,7 +236,7 @@ export function QueueForm({ workspaceId, queue, onDone }: { workspaceId: string;
           Add rubric item
         </button>
       </div>
-      <div className={`row ${styles.wide}`}>
+      <div className={`row ${grid.wide}`}>
         <button type="submit" className="btn btn-primary" disabled={!name.trim() || save.isPending}>
           {queue ? "Save queue" : "Create queue"}
         </button>
