@@ -1,0 +1,194 @@
+/**
+ * The langsmith 0.12 client's next API (its `resources/`): `runs.query` paged to the end of a
+ * 1,000-run project, with filters, a dataset's experiments, `runs.retrieve`, `runs.getURL`,
+ * `traces.query` with each trace's totals and `traces.listRuns`, checked against what was ingested.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { Client, Langsmith } from "langsmith";
+import { call, collect } from "./harness/http";
+import { startServer, type RunningServer } from "./harness/server";
+
+const TRACES = 250;
+
+describe("the client's v2 runs and traces API", () => {
+  let server: RunningServer;
+  let sdk: Langsmith;
+  let projectId: string;
+  const projectName = `v2-${randomUUID().slice(0, 8)}`;
+  /** trace id → its runs' ids (root first) and its LLM run's tokens. */
+  const traces = new Map<string, { ids: string[]; tokens: number; errored: boolean }>();
+
+  before(async () => {
+    server = await startServer();
+    sdk = new Langsmith({ baseURL: server.url, apiKey: server.apiKey });
+    const base = Date.now() - 3_600_000;
+    const post: Record<string, unknown>[] = [];
+    for (let t = 0; t < TRACES; t++) {
+      const root = randomUUID();
+      const start = (ms: number) => new Date(base + t * 1000 + ms).toISOString();
+      const kids = [randomUUID(), randomUUID(), randomUUID()];
+      const tokens = 10 + t;
+      const errored = t % 10 === 0;
+      traces.set(root, { ids: [root, ...kids], tokens, errored });
+      post.push({
+        id: root,
+        trace_id: root,
+        name: "agent",
+        run_type: "chain",
+        session_name: projectName,
+        start_time: start(0),
+        end_time: start(900),
+        inputs: { t },
+        outputs: { ok: true },
+        ...(errored ? { error: "boom" } : {}),
+      });
+      post.push({
+        id: kids[0],
+        trace_id: root,
+        parent_run_id: root,
+        name: "retrieve",
+        run_type: "retriever",
+        session_name: projectName,
+        start_time: start(10),
+        end_time: start(100),
+        inputs: { q: t },
+        outputs: {},
+      });
+      post.push({
+        id: kids[1],
+        trace_id: root,
+        parent_run_id: root,
+        name: "ChatOpenAI",
+        run_type: "llm",
+        session_name: projectName,
+        start_time: start(200),
+        end_time: start(800),
+        inputs: { messages: [{ role: "user", content: `question ${t}` }] },
+        outputs: {
+          choices: [{ message: { role: "assistant", content: "answer" } }],
+          usage_metadata: { input_tokens: tokens - 5, output_tokens: 5, total_tokens: tokens },
+        },
+        extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
+      });
+      post.push({
+        id: kids[2],
+        trace_id: root,
+        parent_run_id: root,
+        name: "format",
+        run_type: "tool",
+        session_name: projectName,
+        start_time: start(850),
+        end_time: start(880),
+        inputs: {},
+        outputs: {},
+      });
+    }
+    for (let i = 0; i < post.length; i += 500)
+      assert.equal((await call(server, "POST", "/runs/batch", { post: post.slice(i, i + 500) })).status, 202);
+    projectId = (await call(server, "GET", `/sessions?name=${projectName}`)).body[0].id;
+  });
+  after(async () => server?.stop());
+
+  test("runs.query pages to the end of a 1,000-run project: every run once, newest first, the fields selected", async () => {
+    const runs = await collect(
+      sdk.runs.query({ project_ids: [projectId], selects: ["NAME", "RUN_TYPE", "START_TIME", "TRACE_ID"], page_size: 100 }),
+    );
+    assert.equal(runs.length, TRACES * 4);
+    assert.equal(new Set(runs.map((r) => r.id)).size, TRACES * 4);
+    const all = new Set([...traces.values()].flatMap((t) => t.ids));
+    assert.ok(runs.every((r) => all.has(r.id!)));
+    const starts = runs.map((r) => Date.parse(r.start_time!));
+    assert.ok(
+      starts.every((s, i) => i === 0 || s <= starts[i - 1]),
+      "newest first",
+    );
+    assert.deepEqual(Object.keys(runs[0]).sort(), ["id", "name", "run_type", "start_time", "trace_id"]);
+    const onlyIds = await sdk.runs.query({ project_ids: [projectId], page_size: 5 });
+    assert.deepEqual(Object.keys(onlyIds.items[0]), ["id"], "no selects: the id only");
+  });
+
+  test("runs.query filters: root runs, run type, the filter language, errors, one trace, ids, a time window", async () => {
+    const count = async (params: Record<string, unknown>) =>
+      (await collect(sdk.runs.query({ project_ids: [projectId], page_size: 100, ...params }))).length;
+    assert.equal(await count({ is_root: true }), TRACES);
+    assert.equal(await count({ run_type: "llm" }), TRACES);
+    assert.equal(
+      await count({ filter: 'and(eq(run_type, "llm"), gt(total_tokens, 200))' }),
+      [...traces.values()].filter((t) => t.tokens > 200).length,
+    );
+    assert.equal(await count({ has_error: true }), [...traces.values()].filter((t) => t.errored).length);
+    const [traceId, trace] = [...traces.entries()][7];
+    assert.equal(await count({ trace_id: traceId }), 4);
+    assert.equal(await count({ ids: trace.ids.slice(0, 2) }), 2);
+    assert.equal(await count({ min_start_time: new Date(Date.now() - 60_000).toISOString() }), 0, "nothing in the last minute");
+    const refused = await call(server, "POST", "/api/v2/runs/query", { page_size: 5 });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.detail, /exactly one of project_ids and reference_dataset_id/);
+    const semantic = await call(server, "POST", "/api/v2/runs/query", { project_ids: [projectId], ai_search: "angry users" });
+    assert.equal(semantic.status, 400);
+  });
+
+  test("runs.query over a dataset's experiments (reference_dataset_id)", async () => {
+    const client = new Client({ apiUrl: server.url, apiKey: server.apiKey });
+    const dataset = await client.createDataset(`v2-ds-${randomUUID().slice(0, 8)}`);
+    const experiment = await client.createProject({ projectName: `v2-exp-${randomUUID().slice(0, 8)}`, referenceDatasetId: dataset.id });
+    const id = randomUUID();
+    await client.createRun({
+      id,
+      name: "target",
+      run_type: "chain",
+      project_name: experiment.name,
+      inputs: {},
+      outputs: {},
+      end_time: Date.now(),
+    });
+    await client.awaitPendingTraceBatches();
+    const runs = await collect(sdk.runs.query({ reference_dataset_id: dataset.id, selects: ["PROJECT_ID"] }));
+    assert.deepEqual(
+      runs.map((r) => [r.id, r.project_id]),
+      [[id, experiment.id]],
+    );
+  });
+
+  test("runs.retrieve and runs.getURL", async () => {
+    const [traceId, trace] = [...traces.entries()][3];
+    const llm = await sdk.runs.retrieve(trace.ids[2], {
+      project_id: projectId,
+      selects: ["NAME", "TOTAL_TOKENS", "INPUTS", "PARENT_RUN_IDS", "IS_ROOT"],
+    });
+    assert.equal(llm.name, "ChatOpenAI");
+    assert.equal(llm.total_tokens, trace.tokens);
+    assert.deepEqual(llm.parent_run_ids, [traceId]);
+    assert.equal(llm.is_root, false);
+    assert.deepEqual((llm.inputs as any).messages[0].content, "question 3");
+    const elsewhere = await call(server, "GET", `/api/v2/runs/${trace.ids[2]}?project_id=${randomUUID()}`);
+    assert.equal(elsewhere.status, 404);
+    const { url } = await sdk.runs.getURL(trace.ids[2], { project_id: projectId, trace_id: traceId });
+    assert.equal(url, `${server.url}/o/${server.workspaceId}/projects/p/${projectId}/r/${trace.ids[2]}`);
+  });
+
+  test("traces.query: one row per trace, its root and its totals; narrowed to some traces; traces.listRuns", async () => {
+    const rows = await collect(sdk.traces.query({ project_id: projectId, selects: ["NAME", "TRACE_ID"], page_size: 40 }));
+    assert.equal(rows.length, TRACES);
+    for (const row of rows) {
+      const trace = traces.get(row.root_run!.id!)!;
+      assert.equal(row.root_run!.name, "agent");
+      assert.equal(row.trace_aggregates!.total_tokens, trace.tokens, "the trace's tokens are its LLM run's");
+    }
+    const some = [...traces.keys()].slice(0, 3);
+    const narrowed = await collect(sdk.traces.query({ project_id: projectId, trace_ids: some }));
+    assert.deepEqual(narrowed.map((r) => r.root_run!.id).sort(), [...some].sort());
+    const errored = await collect(sdk.traces.query({ project_id: projectId, trace_filter: 'eq(status, "error")' }));
+    assert.equal(errored.length, [...traces.values()].filter((t) => t.errored).length);
+
+    const [traceId, trace] = [...traces.entries()][5];
+    const { items } = await sdk.traces.listRuns(traceId, { project_id: projectId, selects: ["NAME", "START_TIME"] });
+    assert.deepEqual(
+      items!.map((r) => r.id),
+      trace.ids,
+      "every run of the trace, oldest first",
+    );
+  });
+});

@@ -1,0 +1,107 @@
+import { z } from "zod";
+import type { Sql } from "../db/client";
+import { badRequest } from "../core/errors";
+import { instant } from "../core/instant";
+import { uuid } from "../core/uuid";
+import { queryRuns } from "./query";
+import { runQueryBody } from "./schema";
+import { classicSelect } from "./query-v2";
+import { runSelects, v2Run } from "./v2";
+
+const DAY_MS = 86_400_000;
+/** The most runs `GET /api/v2/traces/{id}/runs` answers (a trace's runs, all on one page). */
+const MAX_TRACE_RUNS = 10_000;
+
+const selectsParam = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+  .pipe(runSelects);
+
+/** POST /api/v2/traces/query (the client's `traces.query`): one row per trace, its root run and totals. */
+export const traceQuery = z.looseObject({
+  project_id: uuid,
+  min_start_time: instant.nullish(),
+  max_start_time: instant.nullish(),
+  trace_filter: z.string().max(10_000).nullish(),
+  tree_filter: z.string().max(10_000).nullish(),
+  trace_ids: z.array(uuid).max(1000).nullish(),
+  ai_search: z.string().nullish(),
+  selects: runSelects.nullish().transform((v) => v ?? []),
+  cursor: z.string().max(1000).nullish(),
+  page_size: z.number().int().min(1).max(100).default(100),
+});
+
+/**
+ * The project's traces started in the window (a day by default), newest first: the root run with
+ * the selected fields, and the trace's totals (its root's roll-up of every run's tokens and cost).
+ */
+export async function queryTraces(db: Sql, workspaceId: string, q: z.infer<typeof traceQuery>) {
+  if (q.ai_search) throw badRequest("ai_search (semantic search) is not available on this deployment.");
+  const page = await queryRuns(
+    db,
+    workspaceId,
+    runQueryBody.parse({
+      session: [q.project_id],
+      is_root: true,
+      start_time: (q.min_start_time ?? new Date(Date.now() - DAY_MS)).toISOString(),
+      end_time: (q.max_start_time ?? new Date()).toISOString(),
+      filter: q.trace_ids?.length ? combine(q.trace_filter, q.trace_ids) : q.trace_filter,
+      tree_filter: q.tree_filter,
+      select: classicSelect(q.selects),
+      limit: q.page_size,
+      cursor: q.cursor,
+    }),
+  );
+  return {
+    items: page.runs.map((root) => ({
+      root_run: v2Run(root, q.selects),
+      trace_aggregates: {
+        total_tokens: root.total_tokens ?? 0,
+        total_cost: root.total_cost ?? 0,
+        first_token_time: root.first_token_time ?? null,
+      },
+    })),
+    next_cursor: page.cursors.next,
+  };
+}
+
+/** The trace filter narrowed to some traces, in the filter language. */
+function combine(filter: string | null | undefined, traceIds: string[]): string {
+  const ids = `in(trace_id, [${traceIds.map((id) => `"${id}"`).join(", ")}])`;
+  return filter ? `and(${filter}, ${ids})` : ids;
+}
+
+/** GET /api/v2/traces/{id}/runs (the client's `traces.listRuns`). */
+export const traceRunsQuery = z.looseObject({
+  project_id: uuid,
+  filter: z.string().max(10_000).optional(),
+  min_start_time: instant.optional(),
+  max_start_time: instant.optional(),
+  selects: selectsParam,
+});
+
+/** Every run of one trace in the project (oldest first), up to 10,000, with the selected fields. */
+export async function traceRunsV2(db: Sql, workspaceId: string, traceId: string, q: z.infer<typeof traceRunsQuery>) {
+  const items: Record<string, unknown>[] = [];
+  for (let cursor: string | null | undefined = undefined; items.length < MAX_TRACE_RUNS;) {
+    const page = await queryRuns(
+      db,
+      workspaceId,
+      runQueryBody.parse({
+        session: [q.project_id],
+        trace: traceId,
+        filter: q.filter,
+        start_time: q.min_start_time?.toISOString(),
+        end_time: q.max_start_time?.toISOString(),
+        select: classicSelect(q.selects),
+        order: "asc",
+        cursor,
+      }),
+    );
+    items.push(...page.runs.map((r) => v2Run(r, q.selects)));
+    if (!page.cursors.next) break;
+    cursor = page.cursors.next;
+  }
+  return { items };
+}
