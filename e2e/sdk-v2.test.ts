@@ -43,6 +43,7 @@ describe("the client's v2 runs and traces API", () => {
         inputs: { t },
         outputs: { ok: true },
         ...(errored ? { error: "boom" } : {}),
+        ...(t < 30 ? { extra: { metadata: { thread_id: `thread-${t % 3}` } } } : {}),
       });
       post.push({
         id: kids[0],
@@ -90,6 +91,9 @@ describe("the client's v2 runs and traces API", () => {
     projectId = (await call(server, "GET", `/sessions?name=${projectName}`)).body[0].id;
   });
   after(async () => server?.stop());
+
+  /** The traces of one thread (the first 30 traces take turns in three threads), oldest first. */
+  const threadTraces = (n: number) => [...traces.keys()].slice(0, 30).filter((_, t) => t % 3 === n);
 
   test("runs.query pages to the end of a 1,000-run project: every run once, newest first, the fields selected", async () => {
     const runs = await collect(
@@ -190,5 +194,31 @@ describe("the client's v2 runs and traces API", () => {
       trace.ids,
       "every run of the trace, oldest first",
     );
+  });
+
+  test("threads.query, threads.listTraces (paged, turn numbers) and threads.stats", async () => {
+    const threads = await collect(sdk.threads.query({ project_id: projectId, page_size: 2 }));
+    assert.deepEqual(threads.map((t) => t.thread_id).sort(), ["thread-0", "thread-1", "thread-2"]);
+    assert.ok(threads.every((t) => t.count === 10));
+    const zero = threadTraces(0);
+    const turns = await collect(
+      sdk.threads.listTraces("thread-0", { project_id: projectId, page_size: 4, selects: ["TURN_NUMBER", "TOTAL_TOKENS"] }),
+    );
+    assert.deepEqual(
+      turns.map((t) => t.trace_id),
+      zero,
+    );
+    assert.deepEqual(
+      turns.map((t) => t.turn_number),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
+    const stats = await sdk.threads.stats("thread-0", { session_id: projectId, selects: ["TURNS", "TOTAL_TOKENS", "FIRST_START_TIME"] });
+    assert.equal(stats.turns, 10);
+    assert.equal(
+      stats.total_tokens,
+      zero.reduce((n, id) => n + traces.get(id)!.tokens, 0),
+    );
+    assert.ok(stats.first_start_time);
+    assert.equal(stats.latency_p50_seconds, undefined, "only what was selected");
   });
 });

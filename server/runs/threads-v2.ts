@@ -1,0 +1,239 @@
+import { z } from "zod";
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { badRequest } from "../core/errors";
+import { instant } from "../core/instant";
+import { uuid } from "../core/uuid";
+import { queryRuns } from "./query";
+import { runQueryBody } from "./schema";
+import type { SelectedRun } from "./serialize";
+import { feedbackStatsOver } from "./stats";
+import { groupThreads } from "./threads";
+
+const DAY_MS = 86_400_000;
+const filterText = z.string().max(10_000).optional();
+const many = <T extends z.ZodType>(item: T) =>
+  z
+    .union([item, z.array(item)])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]) as z.infer<T>[]);
+
+const encodeOffset = (offset: number) => Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
+function decodeOffset(cursor: string | null | undefined): number {
+  if (!cursor) return 0;
+  try {
+    const offset = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))?.o;
+    if (Number.isInteger(offset) && offset >= 0) return offset;
+  } catch {
+    // the error below
+  }
+  throw badRequest("Invalid cursor: pass back the next_cursor of the previous page unchanged.");
+}
+
+/** POST /api/v2/threads/query (the client's `threads.query`). */
+export const threadQuery = z.looseObject({
+  project_id: uuid,
+  min_start_time: instant.nullish(),
+  max_start_time: instant.nullish(),
+  filter: z.string().max(10_000).nullish(),
+  ai_search: z.string().nullish(),
+  cursor: z.string().max(1000).nullish(),
+  page_size: z.number().int().min(1).max(100).default(20),
+});
+
+/**
+ * A project's threads with runs in the window (a day by default), most recently active first:
+ * each thread's trace count, tokens, cost, latency of its turns, first input and last output.
+ */
+export async function queryThreads(db: Sql, workspaceId: string, q: z.infer<typeof threadQuery>) {
+  if (q.ai_search) throw badRequest("ai_search (semantic search) is not available on this deployment.");
+  const offset = decodeOffset(q.cursor);
+  const { groups, total } = await groupThreads(db, workspaceId, {
+    session_id: q.project_id,
+    filter: q.filter ?? undefined,
+    start_time: (q.min_start_time ?? new Date(Date.now() - DAY_MS)).toISOString(),
+    end_time: (q.max_start_time ?? new Date()).toISOString(),
+    limit: q.page_size,
+    offset,
+  });
+  return {
+    items: groups.map(({ filter: _filter, ...t }) => ({ ...t, start_time: t.max_start_time })),
+    next_cursor: offset + groups.length < total ? encodeOffset(offset + groups.length) : null,
+  };
+}
+
+const THREAD_TRACE_FIELDS = {
+  THREAD_ID: (r) => r.thread_id ?? null,
+  TRACE_ID: (r) => r.trace_id,
+  NAME: (r) => r.name,
+  START_TIME: (r) => r.start_time,
+  END_TIME: (r) => r.end_time ?? null,
+  LATENCY: (r) => r.latency ?? null,
+  FIRST_TOKEN_TIME: (r) => r.first_token_time ?? null,
+  INPUTS: (r) => r.inputs ?? null,
+  OUTPUTS: (r) => r.outputs ?? null,
+  INPUTS_PREVIEW: (r) => r.inputs_preview ?? null,
+  OUTPUTS_PREVIEW: (r) => r.outputs_preview ?? null,
+  ERROR: (r) => r.error ?? null,
+  ERROR_PREVIEW: (r) => r.error?.slice(0, 300) ?? null,
+  PROMPT_TOKENS: (r) => r.prompt_tokens ?? null,
+  COMPLETION_TOKENS: (r) => r.completion_tokens ?? null,
+  TOTAL_TOKENS: (r) => r.total_tokens ?? null,
+  PROMPT_COST: (r) => r.prompt_cost ?? null,
+  COMPLETION_COST: (r) => r.completion_cost ?? null,
+  TOTAL_COST: (r) => r.total_cost ?? null,
+  PROMPT_TOKEN_DETAILS: (r) => r.prompt_token_details ?? null,
+  COMPLETION_TOKEN_DETAILS: (r) => r.completion_token_details ?? null,
+  PROMPT_COST_DETAILS: (r) => r.prompt_cost_details ?? null,
+  COMPLETION_COST_DETAILS: (r) => r.completion_cost_details ?? null,
+  OP: () => null,
+} satisfies Record<string, (run: SelectedRun) => unknown>;
+type ThreadTraceToken = keyof typeof THREAD_TRACE_FIELDS | "TURN_NUMBER";
+
+/** Most turns a thread's stats read. */
+const MAX_TURNS = 10_000;
+
+/**
+ * The thread's turns (its traces' roots) oldest first, read in keyset pages of 100 until `atLeast`
+ * are in hand (or there are no more).
+ */
+async function readTurns(
+  db: Sql,
+  workspaceId: string,
+  projectId: string,
+  threadId: string,
+  extraFilter: string | undefined,
+  atLeast: number,
+): Promise<SelectedRun[]> {
+  const thread = `eq(thread_id, ${JSON.stringify(threadId)})`;
+  const filter = extraFilter ? `and(${thread}, ${extraFilter})` : thread;
+  const turns: SelectedRun[] = [];
+  let cursor: string | null | undefined;
+  do {
+    const page = await queryRuns(
+      db,
+      workspaceId,
+      runQueryBody.parse({ session: [projectId], is_root: true, filter, order: "asc", limit: 100, cursor }),
+    );
+    turns.push(...page.runs);
+    cursor = page.cursors.next;
+  } while (cursor && turns.length < atLeast);
+  return turns;
+}
+
+/** GET /api/v2/threads/{id}/traces (the client's `threads.listTraces`). */
+export const threadTracesQuery = z.looseObject({
+  project_id: uuid,
+  filter: filterText,
+  selects: many(z.enum([...(Object.keys(THREAD_TRACE_FIELDS) as (keyof typeof THREAD_TRACE_FIELDS)[]), "TURN_NUMBER"])),
+  cursor: z.string().max(1000).optional(),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** The thread's turns (its traces' roots), oldest first, each with the selected fields and its turn number. */
+export async function threadTracesV2(db: Sql, workspaceId: string, threadId: string, q: z.infer<typeof threadTracesQuery>) {
+  const offset = decodeOffset(q.cursor);
+  const turns = await readTurns(db, workspaceId, q.project_id, threadId, q.filter, offset + q.page_size + 1);
+  const selects: ThreadTraceToken[] = q.selects.length ? q.selects : ["TRACE_ID", "START_TIME"];
+  const items = turns
+    .slice(offset, offset + q.page_size)
+    .map((run, i) =>
+      Object.fromEntries(
+        ["TRACE_ID" as ThreadTraceToken, ...selects].map((s) => [
+          s.toLowerCase(),
+          s === "TURN_NUMBER" ? offset + i + 1 : THREAD_TRACE_FIELDS[s](run),
+        ]),
+      ),
+    );
+  return { items, next_cursor: offset + items.length < turns.length ? encodeOffset(offset + items.length) : null };
+}
+
+const THREAD_STATS = [
+  "TURNS",
+  "FIRST_START_TIME",
+  "LAST_START_TIME",
+  "LAST_END_TIME",
+  "LATENCY_P50",
+  "LATENCY_P99",
+  "PROMPT_TOKENS",
+  "PROMPT_COST",
+  "COMPLETION_TOKENS",
+  "COMPLETION_COST",
+  "TOTAL_TOKENS",
+  "TOTAL_COST",
+  "PROMPT_TOKEN_DETAILS",
+  "COMPLETION_TOKEN_DETAILS",
+  "PROMPT_COST_DETAILS",
+  "COMPLETION_COST_DETAILS",
+  "FEEDBACK_STATS",
+] as const;
+
+/** GET /api/v2/threads/{id}/stats (the client's `threads.stats`). */
+export const threadStatsQuery = z.looseObject({
+  session_id: uuid,
+  selects: many(z.enum(THREAD_STATS)),
+  filter: filterText,
+});
+
+const percentile = (xs: number[], p: number) => {
+  if (xs.length === 0) return null;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * p;
+  const lo = Math.floor(at);
+  return sorted[lo] + (sorted[Math.ceil(at)] - sorted[lo]) * (at - lo);
+};
+const sum = (runs: SelectedRun[], pick: (r: SelectedRun) => number | null | undefined) => runs.reduce((n, r) => n + (pick(r) ?? 0), 0);
+
+/** One thread's totals over its turns (each trace's tokens and cost, its root's latency), the fields selected. */
+export async function threadStatsV2(db: Sql, workspaceId: string, threadId: string, q: z.infer<typeof threadStatsQuery>) {
+  const turns = await readTurns(db, workspaceId, q.session_id, threadId, q.filter, MAX_TURNS);
+  const traceIds = turns.map((r) => r.trace_id);
+  const times = (pick: (r: SelectedRun) => string | null | undefined) =>
+    turns
+      .map(pick)
+      .filter((t): t is string => !!t)
+      .sort();
+  const latencies = turns.map((r) => r.latency).filter((l): l is number => typeof l === "number");
+  const all = {
+    turns: turns.length,
+    first_start_time: times((r) => r.start_time)[0] ?? null,
+    last_start_time: times((r) => r.start_time).at(-1) ?? null,
+    last_end_time: times((r) => r.end_time).at(-1) ?? null,
+    latency_p50_seconds: percentile(latencies, 0.5),
+    latency_p99_seconds: percentile(latencies, 0.99),
+    prompt_tokens: sum(turns, (r) => r.prompt_tokens),
+    completion_tokens: sum(turns, (r) => r.completion_tokens),
+    total_tokens: sum(turns, (r) => r.total_tokens),
+    prompt_cost: sum(turns, (r) => r.prompt_cost),
+    completion_cost: sum(turns, (r) => r.completion_cost),
+    total_cost: sum(turns, (r) => r.total_cost),
+    feedback_stats: turns.length
+      ? await feedbackStatsOver(
+          db,
+          workspaceId,
+          sql`SELECT x.id FROM runs x WHERE x.workspace_id = ${workspaceId} AND x.trace_id = ANY(${traceIds}::uuid[])`,
+        )
+      : {},
+  };
+  const wanted: Record<(typeof THREAD_STATS)[number], keyof typeof all | null> = {
+    TURNS: "turns",
+    FIRST_START_TIME: "first_start_time",
+    LAST_START_TIME: "last_start_time",
+    LAST_END_TIME: "last_end_time",
+    LATENCY_P50: "latency_p50_seconds",
+    LATENCY_P99: "latency_p99_seconds",
+    PROMPT_TOKENS: "prompt_tokens",
+    PROMPT_COST: "prompt_cost",
+    COMPLETION_TOKENS: "completion_tokens",
+    COMPLETION_COST: "completion_cost",
+    TOTAL_TOKENS: "total_tokens",
+    TOTAL_COST: "total_cost",
+    PROMPT_TOKEN_DETAILS: null,
+    COMPLETION_TOKEN_DETAILS: null,
+    PROMPT_COST_DETAILS: null,
+    COMPLETION_COST_DETAILS: null,
+    FEEDBACK_STATS: "feedback_stats",
+  };
+  const keys = q.selects.length ? q.selects : THREAD_STATS;
+  return Object.fromEntries(keys.flatMap((s) => (wanted[s] ? [[wanted[s], all[wanted[s]]]] : [])));
+}
