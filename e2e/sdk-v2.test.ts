@@ -221,4 +221,26 @@ describe("the client's v2 runs and traces API", () => {
     assert.ok(stats.first_start_time);
     assert.equal(stats.latency_p50_seconds, undefined, "only what was selected");
   });
+
+  test("sessions.listV2 pages the projects and experiments; sessions.resolve an experiment's address", async () => {
+    const client = new Client({ apiUrl: server.url, apiKey: server.apiKey });
+    const dataset = await client.createDataset(`v2-resolve-${randomUUID().slice(0, 8)}`);
+    const experiment = await client.createProject({
+      projectName: `v2-resolve-exp-${randomUUID().slice(0, 8)}`,
+      referenceDatasetId: dataset.id,
+    });
+    const all = await collect(sdk.sessions.listV2({ page_size: 1 }));
+    assert.ok(all.some((s) => s.id === projectId && s.type === "PROJECT"));
+    assert.ok(all.some((s) => s.id === experiment.id && s.type === "EXPERIMENT"));
+    assert.equal(new Set(all.map((s) => s.id)).size, all.length, "each once across pages");
+    const experiments = await collect(sdk.sessions.listV2({ type: ["EXPERIMENT"] }));
+    assert.ok(experiments.every((s) => s.type === "EXPERIMENT"));
+    const named = await collect(sdk.sessions.listV2({ name: projectName, include_stats: true }));
+    assert.equal(named[0].run_count, TRACES, "its traces");
+
+    assert.deepEqual(await sdk.sessions.resolve({ kind: "EXPERIMENT", id: experiment.id }), { session_id: experiment.id });
+    const project = await call(server, "GET", `/api/v1/sessions/resolutions?kind=EXPERIMENT&id=${projectId}`);
+    assert.equal(project.status, 404, "a tracing project is not an experiment");
+    assert.equal((await call(server, "GET", "/api/v1/sessions/resolutions?kind=AGENT&id=bot&environment=PRODUCTION")).status, 404);
+  });
 });

@@ -7,13 +7,12 @@ import { insertFeedback } from "../feedback/store";
 import { ingestRuns } from "../ingest/service";
 import type { ChatRequest, ChatResult, Connection } from "../models/types";
 import { llmRun } from "../playground/trace";
+import { EVALUATOR_PROJECT } from "../sessions/v2";
 import type { RunForEvaluation } from "./prompt";
 import type { EvaluationJob } from "./queues";
 import type { Evaluator } from "./store";
 import type { VerdictFeedback } from "./verdict";
 
-/** Where evaluator calls are traced, so their tokens and cost show like any project's. */
-export const EVALUATOR_PROJECT = "evaluators";
 
 /** How one evaluation ended: a verdict (feedback), or an error that will not be retried. */
 export type Outcome = {
@@ -40,6 +39,7 @@ function tracedRun(o: Outcome) {
   return llmRun({
     id,
     traceId: id,
+    // Where evaluator calls are traced, so their tokens and cost show like any project's.
     projectName: EVALUATOR_PROJECT,
     connection: o.connection!,
     request: o.request!,

@@ -1,0 +1,12 @@
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+import { resolveQuery, resolveSession } from "@/server/sessions/v2";
+
+/** The project an address (an experiment, the evaluators) names (`client.sessions.resolve`). */
+export const GET = route({
+  access: "read",
+  query: resolveQuery,
+  handler: ({ ctx, query }) => resolveSession(ctx.sql, ctx.workspaceId, query),
+});
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

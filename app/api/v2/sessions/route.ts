@@ -1,0 +1,12 @@
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+import { listSessionsV2, sessionListV2 } from "@/server/sessions/v2";
+
+/** The workspace's projects and experiments, a page at a time (`client.sessions.listV2`). */
+export const GET = route({
+  access: "read",
+  query: sessionListV2,
+  handler: ({ ctx, query }) => listSessionsV2(ctx.sql, ctx.workspaceId, query),
+});
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");
