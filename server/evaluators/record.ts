@@ -13,7 +13,6 @@ import type { EvaluationJob } from "./queues";
 import type { Evaluator } from "./store";
 import type { VerdictFeedback } from "./verdict";
 
-
 /** How one evaluation ended: a verdict (feedback), or an error that will not be retried. */
 export type Outcome = {
   job: EvaluationJob;
