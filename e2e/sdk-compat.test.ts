@@ -214,7 +214,7 @@ describe("SDK compatibility: every call answered the way the SDK expects", () =>
       "/runs/not/a/route",
       "/api/v1/nothing-here",
       "/v1/nothing-here",
-      "/api/v2/runs/query",
+      "/api/v2/nothing-here",
       "/v2/threads",
       "/datasets/x/y/z",
     ]) {
@@ -228,7 +228,8 @@ describe("SDK compatibility: every call answered the way the SDK expects", () =>
     assert.equal(wrong.headers.get("allow"), "POST, OPTIONS");
     assert.match(wrong.body.detail, /PUT is not allowed/);
     const info = await call(server, "GET", "/info");
-    assert.equal(info.body.version, "0.15.0");
+    assert.equal(info.body.version, "0.16.14");
+    assert.equal(info.body.instance_flags.sdb_query_enabled, true);
     assert.equal(info.body.region_urls.us, server.url, "this deployment as the client reached it");
   });
 

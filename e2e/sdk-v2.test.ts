@@ -239,8 +239,38 @@ describe("the client's v2 runs and traces API", () => {
     assert.equal(named[0].run_count, TRACES, "its traces");
 
     assert.deepEqual(await sdk.sessions.resolve({ kind: "EXPERIMENT", id: experiment.id }), { session_id: experiment.id });
+    const datasets = await collect(sdk.datasets.listV2({ page_size: 1 }));
+    assert.ok(datasets.some((d) => d.id === dataset.id && d.name === dataset.name));
+    assert.equal(new Set(datasets.map((d) => d.id)).size, datasets.length);
     const project = await call(server, "GET", `/api/v1/sessions/resolutions?kind=EXPERIMENT&id=${projectId}`);
     assert.equal(project.status, 404, "a tracing project is not an experiment");
     assert.equal((await call(server, "GET", "/api/v1/sessions/resolutions?kind=AGENT&id=bot&environment=PRODUCTION")).status, 404);
+  });
+
+  test("runs.share, then the public v2 reads without a key, then unshared", async () => {
+    const [traceId, trace] = [...traces.entries()][11];
+    const { share_token } = await sdk.runs.share.create(traceId, { session_id: projectId, trace_id: traceId });
+    assert.ok(share_token);
+    const anonymous = new Langsmith({ baseURL: server.url, apiKey: "not-a-key" });
+    const llm = await anonymous.public.runs.retrieve(trace.ids[2], {
+      share_token,
+      selects: ["NAME", "TOTAL_TOKENS", "PARENT_RUN_ID"],
+      start_time: "",
+    });
+    assert.deepEqual(
+      [llm.name, llm.total_tokens, (llm as { parent_run_id?: string }).parent_run_id],
+      ["ChatOpenAI", trace.tokens, traceId],
+    );
+    const { items } = await anonymous.public.runs.query(share_token, { selects: ["NAME"] });
+    assert.deepEqual(
+      items!.map((r) => r.id),
+      trace.ids,
+    );
+    const outsider = [...traces.values()][12].ids[0];
+    assert.equal((await call({ url: server.url, apiKey: "" }, "GET", `/api/v2/public/${share_token}/run/${outsider}`)).status, 404);
+    const full = await call({ url: server.url, apiKey: "" }, "GET", `/api/v2/public/${share_token}/run/${trace.ids[2]}?selects=INPUTS`);
+    assert.equal(full.status, 400, "the full inputs are not public");
+    await sdk.runs.share.delete(traceId, { session_id: projectId });
+    assert.equal((await call({ url: server.url, apiKey: "" }, "POST", `/api/v2/public/${share_token}/runs/query`, {})).status, 404);
   });
 });

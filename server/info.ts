@@ -8,10 +8,12 @@ const list = (csv: string) =>
     .filter(Boolean);
 
 /**
- * The LangSmith API level implemented: the classic REST API. The SDKs' v2 resources (client.runs,
- * client.threads, ... ) need 0.16 and are not served yet, so the client's warning for them is true.
+ * The LangSmith API level implemented: the classic REST API and the 0.12 client's v2 resources it
+ * checks for 0.16 (runs, traces, threads, datasets, annotation queues' items at 0.16.14, online
+ * evaluators). `sessions` (0.18) is partly served — listV2 and resolve — so the client still warns
+ * for it, which is true.
  */
-export const SERVICE_VERSION = "0.15.0";
+export const SERVICE_VERSION = "0.16.14";
 
 /** GET /info: what the SDKs read to decide how to send runs. Limits match what the server enforces. */
 export function serviceInfo() {
@@ -39,6 +41,8 @@ export function serviceInfo() {
       gzip_body_enabled: true,
       zstd_compression_enabled: true,
       search_enabled: true,
+      // The v2 run, trace and thread queries are served beside the classic ones (the client's "dual" backend).
+      sdb_query_enabled: true,
     },
     limits: {
       max_body_bytes: e.MAX_BODY_BYTES,

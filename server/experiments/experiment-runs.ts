@@ -4,6 +4,7 @@ import { badRequest, forbidden } from "../core/errors";
 import type { Identity } from "../auth/identity";
 import { addRunsToDataset } from "../datasets/runs";
 import { addRuns } from "../datasets/schema";
+import { decodeOffset, encodeOffset } from "../core/offset-cursor";
 import { uuid } from "../core/uuid";
 import { examplesInOrder } from "../datasets/ordered";
 import { findDataset } from "../datasets/service";
@@ -31,17 +32,6 @@ export const experimentRunsQuery = z.looseObject({
   page_size: z.number().int().min(1).max(100).default(20),
 });
 export type ExperimentRunsQuery = z.infer<typeof experimentRunsQuery>;
-
-const encodeOffset = (offset: number) => Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
-function decodeOffset(cursor: string): number {
-  try {
-    const offset = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))?.o;
-    if (Number.isInteger(offset) && offset >= 0) return offset;
-  } catch {
-    // the error below
-  }
-  throw badRequest("Invalid cursor: pass back the next_cursor of the previous page unchanged.");
-}
 
 /**
  * The dataset's examples that the experiments ran, each with its runs in those experiments, in the

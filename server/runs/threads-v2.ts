@@ -3,6 +3,7 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { badRequest } from "../core/errors";
 import { instant } from "../core/instant";
+import { decodeOffset, encodeOffset } from "../core/offset-cursor";
 import { uuid } from "../core/uuid";
 import { queryRuns } from "./query";
 import { runQueryBody } from "./schema";
@@ -17,18 +18,6 @@ const many = <T extends z.ZodType>(item: T) =>
     .union([item, z.array(item)])
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]) as z.infer<T>[]);
-
-const encodeOffset = (offset: number) => Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
-function decodeOffset(cursor: string | null | undefined): number {
-  if (!cursor) return 0;
-  try {
-    const offset = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))?.o;
-    if (Number.isInteger(offset) && offset >= 0) return offset;
-  } catch {
-    // the error below
-  }
-  throw badRequest("Invalid cursor: pass back the next_cursor of the previous page unchanged.");
-}
 
 /** POST /api/v2/threads/query (the client's `threads.query`). */
 export const threadQuery = z.looseObject({

@@ -6,7 +6,7 @@ import { uuid } from "../core/uuid";
 import { queryRuns } from "./query";
 import { runQueryBody } from "./schema";
 import { classicSelect } from "./query-v2";
-import { runSelects, v2Run } from "./v2";
+import { runSelects, v2Run, type RunSelectToken } from "./v2";
 
 const DAY_MS = 86_400_000;
 /** The most runs `GET /api/v2/traces/{id}/runs` answers (a trace's runs, all on one page). */
@@ -83,25 +83,36 @@ export const traceRunsQuery = z.looseObject({
 
 /** Every run of one trace in the project (oldest first), up to 10,000, with the selected fields. */
 export async function traceRunsV2(db: Sql, workspaceId: string, traceId: string, q: z.infer<typeof traceRunsQuery>) {
+  return { items: await runsOfTrace(db, workspaceId, traceId, q, q.selects) };
+}
+
+/** A trace's runs oldest first (up to 10,000) in the v2 shape; `where` narrows them (a project, a filter, a window). */
+export async function runsOfTrace(
+  db: Sql,
+  workspaceId: string,
+  traceId: string,
+  where: { project_id?: string; filter?: string; min_start_time?: Date; max_start_time?: Date },
+  selects: RunSelectToken[],
+) {
   const items: Record<string, unknown>[] = [];
   for (let cursor: string | null | undefined = undefined; items.length < MAX_TRACE_RUNS;) {
     const page = await queryRuns(
       db,
       workspaceId,
       runQueryBody.parse({
-        session: [q.project_id],
+        session: where.project_id,
         trace: traceId,
-        filter: q.filter,
-        start_time: q.min_start_time?.toISOString(),
-        end_time: q.max_start_time?.toISOString(),
-        select: classicSelect(q.selects),
+        filter: where.filter,
+        start_time: where.min_start_time?.toISOString(),
+        end_time: where.max_start_time?.toISOString(),
+        select: classicSelect(selects),
         order: "asc",
         cursor,
       }),
     );
-    items.push(...page.runs.map((r) => v2Run(r, q.selects)));
+    items.push(...page.runs.map((r) => v2Run(r, selects)));
     if (!page.cursors.next) break;
     cursor = page.cursors.next;
   }
-  return { items };
+  return items;
 }

@@ -24,6 +24,7 @@ const FIELDS = {
   OUTPUTS: (r) => r.outputs ?? null,
   OUTPUTS_PREVIEW: (r) => r.outputs_preview ?? null,
   MANIFEST: (r) => r.serialized ?? null,
+  PARENT_RUN_ID: (r) => r.parent_run_id ?? null,
   PARENT_RUN_IDS: (r) => r.parent_run_ids ?? [],
   PROJECT_ID: (r) => r.session_id,
   TRACE_ID: (r) => r.trace_id,

@@ -2,25 +2,13 @@ import { z } from "zod";
 import type { Sql } from "../db/client";
 import { notFound } from "../core/errors";
 import { flag, many } from "../http/query-params";
+import { decodeOffset, encodeOffset } from "../core/offset-cursor";
 import { uuid } from "../core/uuid";
 import { listSessions, readSession } from "./service";
 import { sessionListQuery } from "./schema";
 
 /** The project where every online evaluator of a workspace traces its model calls (LangSmith's EVALUATOR address). */
 export const EVALUATOR_PROJECT = "evaluators";
-
-const encodeOffset = (offset: number) => Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
-const decodeOffset = (cursor: string | undefined) => {
-  if (!cursor) return 0;
-  const offset = (() => {
-    try {
-      return JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))?.o as unknown;
-    } catch {
-      return null;
-    }
-  })();
-  return Number.isInteger(offset) && (offset as number) >= 0 ? (offset as number) : 0;
-};
 
 /** GET /api/v2/sessions (the client's `sessions.listV2`): its filters that this deployment keeps. */
 export const sessionListV2 = z.looseObject({
