@@ -273,4 +273,14 @@ describe("the client's v2 runs and traces API", () => {
     await sdk.runs.share.delete(traceId, { session_id: projectId });
     assert.equal((await call({ url: server.url, apiKey: "" }, "POST", `/api/v2/public/${share_token}/runs/query`, {})).status, 404);
   });
+
+  test("the streamed variants: runs, traces and threads as JSON Patch events, followed across pages", async () => {
+    const runs = await collect(sdk.runs.streaming.queryV2Items({ project_ids: [projectId], selects: ["NAME"], page_size: 100 }));
+    assert.equal(runs.length, TRACES * 4);
+    assert.equal(new Set(runs.map((r) => r.id)).size, TRACES * 4);
+    const roots = await collect(sdk.traces.streaming.queryItems({ project_id: projectId, page_size: 100 }));
+    assert.equal(roots.length, TRACES);
+    const threads = await collect(sdk.threads.streaming.queryItems({ project_id: projectId, page_size: 2 }));
+    assert.equal(threads.length, 3);
+  });
 });

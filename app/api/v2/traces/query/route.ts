@@ -1,12 +1,16 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
+import { pageStream, wantsStream } from "@/server/http/sse";
 import { queryTraces, traceQuery } from "@/server/runs/traces-v2";
 
-/** A page of a project's traces, each its root run and totals (`client.traces.query`). */
+/** A page (streamed as JSON Patch events with `Accept: text/event-stream`) of a project's traces, each its root run and totals (`client.traces.query`). */
 export const POST = route({
   access: "read",
   body: traceQuery,
-  handler: ({ ctx, body }) => queryTraces(ctx.sql, ctx.workspaceId, body),
+  handler: ({ ctx, body, request }) =>
+    wantsStream(request)
+      ? pageStream(request.signal, () => queryTraces(ctx.sql, ctx.workspaceId, body))
+      : queryTraces(ctx.sql, ctx.workspaceId, body),
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");
