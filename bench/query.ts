@@ -9,6 +9,7 @@ import { migrate } from "../server/db/migrate";
 import { sql, type SqlFragment } from "../server/db/sql";
 import { chartSeries } from "../server/charts/series";
 import { chartRequest } from "../server/charts/schema";
+import { queryTraces, traceQuery } from "../server/runs/traces-v2";
 import { queryRuns } from "../server/runs/query";
 import { runQueryBody, runSelection } from "../server/runs/schema";
 import { runStats } from "../server/runs/stats";
@@ -81,6 +82,22 @@ async function main() {
         name: "first page of traces (roots)",
         target: 50,
         service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], is_root: true, limit: 100 })),
+        baseline: (i) => page(sql`${inProject(i)} AND is_root`),
+      },
+      {
+        name: "v2 traces.query, first page (root runs and trace totals)",
+        target: 50,
+        service: (i) =>
+          queryTraces(
+            q,
+            ws,
+            traceQuery.parse({
+              project_id: project(i),
+              min_start_time: "2000-01-01T00:00:00Z",
+              page_size: 100,
+              selects: ["NAME", "START_TIME"],
+            }),
+          ),
         baseline: (i) => page(sql`${inProject(i)} AND is_root`),
       },
       {

@@ -227,6 +227,15 @@ withTestDatabases("online evaluators", (open) => {
     assert.equal(again.runs_total, 0, "runs evaluated already are not counted again");
   });
 
+  test("an evaluator cannot judge the evaluators' own project (it would judge its own calls)", async () => {
+    // Made by the evaluations above, which traced their calls there.
+    const [{ id: own }] = await db.query<{ id: string }>(sql`SELECT id FROM projects WHERE workspace_id = ${ws} AND name = 'evaluators'`);
+    await assert.rejects(
+      createRule(db, ws, ruleCreate.parse({ display_name: "loop", session_id: own, evaluator_id: evaluatorId })),
+      /cannot be attached to the "evaluators" project/,
+    );
+  });
+
   test("teardown", async () => {
     await stopJobs();
   });

@@ -7,6 +7,7 @@ import { checkEgressUrl } from "../egress/http";
 import { findDataset } from "../datasets/service";
 import { insertEvaluator, loadEvaluator } from "../evaluators/store";
 import { readSession } from "../sessions/service";
+import { EVALUATOR_PROJECT } from "../sessions/v2";
 import { loadQueue } from "../review/queues/queues";
 import { latestBackfills, startBackfill, type WireBackfill } from "./backfill";
 import { checkRuleFilter } from "./match";
@@ -61,13 +62,20 @@ async function checkReferences(
     session_id?: string | null;
     dataset_id?: string | null;
     evaluator_id?: string | null;
+    evaluators?: unknown[] | null;
     add_to_dataset_id?: string | null;
     add_to_annotation_queue_id?: string | null;
     filter?: string | null;
     webhooks?: Webhook[] | null;
   },
 ) {
-  if (rule.session_id) await readSession(db, workspaceId, rule.session_id);
+  if (rule.session_id) {
+    const project = await readSession(db, workspaceId, rule.session_id);
+    // Each evaluation traces a run there: an evaluator on that project would judge its own calls, forever.
+    if (project.name === EVALUATOR_PROJECT && (rule.evaluator_id || rule.evaluators?.length)) {
+      throw badRequest(`An evaluator cannot be attached to the "${EVALUATOR_PROJECT}" project, where evaluators trace their own calls.`);
+    }
+  }
   if (rule.dataset_id) await findDataset(db, workspaceId, rule.dataset_id);
   if (rule.evaluator_id) await loadEvaluator(db, workspaceId, rule.evaluator_id);
   if (rule.add_to_dataset_id) await findDataset(db, workspaceId, rule.add_to_dataset_id);
@@ -176,7 +184,10 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
     add_feedback: change.add_feedback !== undefined ? change.add_feedback : current.addFeedback,
     webhooks: change.webhooks !== undefined ? (change.webhooks ?? []) : current.webhooks,
   });
-  await checkReferences(db, workspaceId, change);
+  await checkReferences(db, workspaceId, {
+    ...change,
+    evaluator_id: change.evaluator_id !== undefined ? change.evaluator_id : current.evaluatorId,
+  });
   const row = await db.prisma.runRule.update({
     where: { id: current.id },
     data: {
