@@ -85,7 +85,7 @@ async function main() {
         baseline: (i) => page(sql`${inProject(i)} AND is_root`),
       },
       {
-        name: "v2 traces.query, first page (root runs and trace totals)",
+        name: "v2 traces.query first page",
         target: 50,
         service: (i) =>
           queryTraces(
