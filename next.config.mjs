@@ -27,6 +27,7 @@ const API_ROOTS = [
   "model-prices",
   "annotation-queues",
   "model-connections",
+  "prompt-webhooks",
   "playground",
 ];
 

@@ -9,6 +9,7 @@ import { startJobs } from "./jobs/queue";
 import "./rules/evaluate";
 import "./rules/backfill";
 import "./evaluators/evaluate";
+import "./prompts/webhooks";
 
 const RETRY_MS = 2_000;
 

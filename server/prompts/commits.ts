@@ -6,6 +6,7 @@ import { isoFromDb } from "../core/time";
 import { findRepo, type Caller, type RepoRow } from "./access";
 import type { CommitCreate, CommitListQuery } from "./schema";
 import { ensureHandle } from "./settings";
+import { promptEventHappened, type PromptEvent } from "./webhooks";
 
 interface CommitRow {
   id: string;
@@ -153,6 +154,7 @@ export async function createCommit(
     }
     await t.query(sql`UPDATE prompt_repos SET updated_at = now() WHERE id = ${row.id}`);
     const [created] = await t.query<CommitRow>(sql`SELECT * FROM prompt_commits WHERE id = ${id}`);
+    await promptEventHappened(t, caller.workspaceId, eventOf("commit", row, created, caller));
     return { commit: commitWire(created, row) };
   });
 }
@@ -183,6 +185,19 @@ interface TagRow {
 
 const tagWire = (t: TagRow) => ({ ...t, created_at: isoFromDb(t.created_at), updated_at: isoFromDb(t.updated_at) });
 
+/** What the prompt's webhooks are told about a commit, or a tag put on one. */
+function eventOf(event: PromptEvent["event"], repo: RepoRow, commit: CommitRow, caller: Caller): PromptEvent {
+  return {
+    event,
+    prompt_id: repo.id,
+    prompt_name: repo.repo_handle,
+    commit_hash: commit.commit_hash,
+    created_at: isoFromDb(commit.created_at)!,
+    created_by: caller.liker,
+    manifest: commit.manifest as Record<string, unknown>,
+  };
+}
+
 /** GET /repos/{owner}/{repo}/tags */
 export async function listTags(db: Sql, caller: Caller, owner: string, repo: string): Promise<Record<string, unknown>[]> {
   const row = await findRepo(db, caller, owner, repo, "read");
@@ -205,9 +220,15 @@ export async function tagCommit(
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(commitRef);
   const [byId] = isUuid ? await db.query<CommitRow>(sql`SELECT * FROM prompt_commits WHERE id = ${commitRef} AND repo_id = ${row.id}`) : [];
   const commit = byId ?? (await resolveCommit(db, row, commitRef));
-  await db.query(sql`
+  // xmax is 0 on a row the statement inserted, not on one it updated: a new tag, or a moved one.
+  const [{ inserted }] = await db.query<{ inserted: boolean }>(sql`
     INSERT INTO prompt_commit_tags (id, repo_id, commit_id, tag_name) VALUES (${randomUUID()}, ${row.id}, ${commit.id}, ${tagName})
-    ON CONFLICT (repo_id, tag_name) DO UPDATE SET commit_id = EXCLUDED.commit_id, updated_at = now()`);
+    ON CONFLICT (repo_id, tag_name) DO UPDATE SET commit_id = EXCLUDED.commit_id, updated_at = now()
+    RETURNING (xmax = 0) AS inserted`);
+  await promptEventHappened(db, caller.workspaceId, {
+    ...eventOf(inserted ? "tag:create" : "tag:update", row, commit, caller),
+    tag_name: tagName,
+  });
   const [tag] = await db.query<TagRow>(sql`
     SELECT t.id, t.repo_id, t.commit_id, c.commit_hash, t.tag_name, t.created_at, t.updated_at
     FROM prompt_commit_tags t JOIN prompt_commits c ON c.id = t.commit_id WHERE t.repo_id = ${row.id} AND t.tag_name = ${tagName}`);

@@ -1,0 +1,172 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { Sql } from "../db/client";
+import type { PromptWebhook } from "../db/generated/client";
+import { sql } from "../db/sql";
+import { AppError, notFound } from "../core/errors";
+import { decryptSecret, encryptSecret } from "../core/secret";
+import { isoFromDb } from "../core/time";
+import { isUuid } from "../core/uuid";
+import { checkEgressUrl, postJson } from "../egress/http";
+import { defineQueue, onJobs, type Job } from "../jobs/queue";
+
+const trigger = z.enum(["commit", "tag:create", "tag:update"]);
+const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be a valid HTTP header name");
+const headerValue = z
+  .string()
+  .max(4096)
+  .regex(/^[^\r\n]*$/, "must not contain line breaks");
+
+const fields = {
+  url: z.string().min(1).max(2048),
+  headers: z.record(headerName, headerValue).nullish(),
+  include_prompts: z.array(z.string().min(1).max(200)).max(1000).nullish(),
+  exclude_prompts: z.array(z.string().min(1).max(200)).max(1000).nullish(),
+  triggers: z.array(trigger).max(3).nullish(),
+};
+
+/** POST /api/v1/prompt-webhooks (the client's `promptWebhooks.create`). */
+export const promptWebhookCreate = z.object({ ...fields, id: z.string().nullish() });
+/** PATCH /api/v1/prompt-webhooks/{id}: what is sent changes. */
+export const promptWebhookUpdate = z.object({ ...fields, url: fields.url.nullish() });
+
+/** What a webhook receives (and what `test` sends): the prompt, the commit, the event. */
+export const promptEvent = z.looseObject({
+  event: trigger,
+  prompt_id: z.string(),
+  prompt_name: z.string(),
+  commit_hash: z.string(),
+  created_at: z.string(),
+  created_by: z.string(),
+  manifest: z.record(z.string(), z.unknown()),
+  tag_name: z.string().nullish(),
+});
+export type PromptEvent = z.infer<typeof promptEvent>;
+
+export const promptWebhookTest = z.object({
+  webhook: promptWebhookCreate.omit({ id: true }),
+  payload: promptEvent,
+});
+
+/** The webhook as answered: header values are stored and sent, but never shown again. */
+function toWire(w: PromptWebhook) {
+  const headers = w.headersSealed ? (JSON.parse(decryptSecret(w.headersSealed) ?? "{}") as Record<string, string>) : null;
+  return {
+    id: w.id,
+    tenant_id: w.workspaceId,
+    url: w.url,
+    headers: headers ? Object.fromEntries(Object.keys(headers).map((k) => [k, "<redacted>"])) : null,
+    include_prompts: w.includePrompts.length ? w.includePrompts : null,
+    exclude_prompts: w.excludePrompts.length ? w.excludePrompts : null,
+    triggers: w.triggers,
+    created_at: isoFromDb(w.createdAt)!,
+    updated_at: isoFromDb(w.updatedAt)!,
+  };
+}
+
+async function load(db: Sql, workspaceId: string, id: string): Promise<PromptWebhook> {
+  const row = isUuid(id) ? await db.prisma.promptWebhook.findFirst({ where: { id, workspaceId } }) : null;
+  if (!row) throw notFound(`Prompt webhook ${id} not found.`);
+  return row;
+}
+
+export async function createPromptWebhook(db: Sql, workspaceId: string, input: z.infer<typeof promptWebhookCreate>) {
+  checkEgressUrl(input.url);
+  const row = await db.prisma.promptWebhook.create({
+    data: {
+      id: input.id && isUuid(input.id) ? input.id : randomUUID(),
+      workspaceId,
+      url: input.url,
+      headersSealed: input.headers ? encryptSecret(JSON.stringify(input.headers)) : null,
+      includePrompts: input.include_prompts ?? [],
+      excludePrompts: input.exclude_prompts ?? [],
+      triggers: input.triggers?.length ? input.triggers : ["commit"],
+    },
+  });
+  return toWire(row);
+}
+
+export const readPromptWebhook = async (db: Sql, workspaceId: string, id: string) => toWire(await load(db, workspaceId, id));
+
+export async function listPromptWebhooks(db: Sql, workspaceId: string) {
+  const rows = await db.prisma.promptWebhook.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.map(toWire);
+}
+
+export async function updatePromptWebhook(db: Sql, workspaceId: string, id: string, change: z.infer<typeof promptWebhookUpdate>) {
+  const current = await load(db, workspaceId, id);
+  if (change.url) checkEgressUrl(change.url);
+  const row = await db.prisma.promptWebhook.update({
+    where: { id: current.id },
+    data: {
+      url: change.url ?? undefined,
+      headersSealed: change.headers === undefined ? undefined : change.headers ? encryptSecret(JSON.stringify(change.headers)) : null,
+      includePrompts: change.include_prompts === undefined ? undefined : (change.include_prompts ?? []),
+      excludePrompts: change.exclude_prompts === undefined ? undefined : (change.exclude_prompts ?? []),
+      triggers: change.triggers?.length ? change.triggers : undefined,
+      updatedAt: new Date(),
+    },
+  });
+  return toWire(row);
+}
+
+export async function deletePromptWebhook(db: Sql, workspaceId: string, id: string): Promise<void> {
+  await load(db, workspaceId, id);
+  await db.prisma.promptWebhook.deleteMany({ where: { id, workspaceId } });
+}
+
+const listens = (w: { triggers: string[]; include: string[]; exclude: string[] }, event: PromptEvent) =>
+  w.triggers.includes(event.event) &&
+  (w.include.length === 0 || w.include.includes(event.prompt_name)) &&
+  !w.exclude.includes(event.prompt_name);
+
+async function deliver(url: string, headers: Record<string, string>, event: PromptEvent) {
+  const result = await postJson(url, event, { headers });
+  if (!result.ok) throw new AppError(502, `The webhook ${url} did not accept the event: ${result.detail}`);
+  return result;
+}
+
+/**
+ * POST /api/v1/prompt-webhooks/test: sends the sample event to the configuration given (not
+ * saved), if its triggers and prompt filters take that event; a destination that refuses it is a 502.
+ */
+export async function testPromptWebhook(input: z.infer<typeof promptWebhookTest>) {
+  const { webhook, payload } = input;
+  const filters = {
+    triggers: webhook.triggers?.length ? webhook.triggers : ["commit"],
+    include: webhook.include_prompts ?? [],
+    exclude: webhook.exclude_prompts ?? [],
+  };
+  if (!listens(filters, payload))
+    return { status: "skipped", detail: "The webhook's triggers or prompt filters leave this event out: nothing was sent." };
+  const result = await deliver(webhook.url, webhook.headers ?? {}, payload);
+  return { status: "sent", detail: `HTTP ${result.status} after ${result.attempts} attempt(s)` };
+}
+
+/** One delivery: the webhook (its id) and the event. */
+const deliveries = defineQueue<{ webhook_id: string; event: PromptEvent }>("prompt-webhook", { batchSize: 1 });
+
+/**
+ * Queues the event for each of the workspace's webhooks that listens to it, through `db` (inside
+ * the commit's transaction, so a commit's events exist exactly when the commit does).
+ */
+export async function promptEventHappened(db: Sql, workspaceId: string, event: PromptEvent): Promise<void> {
+  const hooks = await db.query<{ id: string; triggers: string[]; include_prompts: string[]; exclude_prompts: string[] }>(sql`
+    SELECT id, triggers, include_prompts, exclude_prompts FROM prompt_webhooks WHERE workspace_id = ${workspaceId}`);
+  const listening = hooks.filter((h) => listens({ triggers: h.triggers, include: h.include_prompts, exclude: h.exclude_prompts }, event));
+  await deliveries.enqueue(
+    db,
+    listening.map((h) => ({ data: { webhook_id: h.id, event } })),
+  );
+}
+
+// A failed delivery throws: pg-boss runs the job again later (3 times, backing off).
+onJobs(deliveries, async (db: Sql, jobs: Job<{ webhook_id: string; event: PromptEvent }>[]) => {
+  for (const job of jobs) {
+    // One job per batch (batchSize 1), so a failed delivery never repeats another one.
+    const webhook = await db.prisma.promptWebhook.findUnique({ where: { id: job.data.webhook_id } });
+    if (!webhook) continue;
+    const headers = webhook.headersSealed ? (JSON.parse(decryptSecret(webhook.headersSealed) ?? "{}") as Record<string, string>) : {};
+    await deliver(webhook.url, headers, job.data.event);
+  }
+});
