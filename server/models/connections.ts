@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { extraHeaders } from "../core/headers";
 import type { Sql } from "../db/client";
 import type { ModelConnection } from "../db/generated/client";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
@@ -12,22 +13,13 @@ import { admitCall } from "./admission";
 import { streamChat, UpstreamError } from "./chat";
 import type { Connection } from "./types";
 
-const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be a valid HTTP header name");
 const fields = {
   name: z.string().trim().min(1).max(100),
   provider: z.enum(["openai", "anthropic"]),
   base_url: z.string().url().max(2048),
   default_model: z.string().trim().min(1).max(200),
   api_key: z.string().min(1).max(10_000).nullish(),
-  headers: z
-    .record(
-      headerName,
-      z
-        .string()
-        .max(4096)
-        .regex(/^[^\r\n]*$/, "must not contain line breaks"),
-    )
-    .nullish(),
+  headers: extraHeaders.nullish(),
   requests_per_minute: z.number().int().min(1).max(100_000).nullish(),
 };
 

@@ -4,6 +4,7 @@ import type { Sql } from "../db/client";
 import type { PromptWebhook } from "../db/generated/client";
 import { sql } from "../db/sql";
 import { AppError, notFound } from "../core/errors";
+import { extraHeaders } from "../core/headers";
 import { decryptSecret, encryptSecret } from "../core/secret";
 import { isoFromDb } from "../core/time";
 import { isUuid } from "../core/uuid";
@@ -11,15 +12,10 @@ import { checkEgressUrl, postJson } from "../egress/http";
 import { defineQueue, onJobs, type Job } from "../jobs/queue";
 
 const trigger = z.enum(["commit", "tag:create", "tag:update"]);
-const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be a valid HTTP header name");
-const headerValue = z
-  .string()
-  .max(4096)
-  .regex(/^[^\r\n]*$/, "must not contain line breaks");
 
 const fields = {
   url: z.string().min(1).max(2048),
-  headers: z.record(headerName, headerValue).nullish(),
+  headers: extraHeaders.nullish(),
   include_prompts: z.array(z.string().min(1).max(200)).max(1000).nullish(),
   exclude_prompts: z.array(z.string().min(1).max(200)).max(1000).nullish(),
   triggers: z.array(trigger).max(3).nullish(),

@@ -1,18 +1,13 @@
 import { z } from "zod";
+import { extraHeaders } from "../core/headers";
 import { uuid } from "../core/uuid";
 import { score } from "../feedback/schema";
 import { instant } from "../core/instant";
 import { structuredEvaluator } from "../evaluators/schema";
 
-const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be a valid HTTP header name");
-const headerValue = z
-  .string()
-  .max(4096)
-  .regex(/^[^\r\n]*$/, "must not contain line breaks");
-
 export const webhook = z.object({
   url: z.string().min(1).max(2048),
-  headers: z.record(headerName, headerValue).nullish(),
+  headers: extraHeaders.nullish(),
 });
 export type Webhook = z.infer<typeof webhook>;
 
