@@ -220,6 +220,18 @@ describe("the client's v2 runs and traces API", () => {
     );
     assert.ok(stats.first_start_time);
     assert.equal(stats.latency_p50_seconds, undefined, "only what was selected");
+    const aggregate = await sdk.threads.aggregateStats({
+      project_id: projectId,
+      select: ["THREAD_COUNT", "TRACE_COUNT", "TOTAL_TOKENS", "LATENCY_P50"],
+      min_start_time: new Date(Date.now() - 86_400_000).toISOString(),
+    });
+    assert.equal(aggregate.thread_count, 3);
+    assert.equal(aggregate.trace_count, 30, "the traces that belong to a thread");
+    assert.equal(
+      aggregate.total_tokens,
+      [0, 1, 2].flatMap(threadTraces).reduce((n, id) => n + traces.get(id)!.tokens, 0),
+    );
+    assert.ok((aggregate.latency_p50_seconds ?? 0) > 0);
   });
 
   test("sessions.listV2 pages the projects and experiments; sessions.resolve an experiment's address", async () => {

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
 import { badRequest } from "../core/errors";
 import { instant } from "../core/instant";
 import { decodeOffset, encodeOffset } from "../core/offset-cursor";
@@ -8,12 +7,11 @@ import { uuid } from "../core/uuid";
 import { queryRuns } from "./query";
 import { runQueryBody } from "./schema";
 import type { SelectedRun } from "./serialize";
-import { feedbackStatsOver } from "./stats";
 import { groupThreads } from "./threads";
 
-const DAY_MS = 86_400_000;
-const filterText = z.string().max(10_000).optional();
-const many = <T extends z.ZodType>(item: T) =>
+export const DAY_MS = 86_400_000;
+export const filterText = z.string().max(10_000).optional();
+export const many = <T extends z.ZodType>(item: T) =>
   z
     .union([item, z.array(item)])
     .optional()
@@ -80,13 +78,13 @@ const THREAD_TRACE_FIELDS = {
 type ThreadTraceToken = keyof typeof THREAD_TRACE_FIELDS | "TURN_NUMBER";
 
 /** Most turns a thread's stats read. */
-const MAX_TURNS = 10_000;
+export const MAX_TURNS = 10_000;
 
 /**
  * The thread's turns (its traces' roots) oldest first, read in keyset pages of 100 until `atLeast`
  * are in hand (or there are no more).
  */
-async function readTurns(
+export async function readTurns(
   db: Sql,
   workspaceId: string,
   projectId: string,
@@ -135,94 +133,4 @@ export async function threadTracesV2(db: Sql, workspaceId: string, threadId: str
       ),
     );
   return { items, next_cursor: offset + items.length < turns.length ? encodeOffset(offset + items.length) : null };
-}
-
-const THREAD_STATS = [
-  "TURNS",
-  "FIRST_START_TIME",
-  "LAST_START_TIME",
-  "LAST_END_TIME",
-  "LATENCY_P50",
-  "LATENCY_P99",
-  "PROMPT_TOKENS",
-  "PROMPT_COST",
-  "COMPLETION_TOKENS",
-  "COMPLETION_COST",
-  "TOTAL_TOKENS",
-  "TOTAL_COST",
-  "PROMPT_TOKEN_DETAILS",
-  "COMPLETION_TOKEN_DETAILS",
-  "PROMPT_COST_DETAILS",
-  "COMPLETION_COST_DETAILS",
-  "FEEDBACK_STATS",
-] as const;
-
-/** GET /api/v2/threads/{id}/stats (the client's `threads.stats`). */
-export const threadStatsQuery = z.looseObject({
-  session_id: uuid,
-  selects: many(z.enum(THREAD_STATS)),
-  filter: filterText,
-});
-
-const percentile = (xs: number[], p: number) => {
-  if (xs.length === 0) return null;
-  const sorted = [...xs].sort((a, b) => a - b);
-  const at = (sorted.length - 1) * p;
-  const lo = Math.floor(at);
-  return sorted[lo] + (sorted[Math.ceil(at)] - sorted[lo]) * (at - lo);
-};
-const sum = (runs: SelectedRun[], pick: (r: SelectedRun) => number | null | undefined) => runs.reduce((n, r) => n + (pick(r) ?? 0), 0);
-
-/** One thread's totals over its turns (each trace's tokens and cost, its root's latency), the fields selected. */
-export async function threadStatsV2(db: Sql, workspaceId: string, threadId: string, q: z.infer<typeof threadStatsQuery>) {
-  const turns = await readTurns(db, workspaceId, q.session_id, threadId, q.filter, MAX_TURNS);
-  const traceIds = turns.map((r) => r.trace_id);
-  const times = (pick: (r: SelectedRun) => string | null | undefined) =>
-    turns
-      .map(pick)
-      .filter((t): t is string => !!t)
-      .sort();
-  const latencies = turns.map((r) => r.latency).filter((l): l is number => typeof l === "number");
-  const all = {
-    turns: turns.length,
-    first_start_time: times((r) => r.start_time)[0] ?? null,
-    last_start_time: times((r) => r.start_time).at(-1) ?? null,
-    last_end_time: times((r) => r.end_time).at(-1) ?? null,
-    latency_p50_seconds: percentile(latencies, 0.5),
-    latency_p99_seconds: percentile(latencies, 0.99),
-    prompt_tokens: sum(turns, (r) => r.prompt_tokens),
-    completion_tokens: sum(turns, (r) => r.completion_tokens),
-    total_tokens: sum(turns, (r) => r.total_tokens),
-    prompt_cost: sum(turns, (r) => r.prompt_cost),
-    completion_cost: sum(turns, (r) => r.completion_cost),
-    total_cost: sum(turns, (r) => r.total_cost),
-    feedback_stats: turns.length
-      ? await feedbackStatsOver(
-          db,
-          workspaceId,
-          sql`SELECT x.id FROM runs x WHERE x.workspace_id = ${workspaceId} AND x.trace_id = ANY(${traceIds}::uuid[])`,
-        )
-      : {},
-  };
-  const wanted: Record<(typeof THREAD_STATS)[number], keyof typeof all | null> = {
-    TURNS: "turns",
-    FIRST_START_TIME: "first_start_time",
-    LAST_START_TIME: "last_start_time",
-    LAST_END_TIME: "last_end_time",
-    LATENCY_P50: "latency_p50_seconds",
-    LATENCY_P99: "latency_p99_seconds",
-    PROMPT_TOKENS: "prompt_tokens",
-    PROMPT_COST: "prompt_cost",
-    COMPLETION_TOKENS: "completion_tokens",
-    COMPLETION_COST: "completion_cost",
-    TOTAL_TOKENS: "total_tokens",
-    TOTAL_COST: "total_cost",
-    PROMPT_TOKEN_DETAILS: null,
-    COMPLETION_TOKEN_DETAILS: null,
-    PROMPT_COST_DETAILS: null,
-    COMPLETION_COST_DETAILS: null,
-    FEEDBACK_STATS: "feedback_stats",
-  };
-  const keys = q.selects.length ? q.selects : THREAD_STATS;
-  return Object.fromEntries(keys.flatMap((s) => (wanted[s] ? [[wanted[s], all[wanted[s]]]] : [])));
 }

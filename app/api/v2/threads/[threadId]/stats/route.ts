@@ -1,6 +1,6 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { threadStatsQuery, threadStatsV2 } from "@/server/runs/threads-v2";
+import { threadStatsQuery, threadStatsV2 } from "@/server/runs/thread-stats-v2";
 
 /** One thread's totals over its turns (`client.threads.stats`). */
 export const GET = route({

@@ -1,0 +1,12 @@
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+import { threadAggregateQuery, threadAggregateStats } from "@/server/runs/thread-stats-v2";
+
+/** Statistics over a project's threads (`client.threads.aggregateStats`). */
+export const POST = route({
+  access: "read",
+  body: threadAggregateQuery,
+  handler: ({ ctx, body }) => threadAggregateStats(ctx.sql, ctx.workspaceId, body),
+});
+
+export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");
