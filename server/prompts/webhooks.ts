@@ -44,9 +44,13 @@ export const promptWebhookTest = z.object({
   payload: promptEvent,
 });
 
+/** The webhook's extra headers, unsealed (null when it has none). */
+const headersOf = (w: PromptWebhook) =>
+  w.headersSealed ? (JSON.parse(decryptSecret(w.headersSealed) ?? "{}") as Record<string, string>) : null;
+
 /** The webhook as answered: header values are stored and sent, but never shown again. */
 function toWire(w: PromptWebhook) {
-  const headers = w.headersSealed ? (JSON.parse(decryptSecret(w.headersSealed) ?? "{}") as Record<string, string>) : null;
+  const headers = headersOf(w);
   return {
     id: w.id,
     tenant_id: w.workspaceId,
@@ -162,7 +166,6 @@ onJobs(deliveries, async (db: Sql, jobs: Job<{ webhook_id: string; event: Prompt
     // One job per batch (batchSize 1), so a failed delivery never repeats another one.
     const webhook = await db.prisma.promptWebhook.findUnique({ where: { id: job.data.webhook_id } });
     if (!webhook) continue;
-    const headers = webhook.headersSealed ? (JSON.parse(decryptSecret(webhook.headersSealed) ?? "{}") as Record<string, string>) : {};
-    await deliver(webhook.url, headers, job.data.event);
+    await deliver(webhook.url, headersOf(webhook) ?? {}, job.data.event);
   }
 });

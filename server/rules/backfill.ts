@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
+import type { RuleBackfill } from "../db/generated/client";
 import { sql } from "../db/sql";
 import { badRequest } from "../core/errors";
 import { isoFromDb } from "../core/time";
@@ -13,18 +14,16 @@ const PAGE = 500;
 /** Backfills: one job per backfill, scanning its time range page by page. */
 const backfillQueue = defineQueue<{ backfill_id: string }>("backfill", { batchSize: 1 });
 
-interface BackfillRow {
+/** What the scan reads of a backfill, by SQL: its cursor keeps the microseconds a Date would drop. */
+interface ScanState {
   id: string;
   workspace_id: string;
   rule_id: string;
   start_time: string;
   end_time: string;
-  runs_total: number;
-  runs_queued: number;
   scanned: boolean;
   cursor_time: string | null;
   cursor_id: string | null;
-  created_at: string;
 }
 
 /**
@@ -53,7 +52,8 @@ export async function startBackfill(db: Sql, workspaceId: string, ruleId: string
  */
 async function scan(db: Sql, jobs: Job<{ backfill_id: string }>[]): Promise<void> {
   for (const job of jobs) {
-    const [backfill] = await db.query<BackfillRow>(sql`SELECT * FROM rule_backfills WHERE id = ${job.data.backfill_id}`);
+    const [backfill] = await db.query<ScanState>(sql`
+      SELECT id, workspace_id, rule_id, start_time, end_time, scanned, cursor_time, cursor_id FROM rule_backfills WHERE id = ${job.data.backfill_id}`);
     if (!backfill || backfill.scanned) continue;
     let rule: Rule;
     try {
@@ -85,49 +85,67 @@ async function scan(db: Sql, jobs: Job<{ backfill_id: string }>[]): Promise<void
 
 onJobs(backfillQueue, scan);
 
-/** A backfill as the API shows it: evaluated so far (each finished evaluation, with feedback or an error) out of queued. */
-async function toWire(db: Sql, b: BackfillRow, samplingRate: number) {
-  const [done] = await db.query<{ n: number; last: string | null }>(sql`
-    SELECT count(*)::int AS n, max(created_at) AS last FROM evaluations WHERE backfill_id = ${b.id}`);
-  const expected = b.scanned ? b.runs_queued : Math.max(b.runs_queued, Math.round(b.runs_total * samplingRate));
-  const completed = b.scanned && done.n >= b.runs_queued;
-  return {
-    id: b.id,
-    rule_id: b.rule_id,
-    start_time: isoFromDb(b.start_time)!,
-    end_time: isoFromDb(b.end_time)!,
-    status: completed ? ("completed" as const) : ("running" as const),
-    runs_total: b.runs_total,
-    runs_queued: b.runs_queued,
-    runs_evaluated: done.n,
-    progress: completed || expected === 0 ? 1 : Math.min(0.99, done.n / expected),
-    created_at: isoFromDb(b.created_at)!,
-    completed_at: completed ? isoFromDb(done.last ?? b.created_at) : null,
-  };
+/**
+ * Backfills as the API shows them: evaluated so far (each finished evaluation, with feedback or an
+ * error) out of queued — the evaluations of all of them counted in one query.
+ */
+async function backfillsToWire(db: Sql, backfills: RuleBackfill[], rateOf: (ruleId: string) => number) {
+  if (backfills.length === 0) return [];
+  const counts = await db.prisma.evaluation.groupBy({
+    by: ["backfillId"],
+    where: { backfillId: { in: backfills.map((b) => b.id) } },
+    _count: { _all: true },
+    _max: { createdAt: true },
+  });
+  const done = new Map(counts.map((c) => [c.backfillId, { n: c._count._all, last: c._max.createdAt }]));
+  return backfills.map((b) => {
+    const { n, last } = done.get(b.id) ?? { n: 0, last: null };
+    const expected = b.scanned ? b.runsQueued : Math.max(b.runsQueued, Math.round(b.runsTotal * rateOf(b.ruleId)));
+    const completed = b.scanned && n >= b.runsQueued;
+    return {
+      id: b.id,
+      rule_id: b.ruleId,
+      start_time: isoFromDb(b.startTime)!,
+      end_time: isoFromDb(b.endTime)!,
+      status: completed ? ("completed" as const) : ("running" as const),
+      runs_total: b.runsTotal,
+      runs_queued: b.runsQueued,
+      runs_evaluated: n,
+      progress: completed || expected === 0 ? 1 : Math.min(0.99, n / expected),
+      created_at: isoFromDb(b.createdAt)!,
+      completed_at: completed ? isoFromDb(last ?? b.createdAt) : null,
+    };
+  });
 }
-export type WireBackfill = Awaited<ReturnType<typeof toWire>>;
+export type WireBackfill = Awaited<ReturnType<typeof backfillsToWire>>[number];
 
 export async function readBackfill(db: Sql, workspaceId: string, id: string): Promise<WireBackfill> {
-  const [row] = await db.query<BackfillRow & { sampling_rate: number }>(sql`
-    SELECT b.*, r.sampling_rate FROM rule_backfills b JOIN run_rules r ON r.id = b.rule_id
-    WHERE b.id = ${id} AND b.workspace_id = ${workspaceId}`);
-  return toWire(db, row, row.sampling_rate);
+  const row = await db.prisma.ruleBackfill.findFirstOrThrow({
+    where: { id, workspaceId },
+    include: { rule: { select: { samplingRate: true } } },
+  });
+  return (await backfillsToWire(db, [row], () => row.rule.samplingRate))[0];
 }
 
 /** The rule's backfills, newest first. */
 export async function listBackfills(db: Sql, workspaceId: string, ruleId: string): Promise<WireBackfill[]> {
   const rule = await loadRule(db, workspaceId, ruleId);
-  const rows = await db.query<BackfillRow>(sql`
-    SELECT * FROM rule_backfills WHERE rule_id = ${rule.id} ORDER BY created_at DESC, id LIMIT 50`);
-  return Promise.all(rows.map((b) => toWire(db, b, rule.samplingRate)));
+  const rows = await db.prisma.ruleBackfill.findMany({
+    where: { ruleId: rule.id },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    take: 50,
+  });
+  return backfillsToWire(db, rows, () => rule.samplingRate);
 }
 
 /** The newest backfill of each rule, for the rule list's `backfill_*` fields. */
 export async function latestBackfills(db: Sql, rules: Rule[]): Promise<Map<string, WireBackfill>> {
   if (rules.length === 0) return new Map();
-  const rows = await db.query<BackfillRow>(sql`
-    SELECT DISTINCT ON (rule_id) * FROM rule_backfills WHERE rule_id = ANY(${rules.map((r) => r.id)}::uuid[])
-    ORDER BY rule_id, created_at DESC, id`);
+  const rows = await db.prisma.ruleBackfill.findMany({
+    where: { ruleId: { in: rules.map((r) => r.id) } },
+    orderBy: [{ ruleId: "asc" }, { createdAt: "desc" }, { id: "asc" }],
+    distinct: ["ruleId"],
+  });
   const rates = new Map(rules.map((r) => [r.id, r.samplingRate]));
-  return new Map(await Promise.all(rows.map(async (b) => [b.rule_id, await toWire(db, b, rates.get(b.rule_id) ?? 1)] as const)));
+  return new Map((await backfillsToWire(db, rows, (id) => rates.get(id) ?? 1)).map((b) => [b.rule_id, b]));
 }

@@ -48,3 +48,15 @@ export async function queryRuns(db: Sql, workspaceId: string, body: RunQueryBody
   const next = rows.length > limit && last ? encodeCursor({ startTime: isoFromDb(last.start_time)!, id: last.id, order }) : null;
   return { runs: await serializeRuns(db, workspaceId, page, select), cursors: { next } };
 }
+
+/** The query's pages followed until at least `atLeast` runs are in hand (or there are no more). */
+export async function queryRunsUntil(db: Sql, workspaceId: string, body: RunQueryBody, atLeast: number): Promise<SelectedRun[]> {
+  const runs: SelectedRun[] = [];
+  let cursor = body.cursor;
+  do {
+    const page = await queryRuns(db, workspaceId, { ...body, cursor });
+    runs.push(...page.runs);
+    cursor = page.cursors.next;
+  } while (cursor && runs.length < atLeast);
+  return runs;
+}

@@ -4,7 +4,7 @@ import { badRequest } from "../core/errors";
 import { instant } from "../core/instant";
 import { decodeOffset, encodeOffset } from "../core/offset-cursor";
 import { uuid } from "../core/uuid";
-import { queryRuns } from "./query";
+import { queryRunsUntil } from "./query";
 import { runQueryBody } from "./schema";
 import type { SelectedRun } from "./serialize";
 import { groupThreads } from "./threads";
@@ -80,10 +80,7 @@ type ThreadTraceToken = keyof typeof THREAD_TRACE_FIELDS | "TURN_NUMBER";
 /** Most turns a thread's stats read. */
 export const MAX_TURNS = 10_000;
 
-/**
- * The thread's turns (its traces' roots) oldest first, read in keyset pages of 100 until `atLeast`
- * are in hand (or there are no more).
- */
+/** The thread's turns (its traces' roots) oldest first, at least `atLeast` of them when there are that many. */
 export async function readTurns(
   db: Sql,
   workspaceId: string,
@@ -94,18 +91,12 @@ export async function readTurns(
 ): Promise<SelectedRun[]> {
   const thread = `eq(thread_id, ${JSON.stringify(threadId)})`;
   const filter = extraFilter ? `and(${thread}, ${extraFilter})` : thread;
-  const turns: SelectedRun[] = [];
-  let cursor: string | null | undefined;
-  do {
-    const page = await queryRuns(
-      db,
-      workspaceId,
-      runQueryBody.parse({ session: [projectId], is_root: true, filter, order: "asc", limit: 100, cursor }),
-    );
-    turns.push(...page.runs);
-    cursor = page.cursors.next;
-  } while (cursor && turns.length < atLeast);
-  return turns;
+  return queryRunsUntil(
+    db,
+    workspaceId,
+    runQueryBody.parse({ session: [projectId], is_root: true, filter, order: "asc", limit: 100 }),
+    atLeast,
+  );
 }
 
 /** GET /api/v2/threads/{id}/traces (the client's `threads.listTraces`). */

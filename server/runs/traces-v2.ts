@@ -3,7 +3,7 @@ import type { Sql } from "../db/client";
 import { badRequest } from "../core/errors";
 import { instant } from "../core/instant";
 import { uuid } from "../core/uuid";
-import { queryRuns } from "./query";
+import { queryRuns, queryRunsUntil } from "./query";
 import { runQueryBody } from "./schema";
 import { classicSelect } from "./query-v2";
 import { runSelects, v2Run, type RunSelectToken } from "./v2";
@@ -94,25 +94,19 @@ export async function runsOfTrace(
   where: { project_id?: string; filter?: string; min_start_time?: Date; max_start_time?: Date },
   selects: RunSelectToken[],
 ) {
-  const items: Record<string, unknown>[] = [];
-  for (let cursor: string | null | undefined = undefined; items.length < MAX_TRACE_RUNS;) {
-    const page = await queryRuns(
-      db,
-      workspaceId,
-      runQueryBody.parse({
-        session: where.project_id,
-        trace: traceId,
-        filter: where.filter,
-        start_time: where.min_start_time?.toISOString(),
-        end_time: where.max_start_time?.toISOString(),
-        select: classicSelect(selects),
-        order: "asc",
-        cursor,
-      }),
-    );
-    items.push(...page.runs.map((r) => v2Run(r, selects)));
-    if (!page.cursors.next) break;
-    cursor = page.cursors.next;
-  }
-  return items;
+  const runs = await queryRunsUntil(
+    db,
+    workspaceId,
+    runQueryBody.parse({
+      session: where.project_id,
+      trace: traceId,
+      filter: where.filter,
+      start_time: where.min_start_time?.toISOString(),
+      end_time: where.max_start_time?.toISOString(),
+      select: classicSelect(selects),
+      order: "asc",
+    }),
+    MAX_TRACE_RUNS,
+  );
+  return runs.slice(0, MAX_TRACE_RUNS).map((r) => v2Run(r, selects));
 }
