@@ -2,13 +2,18 @@
 // runs as OTLP spans, protobuf and JSON; multipart of a run set without LLM runs) against a baseline
 // measured in the same run: the same rows written by one bare multi-row INSERT into a fresh database
 // of the same kind. Also the share of LLM processing (messages, tokens, cost) in ingest time, and the
-// server's peak memory (VmHWM over the server process tree).
+// server's peak memory (VmHWM over the server process tree). The cost of the analytics rollups: the same
+// multipart requests to a second server whose database has the rollup triggers switched off.
 // Usage: npx tsx bench/ingest.ts [rounds]   (BENCH_DATABASE_URL=postgres://… to bench on PostgreSQL)
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { openDatabase } from "../server/db/client";
 import { createSession } from "../server/sessions/service";
 import { migrate } from "../server/db/migrate";
+import { sql } from "../server/db/sql";
 import { createWorkspace } from "../server/auth/workspaces";
 import { insertNew, type RunRow } from "../server/ingest/write";
 import { deriveLlm } from "../server/llm/derive";
@@ -31,7 +36,7 @@ async function pool(n: number, worker: (i: number) => Promise<void>): Promise<vo
   );
 }
 
-const MODES = ["multipart", "batch", "otlp-proto", "otlp-json", "multipart-nollm", "baseline"] as const;
+const MODES = ["multipart", "batch", "otlp-proto", "otlp-json", "multipart-nollm", "multipart-norollup", "baseline"] as const;
 type Mode = (typeof MODES)[number];
 
 const requestRuns = (llm = true) => Array.from({ length: TRACES_PER_REQUEST }, () => makeTrace("bench", 4, 5, { llm })).flat();
@@ -64,8 +69,23 @@ function peakMemory(pid: number): { pid: number; mb: number; command: string }[]
   });
 }
 
+/** A server like the benched one whose database keeps no analytics rollups (their triggers off). */
+async function serverWithoutRollups() {
+  const scratch = pgUrl ? await scratchDatabase(pgUrl) : null;
+  const dataDir = await mkdtemp(path.join(tmpdir(), "tracelight-bench-"));
+  const db = await openDatabase(scratch ? { url: scratch.url } : { dataDir: path.join(dataDir, "pg") });
+  await migrate(db);
+  const triggers = await db.sql.query<{ tbl: string; name: string }>(sql`
+    SELECT tgrelid::regclass::text AS tbl, tgname AS name FROM pg_trigger WHERE tgname LIKE '%rollup%'`);
+  for (const t of triggers) await db.execScript(`ALTER TABLE ${t.tbl} DISABLE TRIGGER "${t.name}"`);
+  await db.close();
+  const server = await startServer(scratch ? { env: { DATABASE_URL: scratch.url } } : { databaseUrl: null, env: { DATA_DIR: dataDir } });
+  return { ...server, stop: async () => (await server.stop(), await scratch?.drop()) };
+}
+
 async function main() {
   const server = await startServer({ databaseUrl: pgUrl ?? null });
+  const plain = await serverWithoutRollups();
   const scratch = pgUrl ? await scratchDatabase(pgUrl) : null;
   const baselineDb = await openDatabase(scratch ? { url: scratch.url } : { dataDir: "memory" });
   const results = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
@@ -75,7 +95,7 @@ async function main() {
     const project = (await createSession(baselineDb.sql, ws, { name: "baseline" })).id as string;
     // Request bodies are encoded before the clock starts: the bench measures the server.
     const encode = (mode: Mode, runs: Record<string, unknown>[]): { path: string; body: BodyInit; contentType: string; status: number } => {
-      if (mode === "multipart" || mode === "multipart-nollm") {
+      if (mode === "multipart" || mode === "multipart-nollm" || mode === "multipart-norollup") {
         const m = multipartOf(runs);
         return { path: "/runs/multipart", body: m.body as unknown as BodyInit, contentType: m.contentType, status: 202 };
       }
@@ -91,9 +111,10 @@ async function main() {
       return { path: "/otel/v1/traces", body: otlpJsonOf(runs), contentType: "application/json", status: 200 };
     };
     const send = async (mode: Mode, request: ReturnType<typeof encode>) => {
-      const r = await fetch(`${server.url}${request.path}`, {
+      const target = mode === "multipart-norollup" ? plain : server;
+      const r = await fetch(`${target.url}${request.path}`, {
         method: "POST",
-        headers: { "x-api-key": server.apiKey, "content-type": request.contentType },
+        headers: { "x-api-key": target.apiKey, "content-type": request.contentType },
         body: request.body,
       });
       const answer = await r.arrayBuffer();
@@ -175,6 +196,10 @@ async function main() {
     console.log(
       `LLM processing on vs off (multipart vs multipart-nollm, same run sizes): ${(multipart / median(results["multipart-nollm"])).toFixed(2)}× = ${(processingCost * 100).toFixed(1)}% of throughput (target ≤ 25%) ${processingCost <= 0.25 ? "OK" : "MISSED"}`,
     );
+    const rollupCost = 1 - multipart / median(results["multipart-norollup"]);
+    console.log(
+      `Analytics rollups on vs off (multipart vs multipart-norollup): ${(multipart / median(results["multipart-norollup"])).toFixed(2)}× = ${(rollupCost * 100).toFixed(1)}% of throughput (target ≤ 10%) ${rollupCost <= 0.1 ? "OK" : "MISSED"}`,
+    );
     const serverMsPer100 = 100_000 / multipart;
     console.log(
       `LLM processing in isolation: ${llmMsPer100.toFixed(2)} ms per 100 runs = ${((llmMsPer100 / serverMsPer100) * 100).toFixed(1)}% of multipart ingest time per 100 runs`,
@@ -191,6 +216,7 @@ async function main() {
     await baselineDb.close();
     await scratch?.drop();
     await server.stop();
+    await plain.stop();
   }
 }
 

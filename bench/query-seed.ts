@@ -36,6 +36,8 @@ export async function seedRuns(
   projectIds: string[],
   total: number,
   log: (s: string) => void,
+  /** Distinguishes the ids of a second seeding of the same database. */
+  idPrefix = "run-",
 ): Promise<void> {
   const indexes = await db.sql.query<{ indexname: string; indexdef: string }>(sql`
     SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'runs' AND indexname <> 'runs_pkey'`);
@@ -79,7 +81,7 @@ export async function seedRuns(
         CASE WHEN rt = 'llm' THEN (100 + h % 2000) * 0.0000025 + (10 + h % 500) * 0.00001 END,
         CASE WHEN rt = 'llm' AND h % 2 = 0 THEN st + (latency * 0.2) * interval '1 millisecond' END
       FROM (
-        SELECT i, t, pos, h, md5('run-' || i)::uuid AS id, md5('run-' || (i - pos))::uuid AS trace_id,
+        SELECT i, t, pos, h, md5(${idPrefix} || i)::uuid AS id, md5(${idPrefix} || (i - pos))::uuid AS trace_id,
           (hashtext('u' || t) & 2147483647) AS u, (hashtext('v' || t) & 2147483647) AS v,
           (ARRAY['prod', 'staging', 'dev'])[t % 3 + 1] AS env,
           (ARRAY['gpt-4o', 'gpt-4o-mini', 'claude-3-5-sonnet', 'gemini-1.5-pro', 'llama-3-70b'])[h % 5 + 1] AS model,
@@ -98,6 +100,6 @@ export async function seedRuns(
   await db.sql.query(sql`
     INSERT INTO feedback (id, workspace_id, run_id, trace_id, project_id, key, score)
     SELECT md5('fb-' || r.id)::uuid, r.workspace_id, r.id, r.trace_id, r.project_id, 'correctness', (hashtext(r.id::text) & 1)::float8
-    FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.is_root AND hashtext(r.id::text) % 10 = 0`);
+    FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.project_id = ANY(${projectIds}::uuid[]) AND r.is_root AND hashtext(r.id::text) % 10 = 0`);
   await db.execScript("ANALYZE runs; ANALYZE feedback");
 }

@@ -1,8 +1,11 @@
 // Query speed on a large project: the first page, filters, full-text search, a trace tree, stats
 // and a 30-day cost chart, each through the service (server/runs, server/charts) and as the
 // equivalent hand-written SQL in the same run (the baseline), with p50/p95 and the ratio.
-// Usage: npx tsx bench/query.ts [runs]   (BENCH_DATABASE_URL=postgres://… for PostgreSQL; the
-// default is 1,000,000 runs there and 50,000 on the embedded database)
+// Then the analytics of one large project (statistics, a chart, the projects list) read from the
+// rollups against the scans they replace, in the same run.
+// Usage: npx tsx bench/query.ts [runs] [analytics runs]   (BENCH_DATABASE_URL=postgres://… for
+// PostgreSQL; the defaults are 1,000,000 runs and a 10,000,000-run project there, 50,000 runs and a
+// 1,000,000-run project on the embedded database; 0 analytics runs skips that part)
 import { randomUUID } from "node:crypto";
 import { openDatabase, type Database } from "../server/db/client";
 import { migrate } from "../server/db/migrate";
@@ -12,13 +15,18 @@ import { chartRequest } from "../server/charts/schema";
 import { queryTraces, traceQuery } from "../server/runs/traces-v2";
 import { queryRuns } from "../server/runs/query";
 import { runQueryBody, runSelection } from "../server/runs/schema";
-import { runStats } from "../server/runs/stats";
+import { runStats, runStatsScan } from "../server/runs/stats";
+import { compactRollups } from "../server/runs/rollups/compact";
+import { scanChartRows } from "../server/charts/series";
+import { listSessions } from "../server/sessions/service";
+import { sessionListQuery } from "../server/sessions/schema";
 import { searchText } from "../server/runs/filter/index";
 import { scratchDatabase } from "../e2e/harness/server";
 import { RARE_TAG, SEARCH_TERM, seedRuns } from "./query-seed";
 
 const pgUrl = process.env.BENCH_DATABASE_URL;
 const TOTAL = Number(process.argv[2] ?? (pgUrl ? 1_000_000 : 50_000));
+const ANALYTICS_TOTAL = Number(process.argv[3] ?? (pgUrl ? 10_000_000 : 1_000_000));
 const REPS = Number(process.env.BENCH_REPS ?? 20);
 const WARMUP = 2;
 
@@ -168,22 +176,104 @@ async function main() {
       `\nQuery benchmark — ${pgUrl ? "PostgreSQL" : "embedded PGlite"}, ${TOTAL.toLocaleString()} runs (${(TOTAL / 10).toLocaleString()} per project), ${REPS} repetitions after ${WARMUP} warm-up`,
     );
     console.log(`reference: primary-key lookup p50 ${percentile(pk, 0.5).toFixed(2)} ms\n`);
-    console.log(
-      `${"operation".padEnd(34)} ${"p50 ms".padStart(9)} ${"p95 ms".padStart(9)} ${"target".padStart(7)}   ${"SQL p50".padStart(9)} ${"SQL p95".padStart(9)}  ratio`,
-    );
-    for (const c of cases) {
-      // Interleaved so that a busy machine slows both sides alike.
-      const service = await time(c.service);
-      const baseline = await time(c.baseline);
-      const p95 = percentile(service, 0.95);
-      console.log(
-        `${c.name.padEnd(34)} ${percentile(service, 0.5).toFixed(1).padStart(9)} ${p95.toFixed(1).padStart(9)} ${`<${c.target}`.padStart(7)}${p95 <= c.target ? " ok" : " !!"} ${percentile(baseline, 0.5).toFixed(1).padStart(9)} ${percentile(baseline, 0.95).toFixed(1).padStart(9)}  ${(percentile(service, 0.5) / percentile(baseline, 0.5)).toFixed(2)}×`,
-      );
-    }
+    await report(cases, "SQL");
+    if (ANALYTICS_TOTAL > 0) await analytics(db, ws);
   } finally {
     await db.close();
     await scratch?.drop();
   }
+}
+
+/** Measures each case against its baseline, interleaved so that a busy machine slows both alike. */
+async function report(cases: Case[], baselineName: string): Promise<void> {
+  console.log(
+    `${"operation".padEnd(34)} ${"p50 ms".padStart(9)} ${"p95 ms".padStart(9)} ${"target".padStart(7)}   ${`${baselineName} p50`.padStart(9)} ${`${baselineName} p95`.padStart(9)}  ratio`,
+  );
+  for (const c of cases) {
+    const service = await time(c.service);
+    const baseline = await time(c.baseline);
+    const p95 = percentile(service, 0.95);
+    console.log(
+      `${c.name.padEnd(34)} ${percentile(service, 0.5).toFixed(1).padStart(9)} ${p95.toFixed(1).padStart(9)} ${`<${c.target}`.padStart(7)}${p95 <= c.target ? " ok" : " !!"} ${percentile(baseline, 0.5).toFixed(1).padStart(9)} ${percentile(baseline, 0.95).toFixed(1).padStart(9)}  ${(percentile(service, 0.5) / percentile(baseline, 0.5)).toFixed(2)}×`,
+    );
+  }
+}
+
+/**
+ * One project of ANALYTICS_TOTAL runs beside the others: whole-project and root-run statistics, a
+ * 30-day cost chart by model and the projects list with statistics, from the rollups (the service)
+ * against the scans of the runs they replace.
+ */
+async function analytics(db: Database, ws: string): Promise<void> {
+  const q = db.sql;
+  const big = randomUUID();
+  await q.query(sql`INSERT INTO projects (id, workspace_id, name) VALUES (${big}, ${ws}, 'analytics')`);
+  console.log(`\nSeeding ${ANALYTICS_TOTAL.toLocaleString()} runs in one project…`);
+  const seedStarted = performance.now();
+  await seedRuns(
+    db,
+    ws,
+    Array.from({ length: 10 }, () => big),
+    ANALYTICS_TOTAL,
+    (s) => console.log(s),
+    "analytics-",
+  );
+  const compactStarted = performance.now();
+  await compactRollups(q);
+  console.log(
+    `Seeded in ${((compactStarted - seedStarted) / 1000).toFixed(0)}s (rollups kept by the triggers); compacted in ${((performance.now() - compactStarted) / 1000).toFixed(1)}s`,
+  );
+  const [size] = await q.query<{ buckets: number; sketches: number }>(sql`
+    SELECT (SELECT count(*)::int FROM run_buckets WHERE project_id = ${big}) AS buckets,
+           (SELECT count(*)::int FROM run_sketches WHERE project_id = ${big}) AS sketches`);
+  console.log(`The project's rollups: ${size.buckets.toLocaleString()} bucket rows, ${size.sketches.toLocaleString()} sketch rows`);
+
+  const end = Date.now();
+  const chart = chartRequest.parse({
+    session: [big],
+    metrics: ["total_cost"],
+    group_by: { attribute: "model" },
+    start_time: end - 30 * 86_400_000,
+    end_time: end,
+    bucket: "1d",
+  });
+  const window = { startMs: end - 30 * 86_400_000, endMs: end, seconds: 86_400 };
+  const projects = (await q.query<{ id: string }>(sql`SELECT id FROM projects WHERE workspace_id = ${ws}`)).map((p) => p.id);
+  const cases: Case[] = [
+    {
+      name: "stats, whole project",
+      target: 300,
+      service: () => runStats(q, ws, runSelection.parse({ session: [big] })),
+      baseline: () => runStatsScan(q, ws, runSelection.parse({ session: [big] })),
+    },
+    {
+      name: "stats, root runs",
+      target: 300,
+      service: () => runStats(q, ws, runSelection.parse({ session: [big], is_root: true })),
+      baseline: () => runStatsScan(q, ws, runSelection.parse({ session: [big], is_root: true })),
+    },
+    {
+      name: "30-day cost chart by model",
+      target: 300,
+      service: () => chartSeries(q, ws, chart),
+      baseline: () => scanChartRows(q, ws, { session: [big] }, chart, window),
+    },
+    {
+      name: `projects list with stats (${projects.length})`,
+      target: 300,
+      service: () => listSessions(q, ws, sessionListQuery.parse({ include_stats: "true" })),
+      baseline: () =>
+        Promise.all(
+          [true, undefined].map((is_root) =>
+            Promise.all(projects.map((p) => runStatsScan(q, ws, runSelection.parse({ session: [p], is_root })))),
+          ),
+        ),
+    },
+  ];
+  console.log(
+    `\nAnalytics — ${pgUrl ? "PostgreSQL" : "embedded PGlite"}, one project of ${ANALYTICS_TOTAL.toLocaleString()} runs over 30 days; rollups against the scan`,
+  );
+  await report(cases, "scan");
 }
 
 main().catch((error) => {

@@ -53,6 +53,8 @@ const schema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).default(300),
   /** How often expired leases are found and their jobs made runnable again. */
   JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** How often a worker folds the analytics rollups' delta rows (one per ingest statement) into one row per key. */
+  ROLLUP_COMPACT_SECONDS: z.coerce.number().min(0.1).default(5),
   /** First wait before an evaluation is retried after a 429 or 5xx; doubled per attempt (Retry-After wins when longer). */
   EVALUATOR_RETRY_BASE_MS: z.coerce.number().int().min(0).default(2_000),
   /** HTTP proxy (http://[user:pass@]host:port) that traffic to customer endpoints leaves through. */

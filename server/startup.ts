@@ -10,6 +10,7 @@ import "./rules/evaluate";
 import "./rules/backfill";
 import "./evaluators/evaluate";
 import "./prompts/webhooks";
+import "./runs/rollups/compact";
 
 const RETRY_MS = 2_000;
 

@@ -5,6 +5,8 @@ import { formatMicros, parseInstant } from "../core/time";
 import { runConditions } from "../runs/conditions";
 import { bucketSeconds, bucketStarts } from "./buckets";
 import type { ChartRequest, GroupBy, Metric } from "./schema";
+import type { RunSelection } from "../runs/schema";
+import { rollupChartRows, type ChartRow, type ChartRows, type ChartWindow } from "./rollup-rows";
 
 export interface Series {
   metric: string;
@@ -95,36 +97,19 @@ export async function chartSeries(db: Sql, workspaceId: string, request: ChartRe
   const seconds = bucketSeconds((endMs - startMs) / 1000, request.bucket);
   const starts = bucketStarts(startMs, endMs, seconds);
   const session = request.session == null ? undefined : Array.isArray(request.session) ? request.session : [request.session];
-  const where = sql`${runConditions(
-    workspaceId,
-    {
-      session,
-      filter: request.filter ?? undefined,
-      trace_filter: request.trace_filter ?? undefined,
-      tree_filter: request.tree_filter ?? undefined,
-      run_type: request.run_type ?? undefined,
-      is_root: request.is_root ?? undefined,
-    },
-    "r",
-  )} AND r.start_time >= ${formatMicros(BigInt(startMs) * 1000n)}::timestamptz AND r.start_time < ${formatMicros(BigInt(endMs) * 1000n)}::timestamptz`;
-  const { from, label } = grouping(request.group_by);
-
-  const bucketExpr = sql`(floor(EXTRACT(EPOCH FROM r.start_time) / ${seconds}) * ${seconds})::float8`;
+  const selection = {
+    session,
+    filter: request.filter ?? undefined,
+    trace_filter: request.trace_filter ?? undefined,
+    tree_filter: request.tree_filter ?? undefined,
+    run_type: request.run_type ?? undefined,
+    is_root: request.is_root ?? undefined,
+  };
+  const window = { startMs, endMs, seconds };
+  const { rows, feedback: feedbackRows } =
+    (await rollupChartRows(db, workspaceId, selection, request.metrics, request.group_by, window)) ??
+    (await scanChartRows(db, workspaceId, selection, request, window));
   const runMetrics = request.metrics.filter((m): m is Exclude<Metric, "feedback"> => m !== "feedback");
-  // One pass over the runs: every group's buckets come back with their run count, and the busiest
-  // groups are chosen from those counts (a separate ranking query would scan the runs twice).
-  const columns = runMetrics.map((m) => sql`, ${AGGREGATES[m]} AS ${raw(`"${m}"`)}`);
-  const [rows, feedbackRows] = await Promise.all([
-    db.query<Record<string, number | null> & { bucket: number; label: string | null; runs: number }>(sql`
-      SELECT ${bucketExpr} AS bucket, ${label} AS label, count(*)::int AS runs${columns.length ? columns.reduce((acc, c) => sql`${acc}${c}`) : sql``}
-      FROM ${from} WHERE ${where} GROUP BY 1, 2`),
-    request.metrics.includes("feedback")
-      ? db.query<{ bucket: number; label: string | null; key: string; avg: number | null }>(sql`
-        SELECT ${bucketExpr} AS bucket, ${label} AS label, f.key, avg(f.score)::float8 AS avg
-        FROM ${from} JOIN feedback f ON f.workspace_id = r.workspace_id AND f.run_id = r.id
-        WHERE ${where} AND f.score IS NOT NULL GROUP BY 1, 2, 3`)
-      : Promise.resolve([]),
-  ]);
 
   let groups: string[] | null = null;
   if (request.group_by) {
@@ -170,6 +155,36 @@ export async function chartSeries(db: Sql, workspaceId: string, request: ChartRe
       return ma - mb || ga - gb || a.metric.localeCompare(b.metric);
     }),
   };
+}
+
+/** A chart's rows by a scan of the runs in the window: any filter and grouping. */
+export async function scanChartRows(
+  db: Sql,
+  workspaceId: string,
+  selection: Partial<RunSelection>,
+  request: Pick<ChartRequest, "metrics" | "group_by">,
+  { startMs, endMs, seconds }: ChartWindow,
+): Promise<ChartRows> {
+  const where = sql`${runConditions(workspaceId, selection, "r")}
+    AND r.start_time >= ${formatMicros(BigInt(startMs) * 1000n)}::timestamptz AND r.start_time < ${formatMicros(BigInt(endMs) * 1000n)}::timestamptz`;
+  const { from, label } = grouping(request.group_by);
+  const bucketExpr = sql`(floor(EXTRACT(EPOCH FROM r.start_time) / ${seconds}) * ${seconds})::float8`;
+  const runMetrics = request.metrics.filter((m): m is Exclude<Metric, "feedback"> => m !== "feedback");
+  // One pass over the runs: every group's buckets come back with their run count, and the busiest
+  // groups are chosen from those counts (a separate ranking query would scan the runs twice).
+  const columns = runMetrics.map((m) => sql`, ${AGGREGATES[m]} AS ${raw(`"${m}"`)}`);
+  const [rows, feedback] = await Promise.all([
+    db.query<ChartRow>(sql`
+      SELECT ${bucketExpr} AS bucket, ${label} AS label, count(*)::int AS runs${columns.length ? columns.reduce((acc, c) => sql`${acc}${c}`) : sql``}
+      FROM ${from} WHERE ${where} GROUP BY 1, 2`),
+    request.metrics.includes("feedback")
+      ? db.query<ChartRows["feedback"][number]>(sql`
+        SELECT ${bucketExpr} AS bucket, ${label} AS label, f.key, avg(f.score)::float8 AS avg
+        FROM ${from} JOIN feedback f ON f.workspace_id = r.workspace_id AND f.run_id = r.id
+        WHERE ${where} AND f.score IS NOT NULL GROUP BY 1, 2, 3`)
+      : Promise.resolve([]),
+  ]);
+  return { rows, feedback };
 }
 
 /** POST /sessions/{id}/charts: the chart scoped to one project of the workspace (404 if it is not there). */

@@ -30,6 +30,7 @@ export interface Queue<T> {
 
 /** Runs a claimed batch. Throwing fails the whole batch (pg-boss runs it again, up to 3 times). */
 type Handler = (db: Sql, jobs: Job<unknown>[]) => Promise<void>;
+type Handler0 = (db: Sql) => Promise<void>;
 
 const SCHEMA = "pgboss";
 const executor = (db: Sql) => ({ executeSql: (text: string, values?: unknown[]) => db.text(text, values) });
@@ -39,9 +40,12 @@ const state = globalThis as unknown as {
   tracelightQueues?: Set<string>;
   tracelightHandlers?: Map<string, { queue: Queue<unknown>; handler: Handler }>;
   tracelightBoss?: Promise<PgBoss>;
+  tracelightPeriodic?: Map<string, { seconds: () => number; task: Handler0 }>;
+  tracelightTimers?: NodeJS.Timeout[];
 };
 const queueNames = (state.tracelightQueues ??= new Set());
 const handlers = (state.tracelightHandlers ??= new Map());
+const periodic = (state.tracelightPeriodic ??= new Map());
 
 /**
  * pg-boss over `db`, its schema migrated and the defined queues created (once per process; later
@@ -98,12 +102,33 @@ export function onJobs<T>(queue: Queue<T>, handler: (db: Sql, jobs: Job<T>[]) =>
 }
 
 /**
+ * A task run every `seconds()` by each process that runs workers, for upkeep that must never wait
+ * on a request (the rollups' compaction). It must be safe to run from several processes at once.
+ */
+export function onEvery(name: string, seconds: () => number, task: (db: Sql) => Promise<void>): void {
+  periodic.set(name, { seconds, task });
+}
+
+/**
  * Starts the queue on `db` and `workers` workers per defined queue in this process (JOB_WORKERS; the
  * embedded default runs web and worker in one process).
  */
 export async function startJobs(db: Sql, workers = env().JOB_WORKERS): Promise<void> {
   const instance = await boss(db);
   if (workers === 0) return;
+  state.tracelightTimers ??= [];
+  for (const [name, { seconds, task }] of periodic) {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      task(db)
+        .catch((error: unknown) => console.error(`Periodic task ${name} failed:`, error))
+        .finally(() => (running = false));
+    }, seconds() * 1000);
+    timer.unref();
+    state.tracelightTimers.push(timer);
+  }
   for (const { queue, handler } of handlers.values()) {
     for (let i = 0; i < workers; i++) {
       const id: string = await instance.work(queue.name, { batchSize: queue.batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {
@@ -120,6 +145,7 @@ export async function startJobs(db: Sql, workers = env().JOB_WORKERS): Promise<v
 
 /** Stops this process's workers and lets running jobs finish (tests, shutdown). */
 export async function stopJobs(): Promise<void> {
+  for (const timer of state.tracelightTimers?.splice(0) ?? []) clearInterval(timer);
   const starting = state.tracelightBoss;
   state.tracelightBoss = undefined;
   if (starting) await (await starting).stop({ graceful: true, wait: true });

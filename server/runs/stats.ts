@@ -3,6 +3,7 @@ import { raw, sql, type SqlFragment } from "../db/sql";
 import { isoFromDb } from "../core/time";
 import { runConditions } from "./conditions";
 import type { RunSelection } from "./schema";
+import { rollupStats, statsSource } from "./rollups/stats";
 
 export interface FeedbackKeyStats {
   n: number;
@@ -59,7 +60,7 @@ const statsColumns = (tk: string) => sql`
   (avg((r.first_token_time IS NOT NULL)::int) FILTER (WHERE r.run_type = 'llm'))::float8 AS streaming_rate,
   max(r.start_time) AS last_run_start_time`;
 
-export const STATS_COLUMNS = statsColumns("r");
+const STATS_COLUMNS = statsColumns("r");
 
 /** Root runs count their whole trace's tokens and costs, as their wire answers do. */
 const ROOT_STATS_FROM = sql`runs r LEFT JOIN trace_totals tt ON tt.workspace_id = r.workspace_id AND tt.trace_id = r.trace_id
@@ -112,8 +113,18 @@ export function statsFromRow(row: Record<string, unknown>, feedback: Record<stri
   };
 }
 
-/** POST /runs/stats: aggregates over the runs the SDK's selection matches. */
+/**
+ * POST /runs/stats: aggregates over the runs the SDK's selection matches, read from the rollups
+ * when they can answer the selection (rollups/scope.ts), else by the scan.
+ */
 export async function runStats(db: Sql, workspaceId: string, selection: RunSelection): Promise<RunStats> {
+  const source = statsSource(workspaceId, selection);
+  if (!source) return runStatsScan(db, workspaceId, selection);
+  return (await rollupStats(db, source)).get(null) ?? statsFromRow({}, {});
+}
+
+/** runStats by a scan of the runs: any selection, cost proportional to the runs it matches. */
+export async function runStatsScan(db: Sql, workspaceId: string, selection: RunSelection): Promise<RunStats> {
   const where = runConditions(workspaceId, selection, "r");
   const [[row], feedback] = await Promise.all([
     selection.is_root === true

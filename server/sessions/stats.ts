@@ -1,6 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { STATS_COLUMNS, statsFromRow, type FeedbackKeyStats, type RunStats } from "../runs/stats";
+import { statsFromRow, type FeedbackKeyStats, type RunStats } from "../runs/stats";
+import { rollupStats, statsSource } from "../runs/rollups/stats";
 
 export type ProjectStats = Omit<RunStats, "run_facets" | "median_tokens" | "tokens_p99" | "cost_p50" | "cost_p99"> & {
   run_facets: unknown[];
@@ -13,13 +14,10 @@ export type ProjectStats = Omit<RunStats, "run_facets" | "median_tokens" | "toke
 export async function projectStats(db: Sql, workspaceId: string, projectIds: string[]): Promise<Map<string, ProjectStats>> {
   const out = new Map<string, ProjectStats>();
   if (projectIds.length === 0) return out;
+  // Whole projects: the rollups' all-time buckets always answer.
   const [traces, all, feedback] = await Promise.all([
-    db.query<Record<string, unknown> & { project_id: string }>(sql`
-      SELECT r.project_id, ${STATS_COLUMNS} FROM runs r
-      WHERE r.workspace_id = ${workspaceId} AND r.project_id = ANY(${projectIds}::uuid[]) AND r.is_root GROUP BY r.project_id`),
-    db.query<Record<string, unknown> & { project_id: string }>(sql`
-      SELECT r.project_id, ${STATS_COLUMNS} FROM runs r
-      WHERE r.workspace_id = ${workspaceId} AND r.project_id = ANY(${projectIds}::uuid[]) GROUP BY r.project_id`),
+    rollupStats(db, statsSource(workspaceId, { session: projectIds, is_root: true }, true)!),
+    rollupStats(db, statsSource(workspaceId, { session: projectIds }, true)!),
     db.query<{ project_id: string; key: string; n: number; avg: number | null; stdev: number | null }>(sql`
       SELECT f.project_id, f.key, count(*)::int AS n, avg(f.score)::float8 AS avg, stddev_pop(f.score)::float8 AS stdev
       FROM feedback f WHERE f.workspace_id = ${workspaceId} AND f.project_id = ANY(${projectIds}::uuid[]) GROUP BY f.project_id, f.key`),
@@ -30,11 +28,9 @@ export async function projectStats(db: Sql, workspaceId: string, projectIds: str
     stats[row.key] = { n: row.n, avg: row.avg, stdev: row.stdev, values: {} };
     feedbackBy.set(row.project_id, stats);
   }
-  const allBy = new Map(all.map((r) => [r.project_id, statsFromRow(r, {})]));
-  const tracesBy = new Map(traces.map((r) => [r.project_id, statsFromRow(r, {})]));
   for (const id of projectIds) {
-    const every = allBy.get(id) ?? statsFromRow({}, {});
-    const roots = tracesBy.get(id) ?? statsFromRow({}, {});
+    const every = all.get(id) ?? statsFromRow({}, {});
+    const roots = traces.get(id) ?? statsFromRow({}, {});
     out.set(id, {
       run_count: roots.run_count,
       error_rate: roots.error_rate,

@@ -1,0 +1,15 @@
+import type { Sql } from "../../db/client";
+import { sql } from "../../db/sql";
+import { env } from "../../env";
+import { onEvery } from "../../jobs/queue";
+
+/**
+ * Folds the rollups' delta rows (one per ingest statement) into one row per key, so reads stay
+ * proportional to the keys, not to the writes. Safe to call from every instance: one at a time
+ * compacts, the others return at once (an advisory lock inside rollup_compact()).
+ */
+export async function compactRollups(db: Sql): Promise<void> {
+  await db.query(sql`SELECT rollup_compact()`);
+}
+
+onEvery("rollup-compact", () => env().ROLLUP_COMPACT_SECONDS, compactRollups);
