@@ -16,7 +16,6 @@ import { queryTraces, traceQuery } from "../server/runs/traces-v2";
 import { queryRuns } from "../server/runs/query";
 import { runQueryBody, runSelection } from "../server/runs/schema";
 import { runStats, runStatsScan } from "../server/runs/stats";
-import { compactRollups } from "../server/runs/rollups/compact";
 import { scanChartRows } from "../server/charts/series";
 import { listSessions } from "../server/sessions/service";
 import { sessionListQuery } from "../server/sessions/schema";
@@ -218,11 +217,7 @@ async function analytics(db: Database, ws: string): Promise<void> {
     (s) => console.log(s),
     "analytics-",
   );
-  const compactStarted = performance.now();
-  await compactRollups(q);
-  console.log(
-    `Seeded in ${((compactStarted - seedStarted) / 1000).toFixed(0)}s (rollups kept by the triggers); compacted in ${((performance.now() - compactStarted) / 1000).toFixed(1)}s`,
-  );
+  console.log(`Seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)}s (rollups kept by the triggers, then compacted)`);
   const [size] = await q.query<{ buckets: number; sketches: number }>(sql`
     SELECT (SELECT count(*)::int FROM run_buckets WHERE project_id = ${big}) AS buckets,
            (SELECT count(*)::int FROM run_sketches WHERE project_id = ${big}) AS sketches`);

@@ -286,6 +286,37 @@ describe("the client's v2 runs and traces API", () => {
     assert.equal((await call({ url: server.url, apiKey: "" }, "POST", `/api/v2/public/${share_token}/runs/query`, {})).status, 404);
   });
 
+  test("threads.share: one link per thread, its traces' runs public, revoked by delete", async () => {
+    const anonymous = new Langsmith({ baseURL: server.url, apiKey: "not-a-key" });
+    assert.deepEqual(await sdk.threads.share.retrieve("thread-1", { project_id: projectId }), {}, "not shared yet");
+    const { share_token } = await sdk.threads.share.create("thread-1", { project_id: projectId });
+    assert.ok(share_token);
+    assert.equal((await sdk.threads.share.create("thread-1", { project_id: projectId })).share_token, share_token, "the same link again");
+    assert.equal((await sdk.threads.share.retrieve("thread-1", { project_id: projectId })).share_token, share_token);
+    assert.notEqual((await sdk.threads.share.create("thread-2", { project_id: projectId })).share_token, share_token);
+    const { items } = await anonymous.public.runs.query(share_token!, { selects: ["NAME", "TRACE_ID"] });
+    const turns = threadTraces(1);
+    assert.deepEqual(
+      items!.map((r) => r.id),
+      turns.flatMap((t) => traces.get(t)!.ids),
+      "every run of the thread's traces, turn by turn",
+    );
+    const run = await anonymous.public.runs.retrieve(traces.get(turns[2])!.ids[1], {
+      share_token: share_token!,
+      selects: ["NAME"],
+      start_time: "",
+    });
+    assert.equal(run.name, "retrieve");
+    const outsider = traces.get(threadTraces(0)[0])!.ids[0];
+    assert.equal((await call({ url: server.url, apiKey: "" }, "GET", `/api/v2/public/${share_token}/run/${outsider}`)).status, 404);
+    const missing = await call(server, "POST", `/api/v2/threads/no-such-thread/share`, { project_id: projectId });
+    assert.equal(missing.status, 404);
+    await sdk.threads.share.delete("thread-1", { project_id: projectId });
+    await sdk.threads.share.delete("thread-1", { project_id: projectId });
+    assert.equal((await call({ url: server.url, apiKey: "" }, "POST", `/api/v2/public/${share_token}/runs/query`, {})).status, 404);
+    assert.deepEqual(await sdk.threads.share.retrieve("thread-1", { project_id: projectId }), {});
+  });
+
   test("the streamed variants: runs, traces and threads as JSON Patch events, followed across pages", async () => {
     const runs = await collect(sdk.runs.streaming.queryV2Items({ project_ids: [projectId], selects: ["NAME"], page_size: 100 }));
     assert.equal(runs.length, TRACES * 4);

@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { badRequest } from "../core/errors";
+import { badRequest, notFound } from "../core/errors";
 import { allExamples } from "./public-datasets";
 import { sharedRunTree, sharedRuns } from "./public-runs";
 import type { SharedResource } from "./service";
@@ -41,6 +41,8 @@ const RUN_COLUMNS = [
 
 /** GET /public/download/{token}: the shared trace (its runs) or dataset (its current examples) as one file. */
 export async function downloadShared(db: Sql, shared: SharedResource, format: DownloadFormat): Promise<Response> {
+  if (shared.kind === "thread")
+    throw notFound("A shared thread is read through the public runs API (POST /api/v2/public/{token}/runs/query).");
   let body: string;
   let name: string;
   if (shared.kind === "run") {

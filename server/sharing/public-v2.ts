@@ -4,6 +4,7 @@ import { notFound } from "../core/errors";
 import { readRuns } from "../runs/read";
 import { runsOfTrace } from "../runs/traces-v2";
 import { v2Run } from "../runs/v2";
+import { readTurns } from "../runs/threads-v2";
 import { resolveShare } from "./service";
 
 /** What a shared trace's runs show through the v2 public API: previews, not the full inputs and outputs. */
@@ -58,16 +59,29 @@ export const publicRunQuery = z.looseObject({
 /** POST /api/v2/public/{token}/runs/query */
 export const publicRunsQuery = z.looseObject({ selects: z.array(publicSelect).nullish() });
 
-/** One run of the shared trace, in the v2 shape (the client's `public.runs.retrieve`). */
+/** Most turns of a shared thread the public API shows. */
+const MAX_PUBLIC_TURNS = 100;
+
+/** The traces a token shares: one trace, or a thread's traces (its turns, oldest first). */
+async function sharedTraces(db: Sql, token: string): Promise<{ workspaceId: string; traceIds: string[] }> {
+  const shared = await resolveShare(db, token);
+  if (shared.kind === "run") return { workspaceId: shared.workspaceId, traceIds: [shared.resourceId] };
+  if (shared.kind !== "thread") throw notFound("This shared link does not share runs.");
+  const turns = await readTurns(db, shared.workspaceId, shared.resourceId, shared.resourceKey!, undefined, MAX_PUBLIC_TURNS);
+  return { workspaceId: shared.workspaceId, traceIds: turns.slice(0, MAX_PUBLIC_TURNS).map((t) => t.trace_id as string) };
+}
+
+/** One run of the shared trace or thread, in the v2 shape (the client's `public.runs.retrieve`). */
 export async function publicRunV2(db: Sql, token: string, runId: string, selects: (typeof PUBLIC_SELECTS)[number][]) {
-  const shared = await resolveShare(db, token, "run");
-  const [run] = await readRuns(db, shared.workspaceId, [runId]);
-  if (!run || run.trace_id !== shared.resourceId) throw notFound(`Run ${runId} is not part of this shared trace.`);
+  const { workspaceId, traceIds } = await sharedTraces(db, token);
+  const [run] = await readRuns(db, workspaceId, [runId]);
+  if (!run || !traceIds.includes(run.trace_id)) throw notFound(`Run ${runId} is not part of what this link shares.`);
   return v2Run(run, selects);
 }
 
-/** Every run of the shared trace, oldest first (the client's `public.runs.query`). */
+/** Every run of the shared trace, or of the shared thread's traces, oldest first (the client's `public.runs.query`). */
 export async function publicRunsV2(db: Sql, token: string, q: z.infer<typeof publicRunsQuery>) {
-  const shared = await resolveShare(db, token, "run");
-  return { items: await runsOfTrace(db, shared.workspaceId, shared.resourceId, {}, q.selects ?? []) };
+  const { workspaceId, traceIds } = await sharedTraces(db, token);
+  const runs = await Promise.all(traceIds.map((trace) => runsOfTrace(db, workspaceId, trace, {}, q.selects ?? [])));
+  return { items: runs.flat() };
 }

@@ -6,9 +6,9 @@ import { isUuid } from "../core/uuid";
 import { hashToken, newShareToken, sealToken, unsealToken } from "../core/tokens";
 import { traceOfRun, tracesOfRuns } from "../runs/lookup";
 
-export type ShareKind = "run" | "dataset";
+export type ShareKind = "run" | "thread" | "dataset";
 
-const LABEL: Record<ShareKind, string> = { run: "Run", dataset: "Dataset" };
+const LABEL: Record<ShareKind, string> = { run: "Run", thread: "Thread", dataset: "Dataset" };
 
 export interface ShareLink {
   share_token: string;
@@ -38,17 +38,17 @@ async function targetOrNotFound(db: Sql, workspaceId: string, kind: ShareKind, i
   return target;
 }
 
-async function activeToken(db: Sql, workspaceId: string, kind: ShareKind, id: string): Promise<string | null> {
+async function activeToken(db: Sql, workspaceId: string, kind: ShareKind, id: string, key: string | null = null): Promise<string | null> {
   const row = await db.prisma.share.findFirst({
-    where: { workspaceId, resourceType: kind, resourceId: id, revokedAt: null },
+    where: { workspaceId, resourceType: kind, resourceId: id, resourceKey: key, revokedAt: null },
     select: { tokenSealed: true },
   });
   return row ? unsealToken(row.tokenSealed) : null;
 }
 
 /** The active token of a target, or a new one. A concurrent request may store one first: everyone gets the stored one. */
-async function tokenFor(db: Sql, workspaceId: string, kind: ShareKind, target: string): Promise<string> {
-  const existing = await activeToken(db, workspaceId, kind, target);
+async function tokenFor(db: Sql, workspaceId: string, kind: ShareKind, target: string, key: string | null = null): Promise<string> {
+  const existing = await activeToken(db, workspaceId, kind, target, key);
   if (existing) return existing;
   const token = newShareToken();
   await db.prisma.share
@@ -58,6 +58,7 @@ async function tokenFor(db: Sql, workspaceId: string, kind: ShareKind, target: s
         workspaceId,
         resourceType: kind,
         resourceId: target,
+        resourceKey: key,
         tokenHash: hashToken(token),
         tokenSealed: sealToken(token),
       },
@@ -65,7 +66,7 @@ async function tokenFor(db: Sql, workspaceId: string, kind: ShareKind, target: s
     .catch((error: unknown) => {
       if (!isUniqueViolation(error)) throw error;
     });
-  return (await activeToken(db, workspaceId, kind, target))!;
+  return (await activeToken(db, workspaceId, kind, target, key))!;
 }
 
 /**
@@ -95,13 +96,16 @@ export interface SharedResource {
   kind: ShareKind;
   workspaceId: string;
   resourceId: string;
+  /** A shared thread's id. */
+  resourceKey?: string | null;
 }
 
 /** The resource behind a public token; unknown, revoked or of another kind → 404. */
 export async function resolveShare(db: Sql, token: string, kind?: ShareKind): Promise<SharedResource> {
   const row = await db.prisma.share.findFirst({ where: { tokenHash: hashToken(token), revokedAt: null } });
   if (!row || (kind && row.resourceType !== kind)) throw notFound("This shared link does not exist or was revoked.");
-  return { kind: row.resourceType as ShareKind, workspaceId: row.workspaceId, resourceId: row.resourceId };
+  const shared: SharedResource = { kind: row.resourceType as ShareKind, workspaceId: row.workspaceId, resourceId: row.resourceId };
+  return row.resourceKey === null ? shared : { ...shared, resourceKey: row.resourceKey };
 }
 
 /** The traces of several runs of the workspace, looked up at once; a run it does not have is a 404. */
@@ -125,6 +129,38 @@ export async function unshareRuns(db: Sql, workspaceId: string, runIds: string[]
   const traces = [...new Set((await tracesOf(db, workspaceId, runIds)).values())];
   await db.prisma.share.updateMany({
     where: { workspaceId, resourceType: "run", resourceId: { in: traces }, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+}
+
+/** A thread of a project of the workspace (some run carries its id there), or a 404. */
+async function threadOrNotFound(db: Sql, workspaceId: string, projectId: string, threadId: string): Promise<void> {
+  const found = await db.prisma.run.findFirst({ where: { workspaceId, projectId, threadId }, select: { id: true } });
+  if (!found) throw notFound(`Thread ${threadId} not found in project ${projectId}.`);
+}
+
+/** POST /api/v2/threads/{id}/share (the client's `threads.share.create`): the thread's public link, the same until revoked. */
+export async function shareThread(db: Sql, workspaceId: string, projectId: string, threadId: string): Promise<{ share_token: string }> {
+  await threadOrNotFound(db, workspaceId, projectId, threadId);
+  return { share_token: await tokenFor(db, workspaceId, "thread", projectId, threadId) };
+}
+
+/** GET .../share: the thread's active link; `{}` when it is not shared. */
+export async function readThreadShare(
+  db: Sql,
+  workspaceId: string,
+  projectId: string,
+  threadId: string,
+): Promise<{ share_token?: string }> {
+  await threadOrNotFound(db, workspaceId, projectId, threadId);
+  const token = await activeToken(db, workspaceId, "thread", projectId, threadId);
+  return token ? { share_token: token } : {};
+}
+
+/** DELETE .../share: the thread's link stops working at once. */
+export async function unshareThread(db: Sql, workspaceId: string, projectId: string, threadId: string): Promise<void> {
+  await db.prisma.share.updateMany({
+    where: { workspaceId, resourceType: "thread", resourceId: projectId, resourceKey: threadId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
 }
