@@ -317,6 +317,32 @@ describe("the client's v2 runs and traces API", () => {
     assert.deepEqual(await sdk.threads.share.retrieve("thread-1", { project_id: projectId }), {});
   });
 
+  test("sessions.dashboard: the project's prebuilt charts over a range, by the hour", async () => {
+    const now = Date.now();
+    const dashboard = await sdk.sessions.dashboard(projectId, {
+      start_time: new Date(now - 3 * 3_600_000).toISOString(),
+      end_time: new Date(now + 3_600_000).toISOString(),
+      stride: { hours: 1 },
+    });
+    assert.equal(dashboard.session_id, projectId);
+    const chart = (id: string) => dashboard.charts.find((c) => c.id === id) as { data: { series_id: string; value: unknown }[] };
+    const total = (id: string, series: string) =>
+      chart(id)
+        .data.filter((d) => d.series_id === series)
+        .reduce((n, d) => n + Number(d.value ?? 0), 0);
+    assert.equal(total("traces", "run_count"), traces.size);
+    assert.equal(total("traces", "error_count"), [...traces.values()].filter((t) => t.errored).length);
+    assert.equal(
+      total("tokens", "total_tokens"),
+      [...traces.values()].reduce((n, t) => n + t.tokens, 0),
+    );
+    assert.ok(chart("trace-latency").data.some((d) => d.series_id === "latency_p99" && typeof d.value === "number"));
+    const empty = await sdk.sessions.dashboard(projectId, { omit_data: true });
+    assert.ok(empty.charts.length >= 8 && empty.charts.every((c) => "data" in c && (c as { data: unknown[] }).data.length === 0));
+    const other = await call(server, "POST", `/api/v1/sessions/${randomUUID()}/dashboard`, {});
+    assert.equal(other.status, 404);
+  });
+
   test("the streamed variants: runs, traces and threads as JSON Patch events, followed across pages", async () => {
     const runs = await collect(sdk.runs.streaming.queryV2Items({ project_ids: [projectId], selects: ["NAME"], page_size: 100 }));
     assert.equal(runs.length, TRACES * 4);

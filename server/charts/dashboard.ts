@@ -1,0 +1,147 @@
+import { z } from "zod";
+import type { Sql } from "../db/client";
+import { projectChartSeries } from "./series";
+import { chartRequest, type Metric } from "./schema";
+
+/** POST /api/v1/sessions/{id}/dashboard (the client's `sessions.dashboard`): the range, stride and grouping of every chart. */
+export const dashboardParams = z.looseObject({
+  start_time: z.string().nullish(),
+  end_time: z.string().nullish(),
+  stride: z
+    .object({ days: z.number().min(0).optional(), hours: z.number().min(0).optional(), minutes: z.number().min(0).optional() })
+    .nullish(),
+  group_by: z
+    .object({
+      attribute: z.enum(["name", "run_type", "tag", "metadata"]),
+      path: z.string().max(256).nullish(),
+      max_groups: z.number().int().min(1).max(50).nullish(),
+    })
+    .nullish(),
+  omit_data: z.boolean().nullish(),
+  timezone: z.string().nullish(),
+});
+export type DashboardParams = z.infer<typeof dashboardParams>;
+
+/** The prebuilt charts of a tracing project, as LangSmith's project dashboard shows them. */
+const PREBUILT: { id: string; title: string; description: string; metrics: Metric[]; is_root?: boolean; run_type?: string }[] = [
+  {
+    id: "traces",
+    title: "Trace count",
+    description: "Traces (root runs) and those that errored.",
+    metrics: ["run_count", "error_count"],
+    is_root: true,
+  },
+  {
+    id: "trace-latency",
+    title: "Trace latency",
+    description: "Seconds, p50 and p99.",
+    metrics: ["latency_p50", "latency_p99"],
+    is_root: true,
+  },
+  { id: "trace-errors", title: "Trace error rate", description: "Share of traces that errored.", metrics: ["error_rate"], is_root: true },
+  {
+    id: "llm-count",
+    title: "LLM calls",
+    description: "LLM runs and those that errored.",
+    metrics: ["run_count", "error_count"],
+    run_type: "llm",
+  },
+  {
+    id: "llm-latency",
+    title: "LLM latency",
+    description: "Seconds, p50 and p99.",
+    metrics: ["latency_p50", "latency_p99"],
+    run_type: "llm",
+  },
+  {
+    id: "first-token",
+    title: "Time to first token",
+    description: "Seconds, p50 and p99, over streamed LLM runs.",
+    metrics: ["first_token_p50", "first_token_p99"],
+    run_type: "llm",
+  },
+  {
+    id: "tokens",
+    title: "Tokens",
+    description: "Prompt, completion and total tokens of LLM runs.",
+    metrics: ["prompt_tokens", "completion_tokens", "total_tokens"],
+    run_type: "llm",
+  },
+  {
+    id: "cost",
+    title: "Cost",
+    description: "Prompt, completion and total cost of LLM runs.",
+    metrics: ["prompt_cost", "completion_cost", "total_cost"],
+    run_type: "llm",
+  },
+  { id: "feedback", title: "Feedback scores", description: "Average score per feedback key.", metrics: ["feedback"] },
+];
+
+const NAMES: Partial<Record<string, string>> = {
+  run_count: "Count",
+  error_count: "Errors",
+  error_rate: "Error rate",
+  latency_p50: "P50",
+  latency_p99: "P99",
+  first_token_p50: "P50",
+  first_token_p99: "P99",
+  prompt_tokens: "Prompt",
+  completion_tokens: "Completion",
+  total_tokens: "Total",
+  prompt_cost: "Prompt",
+  completion_cost: "Completion",
+  total_cost: "Total",
+};
+
+const strideSeconds = (s: NonNullable<DashboardParams["stride"]>) =>
+  ((s.days ?? 0) * 24 * 60 + (s.hours ?? 0) * 60 + (s.minutes ?? 0)) * 60;
+
+/**
+ * The project's prebuilt dashboard: one section of line charts (traces, latency, errors, LLM
+ * calls, first token, tokens, cost, feedback) over the range, each read like any chart (from the
+ * analytics rollups whenever they can answer). A project of another workspace is a 404.
+ */
+export async function projectDashboard(db: Sql, workspaceId: string, projectId: string, params: DashboardParams) {
+  const stride = params.stride ? strideSeconds(params.stride) : 0;
+  const charts = await Promise.all(
+    PREBUILT.map(async (spec, index) => {
+      const chart = await projectChartSeries(
+        db,
+        workspaceId,
+        projectId,
+        chartRequest.parse({
+          metrics: spec.metrics,
+          is_root: spec.is_root,
+          run_type: spec.run_type,
+          start_time: params.start_time,
+          end_time: params.end_time,
+          bucket: stride > 0 ? stride : undefined,
+          group_by: params.group_by ? { attribute: params.group_by.attribute, path: params.group_by.path } : undefined,
+          max_groups: params.group_by?.max_groups ?? undefined,
+        }),
+      );
+      const seriesIds = [...new Set(chart.series.map((s) => s.metric))];
+      return {
+        id: spec.id,
+        chart_type: "line" as const,
+        title: spec.title,
+        description: spec.description,
+        index,
+        series: seriesIds.map((id) => ({
+          id,
+          name: id.startsWith("feedback:") ? id.slice("feedback:".length) : (NAMES[id] ?? id),
+          metric: id.startsWith("feedback:") ? "feedback" : id,
+          feedback_key: id.startsWith("feedback:") ? id.slice("feedback:".length) : null,
+        })),
+        data: params.omit_data
+          ? []
+          : chart.series.flatMap((s) =>
+              s.values.map((value, i) => ({ series_id: s.metric, timestamp: chart.buckets[i], value, group: s.group })),
+            ),
+        common_filters: null,
+        metadata: { bucket_seconds: chart.bucket_seconds, start_time: chart.start_time, end_time: chart.end_time },
+      };
+    }),
+  );
+  return { id: projectId, title: "Project dashboard", description: null, index: 0, session_id: projectId, charts, sub_sections: [] };
+}
