@@ -236,6 +236,12 @@ describe("the client's v2 runs and traces API", () => {
 
   test("sessions.listV2 pages the projects and experiments; sessions.resolve an experiment's address", async () => {
     const client = new Client({ apiUrl: server.url, apiKey: server.apiKey });
+    const name = `v2-created-${randomUUID().slice(0, 8)}`;
+    const created = await sdk.sessions.create({ name, description: "first" });
+    const again = await sdk.sessions.create({ name, description: "second", upsert: true });
+    assert.equal(again.id, created.id, "upsert answers the project of that name");
+    assert.equal(again.description, "second");
+    assert.equal((await sdk.sessions.retrieve(created.id, {})).name, name);
     const dataset = await client.createDataset(`v2-resolve-${randomUUID().slice(0, 8)}`);
     const experiment = await client.createProject({
       projectName: `v2-resolve-exp-${randomUUID().slice(0, 8)}`,
