@@ -307,16 +307,22 @@ CREATE TRIGGER "feedback_rollup_update" AFTER UPDATE ON "feedback" REFERENCING O
 CREATE TRIGGER "feedback_rollup_delete" AFTER DELETE ON "feedback" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION rollup_feedback_changed();
 
--- Folds the delta rows (hourly) into one merged row per key, for their hour and for all time (rows
--- that add up to nothing disappear). One caller at a time; deltas of transactions still open are
--- folded by a later call.
-CREATE FUNCTION rollup_compact() RETURNS void LANGUAGE plpgsql AS $$
+-- Folds up to `max_rows` delta rows (hourly) of each table into one merged row per key, for their
+-- hour and for all time (rows that add up to nothing disappear); answers the most rows it found in
+-- a table, so a caller repeats while that is `max_rows`. One caller at a time (the others answer 0);
+-- deltas of transactions still open are folded by a later call.
+CREATE FUNCTION rollup_compact(max_rows INTEGER DEFAULT 50000) RETURNS INTEGER LANGUAGE plpgsql AS $$
+DECLARE
+  folded INTEGER := 0;
+  pending INTEGER;
 BEGIN
-  IF NOT pg_try_advisory_xact_lock(hashtext('rollup_compact')) THEN RETURN; END IF;
-  WITH fresh AS (DELETE FROM run_buckets WHERE NOT merged RETURNING *),
+  IF NOT pg_try_advisory_xact_lock(hashtext('rollup_compact')) THEN RETURN 0; END IF;
+  SELECT count(*) INTO pending FROM (SELECT 1 FROM run_buckets WHERE NOT merged LIMIT max_rows) x;
+  folded := greatest(folded, pending);
+  WITH fresh AS (DELETE FROM run_buckets WHERE ctid = ANY(ARRAY(SELECT ctid FROM run_buckets WHERE NOT merged LIMIT max_rows)) RETURNING *),
   spread AS (
     SELECT * FROM fresh UNION ALL
-    SELECT (jsonb_populate_record(NULL::run_buckets, to_jsonb(f) || '{"bucket_start": "-infinity"}')).* FROM fresh f),
+    SELECT r.* FROM fresh f CROSS JOIN LATERAL jsonb_populate_record(NULL::run_buckets, to_jsonb(f) || '{"bucket_start": "-infinity"}') r),
   k AS (SELECT DISTINCT workspace_id, project_id, bucket_start, run_type, is_root, status, name, model, provider FROM spread),
   old AS (
     DELETE FROM run_buckets b USING k
@@ -338,10 +344,12 @@ BEGIN
   GROUP BY workspace_id, project_id, bucket_start, run_type, is_root, status, name, model, provider
   HAVING sum(runs) <> 0;
 
-  WITH fresh AS (DELETE FROM run_sketches WHERE NOT merged RETURNING *),
+  SELECT count(*) INTO pending FROM (SELECT 1 FROM run_sketches WHERE NOT merged LIMIT max_rows) x;
+  folded := greatest(folded, pending);
+  WITH fresh AS (DELETE FROM run_sketches WHERE ctid = ANY(ARRAY(SELECT ctid FROM run_sketches WHERE NOT merged LIMIT max_rows)) RETURNING *),
   spread AS (
     SELECT * FROM fresh UNION ALL
-    SELECT (jsonb_populate_record(NULL::run_sketches, to_jsonb(f) || '{"bucket_start": "-infinity"}')).* FROM fresh f),
+    SELECT r.* FROM fresh f CROSS JOIN LATERAL jsonb_populate_record(NULL::run_sketches, to_jsonb(f) || '{"bucket_start": "-infinity"}') r),
   k AS (SELECT DISTINCT workspace_id, project_id, bucket_start, run_type, is_root, status, metric, bin FROM spread),
   old AS (
     DELETE FROM run_sketches s USING k
@@ -354,10 +362,12 @@ BEGIN
   GROUP BY workspace_id, project_id, bucket_start, run_type, is_root, status, metric, bin
   HAVING sum(n) <> 0;
 
-  WITH fresh AS (DELETE FROM feedback_buckets WHERE NOT merged RETURNING *),
+  SELECT count(*) INTO pending FROM (SELECT 1 FROM feedback_buckets WHERE NOT merged LIMIT max_rows) x;
+  folded := greatest(folded, pending);
+  WITH fresh AS (DELETE FROM feedback_buckets WHERE ctid = ANY(ARRAY(SELECT ctid FROM feedback_buckets WHERE NOT merged LIMIT max_rows)) RETURNING *),
   spread AS (
     SELECT * FROM fresh UNION ALL
-    SELECT (jsonb_populate_record(NULL::feedback_buckets, to_jsonb(f) || '{"bucket_start": "-infinity"}')).* FROM fresh f),
+    SELECT r.* FROM fresh f CROSS JOIN LATERAL jsonb_populate_record(NULL::feedback_buckets, to_jsonb(f) || '{"bucket_start": "-infinity"}') r),
   k AS (SELECT DISTINCT workspace_id, project_id, bucket_start, run_type, is_root, status, key, value FROM spread),
   old AS (
     DELETE FROM feedback_buckets f USING k
@@ -372,6 +382,7 @@ BEGIN
   FROM (SELECT * FROM spread UNION ALL SELECT * FROM old) a
   GROUP BY workspace_id, project_id, bucket_start, run_type, is_root, status, key, value
   HAVING sum(n) <> 0;
+  RETURN folded;
 END $$;
 
 -- The runs stored before this migration.
@@ -379,4 +390,6 @@ DO $$ BEGIN
   EXECUTE rollup_runs_sql(rollup_with_totals('SELECT 1 AS sign, * FROM runs'));
   EXECUTE rollup_feedback_sql(rollup_feedback_of_runs('SELECT 1 AS sign, * FROM runs'));
 END $$;
-SELECT rollup_compact();
+DO $$ BEGIN
+  WHILE rollup_compact() >= 50000 LOOP END LOOP;
+END $$;

@@ -271,13 +271,18 @@ withTestDatabases("rollups answer as the scan does", (open) => {
     });
     await db.query(sql`DELETE FROM runs WHERE workspace_id = ${ws} AND id = ANY(${ids.slice(100, 130)}::uuid[])`);
     await compareEverything("edited");
+    const [partly] = await db.query<{ n: number }>(sql`SELECT rollup_compact(50) AS n`);
+    assert.equal(partly.n, 50, "more delta rows than one small batch");
+    await compareEverything("partly compacted");
     await compactRollups(db);
+    const [left] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM run_sketches WHERE NOT merged`);
+    assert.equal(left.n, 0, "every delta row folded");
     await compareEverything("compacted");
     await db.query(sql`DELETE FROM projects WHERE id = ${projects[2]}`);
     await compactRollups(db);
     await compareEverything("project deleted");
-    const [left] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM run_buckets WHERE project_id = ${projects[2]}`);
-    assert.equal(left.n, 0, "a deleted project leaves no buckets behind");
+    const [orphans] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM run_buckets WHERE project_id = ${projects[2]}`);
+    assert.equal(orphans.n, 0, "a deleted project leaves no buckets behind");
   });
 
   test("what the rollups cannot answer goes to the scan", async () => {
