@@ -6,7 +6,7 @@ const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_
 const TARGET_BUCKETS = 60;
 export const MAX_BUCKETS = 1000;
 
-/** The bucket width in seconds: the one given, or the smallest round width giving ~60 buckets. */
+/** The bucket width in seconds: the one given, or the smallest round width giving at most ~60 buckets. */
 export function bucketSeconds(rangeSeconds: number, given?: number | string | null): number {
   let seconds: number;
   if (typeof given === "number") seconds = given;
@@ -14,7 +14,10 @@ export function bucketSeconds(rangeSeconds: number, given?: number | string | nu
     const m = /^(\d+)\s*([smhdw])$/i.exec(given)!;
     seconds = Number(m[1]) * UNITS[m[2].toLowerCase()];
   } else {
-    seconds = NICE.find((n) => rangeSeconds / n <= TARGET_BUCKETS) ?? Math.ceil(rangeSeconds / TARGET_BUCKETS / 86_400) * 86_400;
+    // From a day up, whole hours: the analytics rollups answer those without reading the runs.
+    seconds =
+      NICE.find((n) => rangeSeconds / n <= TARGET_BUCKETS && (rangeSeconds < 86_400 || n % 3600 === 0)) ??
+      Math.ceil(rangeSeconds / TARGET_BUCKETS / 86_400) * 86_400;
   }
   if (rangeSeconds / seconds > MAX_BUCKETS) {
     throw badRequest(

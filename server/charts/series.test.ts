@@ -18,7 +18,8 @@ const at = (hours: number) => new Date(day + hours * 3_600_000);
 
 test("buckets: chosen from the range, or given; too many is refused", () => {
   assert.equal(bucketSeconds(3600), 60);
-  assert.equal(bucketSeconds(86_400), 1800);
+  assert.equal(bucketSeconds(86_400), 3600, "from a day up, whole hours (the rollups answer them)");
+  assert.equal(bucketSeconds(12 * 3600), 900);
   assert.equal(bucketSeconds(30 * 86_400), 43_200);
   assert.equal(bucketSeconds(86_400, "1h"), 3600);
   assert.equal(bucketSeconds(86_400, 600), 600);
