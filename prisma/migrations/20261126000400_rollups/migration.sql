@@ -55,6 +55,9 @@ CREATE TABLE "run_buckets" (
   "trace_total_cost_runs" BIGINT NOT NULL
 );
 CREATE INDEX "run_buckets_workspace_id_project_id_bucket_start_idx" ON "run_buckets" ("workspace_id", "project_id", "bucket_start");
+-- The compaction finds a key's merged row through these (one merged row per key).
+CREATE UNIQUE INDEX "run_buckets_merged_key" ON "run_buckets" ("workspace_id", "project_id", "bucket_start", "run_type", "is_root", "status", "name", "model", "provider")
+  NULLS NOT DISTINCT WHERE "merged";
 CREATE INDEX "run_buckets_fresh_idx" ON "run_buckets" ("workspace_id", "project_id") WHERE NOT "merged";
 
 CREATE TABLE "run_sketches" (
@@ -73,6 +76,8 @@ CREATE TABLE "run_sketches" (
   "n" BIGINT NOT NULL
 );
 CREATE INDEX "run_sketches_workspace_id_project_id_bucket_start_idx" ON "run_sketches" ("workspace_id", "project_id", "bucket_start", "metric");
+CREATE UNIQUE INDEX "run_sketches_merged_key" ON "run_sketches" ("workspace_id", "project_id", "bucket_start", "metric", "run_type", "is_root", "status", "bin")
+  WHERE "merged";
 CREATE INDEX "run_sketches_fresh_idx" ON "run_sketches" ("workspace_id", "project_id") WHERE NOT "merged";
 
 CREATE TABLE "feedback_buckets" (
@@ -92,6 +97,8 @@ CREATE TABLE "feedback_buckets" (
   "score_sq" DOUBLE PRECISION NOT NULL
 );
 CREATE INDEX "feedback_buckets_workspace_id_project_id_bucket_start_idx" ON "feedback_buckets" ("workspace_id", "project_id", "bucket_start");
+CREATE UNIQUE INDEX "feedback_buckets_merged_key" ON "feedback_buckets" ("workspace_id", "project_id", "bucket_start", "run_type", "is_root", "status", "key", "value")
+  NULLS NOT DISTINCT WHERE "merged";
 CREATE INDEX "feedback_buckets_fresh_idx" ON "feedback_buckets" ("workspace_id", "project_id") WHERE NOT "merged";
 
 -- The sketch bin of a value: bins grow by gamma = 1.01 / 0.99, so the bin's estimate
