@@ -58,6 +58,7 @@ CREATE INDEX "run_buckets_workspace_id_project_id_bucket_start_idx" ON "run_buck
 -- The compaction finds a key's merged row through these (one merged row per key).
 CREATE UNIQUE INDEX "run_buckets_merged_key" ON "run_buckets" ("workspace_id", "project_id", "bucket_start", "run_type", "is_root", "status", "name", "model", "provider")
   NULLS NOT DISTINCT WHERE "merged";
+CREATE INDEX "run_buckets_empty_idx" ON "run_buckets" ("workspace_id") WHERE "merged" AND "runs" = 0;
 CREATE INDEX "run_buckets_fresh_idx" ON "run_buckets" ("workspace_id", "project_id") WHERE NOT "merged";
 
 CREATE TABLE "run_sketches" (
@@ -78,6 +79,7 @@ CREATE TABLE "run_sketches" (
 CREATE INDEX "run_sketches_workspace_id_project_id_bucket_start_idx" ON "run_sketches" ("workspace_id", "project_id", "bucket_start", "metric");
 CREATE UNIQUE INDEX "run_sketches_merged_key" ON "run_sketches" ("workspace_id", "project_id", "bucket_start", "metric", "run_type", "is_root", "status", "bin")
   WHERE "merged";
+CREATE INDEX "run_sketches_empty_idx" ON "run_sketches" ("workspace_id") WHERE "merged" AND "n" = 0;
 CREATE INDEX "run_sketches_fresh_idx" ON "run_sketches" ("workspace_id", "project_id") WHERE NOT "merged";
 
 CREATE TABLE "feedback_buckets" (
@@ -99,6 +101,7 @@ CREATE TABLE "feedback_buckets" (
 CREATE INDEX "feedback_buckets_workspace_id_project_id_bucket_start_idx" ON "feedback_buckets" ("workspace_id", "project_id", "bucket_start");
 CREATE UNIQUE INDEX "feedback_buckets_merged_key" ON "feedback_buckets" ("workspace_id", "project_id", "bucket_start", "run_type", "is_root", "status", "key", "value")
   NULLS NOT DISTINCT WHERE "merged";
+CREATE INDEX "feedback_buckets_empty_idx" ON "feedback_buckets" ("workspace_id") WHERE "merged" AND "n" = 0;
 CREATE INDEX "feedback_buckets_fresh_idx" ON "feedback_buckets" ("workspace_id", "project_id") WHERE NOT "merged";
 
 -- The sketch bin of a value: bins grow by gamma = 1.01 / 0.99, so the bin's estimate
@@ -324,71 +327,78 @@ DECLARE
   pending INTEGER;
 BEGIN
   IF NOT pg_try_advisory_xact_lock(hashtext('rollup_compact')) THEN RETURN 0; END IF;
+  -- Each key's merged row is found through the table's unique index on merged keys, one probe per
+  -- key; keys that add up to nothing leave (through the partial index on empty merged rows).
   SELECT count(*) INTO pending FROM (SELECT 1 FROM run_buckets WHERE NOT merged LIMIT max_rows) x;
   folded := greatest(folded, pending);
   WITH fresh AS (DELETE FROM run_buckets WHERE ctid = ANY(ARRAY(SELECT ctid FROM run_buckets WHERE NOT merged LIMIT max_rows)) RETURNING *),
   spread AS (
     SELECT * FROM fresh UNION ALL
-    SELECT r.* FROM fresh f CROSS JOIN LATERAL jsonb_populate_record(NULL::run_buckets, to_jsonb(f) || '{"bucket_start": "-infinity"}') r),
-  k AS (SELECT DISTINCT workspace_id, project_id, bucket_start, run_type, is_root, status, name, model, provider FROM spread),
-  old AS (
-    DELETE FROM run_buckets b USING k
-    WHERE b.merged AND b.workspace_id = k.workspace_id AND b.project_id = k.project_id AND b.bucket_start = k.bucket_start
-      AND b.run_type = k.run_type AND b.is_root = k.is_root AND b.status = k.status AND b.name = k.name
-      AND b.model IS NOT DISTINCT FROM k.model AND b.provider IS NOT DISTINCT FROM k.provider
-    RETURNING b.*)
+    SELECT r.* FROM fresh f CROSS JOIN LATERAL jsonb_populate_record(NULL::run_buckets, to_jsonb(f) || '{"bucket_start": "-infinity"}') r)
   INSERT INTO run_buckets (workspace_id, project_id, bucket_start, run_type, is_root, status, name, model, provider, merged,
-    runs, streaming_runs, prompt_tokens, completion_tokens, total_tokens, prompt_cost, completion_cost, total_cost,
-    prompt_cost_runs, completion_cost_runs, total_cost_runs, trace_prompt_tokens, trace_completion_tokens, trace_total_tokens,
-    trace_prompt_cost, trace_completion_cost, trace_total_cost, trace_prompt_cost_runs, trace_completion_cost_runs, trace_total_cost_runs)
+    runs, streaming_runs, prompt_tokens, completion_tokens, total_tokens, prompt_cost, completion_cost,
+    total_cost, prompt_cost_runs, completion_cost_runs, total_cost_runs, trace_prompt_tokens,
+    trace_completion_tokens, trace_total_tokens, trace_prompt_cost, trace_completion_cost, trace_total_cost,
+    trace_prompt_cost_runs, trace_completion_cost_runs, trace_total_cost_runs)
   SELECT workspace_id, project_id, bucket_start, run_type, is_root, status, name, model, provider, true,
-    sum(runs), sum(streaming_runs), sum(prompt_tokens), sum(completion_tokens), sum(total_tokens), sum(prompt_cost),
-    sum(completion_cost), sum(total_cost), sum(prompt_cost_runs), sum(completion_cost_runs), sum(total_cost_runs),
-    sum(trace_prompt_tokens), sum(trace_completion_tokens), sum(trace_total_tokens), sum(trace_prompt_cost),
-    sum(trace_completion_cost), sum(trace_total_cost), sum(trace_prompt_cost_runs), sum(trace_completion_cost_runs),
-    sum(trace_total_cost_runs)
-  FROM (SELECT * FROM spread UNION ALL SELECT * FROM old) a
-  GROUP BY workspace_id, project_id, bucket_start, run_type, is_root, status, name, model, provider
-  HAVING sum(runs) <> 0;
-
+    sum(runs), sum(streaming_runs), sum(prompt_tokens), sum(completion_tokens), sum(total_tokens),
+    sum(prompt_cost), sum(completion_cost), sum(total_cost), sum(prompt_cost_runs),
+    sum(completion_cost_runs), sum(total_cost_runs), sum(trace_prompt_tokens), sum(trace_completion_tokens),
+    sum(trace_total_tokens), sum(trace_prompt_cost), sum(trace_completion_cost), sum(trace_total_cost),
+    sum(trace_prompt_cost_runs), sum(trace_completion_cost_runs), sum(trace_total_cost_runs)
+  FROM spread GROUP BY workspace_id, project_id, bucket_start, run_type, is_root, status, name, model, provider
+  ON CONFLICT (workspace_id, project_id, bucket_start, run_type, is_root, status, name, model, provider) WHERE merged DO UPDATE SET
+    runs = run_buckets.runs + EXCLUDED.runs,
+    streaming_runs = run_buckets.streaming_runs + EXCLUDED.streaming_runs,
+    prompt_tokens = run_buckets.prompt_tokens + EXCLUDED.prompt_tokens,
+    completion_tokens = run_buckets.completion_tokens + EXCLUDED.completion_tokens,
+    total_tokens = run_buckets.total_tokens + EXCLUDED.total_tokens,
+    prompt_cost = run_buckets.prompt_cost + EXCLUDED.prompt_cost,
+    completion_cost = run_buckets.completion_cost + EXCLUDED.completion_cost,
+    total_cost = run_buckets.total_cost + EXCLUDED.total_cost,
+    prompt_cost_runs = run_buckets.prompt_cost_runs + EXCLUDED.prompt_cost_runs,
+    completion_cost_runs = run_buckets.completion_cost_runs + EXCLUDED.completion_cost_runs,
+    total_cost_runs = run_buckets.total_cost_runs + EXCLUDED.total_cost_runs,
+    trace_prompt_tokens = run_buckets.trace_prompt_tokens + EXCLUDED.trace_prompt_tokens,
+    trace_completion_tokens = run_buckets.trace_completion_tokens + EXCLUDED.trace_completion_tokens,
+    trace_total_tokens = run_buckets.trace_total_tokens + EXCLUDED.trace_total_tokens,
+    trace_prompt_cost = run_buckets.trace_prompt_cost + EXCLUDED.trace_prompt_cost,
+    trace_completion_cost = run_buckets.trace_completion_cost + EXCLUDED.trace_completion_cost,
+    trace_total_cost = run_buckets.trace_total_cost + EXCLUDED.trace_total_cost,
+    trace_prompt_cost_runs = run_buckets.trace_prompt_cost_runs + EXCLUDED.trace_prompt_cost_runs,
+    trace_completion_cost_runs = run_buckets.trace_completion_cost_runs + EXCLUDED.trace_completion_cost_runs,
+    trace_total_cost_runs = run_buckets.trace_total_cost_runs + EXCLUDED.trace_total_cost_runs;
+  DELETE FROM run_buckets WHERE merged AND runs = 0;
   SELECT count(*) INTO pending FROM (SELECT 1 FROM run_sketches WHERE NOT merged LIMIT max_rows) x;
   folded := greatest(folded, pending);
   WITH fresh AS (DELETE FROM run_sketches WHERE ctid = ANY(ARRAY(SELECT ctid FROM run_sketches WHERE NOT merged LIMIT max_rows)) RETURNING *),
   spread AS (
     SELECT * FROM fresh UNION ALL
-    SELECT r.* FROM fresh f CROSS JOIN LATERAL jsonb_populate_record(NULL::run_sketches, to_jsonb(f) || '{"bucket_start": "-infinity"}') r),
-  k AS (SELECT DISTINCT workspace_id, project_id, bucket_start, run_type, is_root, status, metric, bin FROM spread),
-  old AS (
-    DELETE FROM run_sketches s USING k
-    WHERE s.merged AND s.workspace_id = k.workspace_id AND s.project_id = k.project_id AND s.bucket_start = k.bucket_start
-      AND s.metric = k.metric AND s.run_type = k.run_type AND s.is_root = k.is_root AND s.status = k.status AND s.bin = k.bin
-    RETURNING s.*)
-  INSERT INTO run_sketches (workspace_id, project_id, bucket_start, run_type, is_root, status, metric, bin, merged, n)
-  SELECT workspace_id, project_id, bucket_start, run_type, is_root, status, metric, bin, true, sum(n)
-  FROM (SELECT * FROM spread UNION ALL SELECT * FROM old) a
-  GROUP BY workspace_id, project_id, bucket_start, run_type, is_root, status, metric, bin
-  HAVING sum(n) <> 0;
-
+    SELECT r.* FROM fresh f CROSS JOIN LATERAL jsonb_populate_record(NULL::run_sketches, to_jsonb(f) || '{"bucket_start": "-infinity"}') r)
+  INSERT INTO run_sketches (workspace_id, project_id, bucket_start, metric, run_type, is_root, status, bin, merged,
+    n)
+  SELECT workspace_id, project_id, bucket_start, metric, run_type, is_root, status, bin, true,
+    sum(n)
+  FROM spread GROUP BY workspace_id, project_id, bucket_start, metric, run_type, is_root, status, bin
+  ON CONFLICT (workspace_id, project_id, bucket_start, metric, run_type, is_root, status, bin) WHERE merged DO UPDATE SET
+    n = run_sketches.n + EXCLUDED.n;
+  DELETE FROM run_sketches WHERE merged AND n = 0;
   SELECT count(*) INTO pending FROM (SELECT 1 FROM feedback_buckets WHERE NOT merged LIMIT max_rows) x;
   folded := greatest(folded, pending);
   WITH fresh AS (DELETE FROM feedback_buckets WHERE ctid = ANY(ARRAY(SELECT ctid FROM feedback_buckets WHERE NOT merged LIMIT max_rows)) RETURNING *),
   spread AS (
     SELECT * FROM fresh UNION ALL
-    SELECT r.* FROM fresh f CROSS JOIN LATERAL jsonb_populate_record(NULL::feedback_buckets, to_jsonb(f) || '{"bucket_start": "-infinity"}') r),
-  k AS (SELECT DISTINCT workspace_id, project_id, bucket_start, run_type, is_root, status, key, value FROM spread),
-  old AS (
-    DELETE FROM feedback_buckets f USING k
-    WHERE f.merged AND f.workspace_id = k.workspace_id AND f.project_id = k.project_id AND f.bucket_start = k.bucket_start
-      AND f.run_type = k.run_type AND f.is_root = k.is_root AND f.status = k.status AND f.key = k.key
-      AND f.value IS NOT DISTINCT FROM k.value
-    RETURNING f.*)
+    SELECT r.* FROM fresh f CROSS JOIN LATERAL jsonb_populate_record(NULL::feedback_buckets, to_jsonb(f) || '{"bucket_start": "-infinity"}') r)
   INSERT INTO feedback_buckets (workspace_id, project_id, bucket_start, run_type, is_root, status, key, value, merged,
     n, score_n, score_sum, score_sq)
   SELECT workspace_id, project_id, bucket_start, run_type, is_root, status, key, value, true,
     sum(n), sum(score_n), sum(score_sum), sum(score_sq)
-  FROM (SELECT * FROM spread UNION ALL SELECT * FROM old) a
-  GROUP BY workspace_id, project_id, bucket_start, run_type, is_root, status, key, value
-  HAVING sum(n) <> 0;
+  FROM spread GROUP BY workspace_id, project_id, bucket_start, run_type, is_root, status, key, value
+  ON CONFLICT (workspace_id, project_id, bucket_start, run_type, is_root, status, key, value) WHERE merged DO UPDATE SET
+    n = feedback_buckets.n + EXCLUDED.n, score_n = feedback_buckets.score_n + EXCLUDED.score_n,
+    score_sum = feedback_buckets.score_sum + EXCLUDED.score_sum,
+    score_sq = feedback_buckets.score_sq + EXCLUDED.score_sq;
+  DELETE FROM feedback_buckets WHERE merged AND n = 0;
   RETURN folded;
 END $$;
 
