@@ -162,15 +162,13 @@ WITH c AS MATERIALIZED (
     IS DISTINCT FROM (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     -- Runs of a project being deleted: its buckets go with it (rollup_projects_deleted).
     AND EXISTS (SELECT 1 FROM projects p WHERE p.id = a.project_id)
-), sketched AS (
-  INSERT INTO run_sketches (workspace_id, project_id, bucket_start, run_type, is_root, status, metric, bin, n)
+)
+INSERT INTO run_sketches (workspace_id, project_id, bucket_start, run_type, is_root, status, metric, bin, n)
   SELECT workspace_id, project_id, bucket_start, run_type, is_root, status, m.metric, rollup_bin(m.x), sum(sign)
   FROM g CROSS JOIN LATERAL (VALUES %2$s(5::smallint, g.tk_total_tokens::float8), (6::smallint, g.tk_total_cost::float8)) m(metric, x)
   WHERE m.x IS NOT NULL
   GROUP BY workspace_id, project_id, bucket_start, run_type, is_root, status, m.metric, rollup_bin(m.x)
   HAVING sum(sign) <> 0 AND EXISTS (SELECT 1 FROM projects p WHERE p.id = g.project_id)
-)
-SELECT 1
 $q$, src, CASE WHEN trace_only THEN '' ELSE '(1::smallint, g.latency_ms), (2::smallint, g.first_token_s),
   (3::smallint, g.total_tokens::float8), (4::smallint, g.total_cost::float8), ' END)
 $f$;
@@ -199,7 +197,8 @@ CREATE FUNCTION rollup_with_totals(changed TEXT) RETURNS TEXT LANGUAGE sql IMMUT
 SELECT format($q$
   SELECT c.*, tt.prompt_tokens AS tt_prompt_tokens, tt.completion_tokens AS tt_completion_tokens, tt.total_tokens AS tt_total_tokens,
     tt.prompt_cost AS tt_prompt_cost, tt.completion_cost AS tt_completion_cost, tt.total_cost AS tt_total_cost
-  FROM (%1$s) c LEFT JOIN trace_totals tt ON c.is_root AND tt.workspace_id = c.workspace_id AND tt.trace_id = c.trace_id
+  FROM (%1$s) c
+  LEFT JOIN LATERAL (SELECT * FROM trace_totals tt WHERE c.is_root AND tt.workspace_id = c.workspace_id AND tt.trace_id = c.trace_id) tt ON true
 $q$, changed)
 $f$;
 
@@ -207,12 +206,14 @@ $f$;
 CREATE FUNCTION rollup_feedback_of_runs(changed TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE AS $f$
 SELECT format($q$
   SELECT c.sign, c.workspace_id, c.project_id, c.start_time, c.run_type, c.is_root, c.status, f.key, f.value, f.score
-  FROM (%1$s) c JOIN feedback f ON f.workspace_id = c.workspace_id AND f.run_id = c.id
+  FROM (%1$s) c CROSS JOIN LATERAL (SELECT * FROM feedback f WHERE f.workspace_id = c.workspace_id AND f.run_id = c.id) f
 $q$, changed)
 $f$;
 
 -- Transition tables are visible to the trigger function's own statements only, so each trigger
--- function EXECUTEs the statements the functions above write.
+-- function EXECUTEs the statements the functions above write. Every lookup into runs, trace_totals
+-- and feedback is a LATERAL probe of an index per changed row: the planner cannot choose to scan
+-- those tables, however it misjudges a transition table's size.
 CREATE FUNCTION rollup_runs_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   changed TEXT := CASE TG_OP
@@ -223,10 +224,13 @@ DECLARE
       || ' UNION ALL SELECT 1, n.* FROM old_rows o JOIN new_rows n USING (id) WHERE ' || rollup_moved() END;
   found BOOLEAN;
 BEGIN
-  EXECUTE 'SELECT EXISTS (' || changed || ')' INTO found;
-  IF NOT found THEN RETURN NULL; END IF;
+  -- An update often moves nothing that counts (the check costs less than the statement).
+  IF TG_OP = 'UPDATE' THEN
+    EXECUTE 'SELECT EXISTS (' || changed || ')' INTO found;
+    IF NOT found THEN RETURN NULL; END IF;
+  END IF;
   EXECUTE rollup_runs_sql(rollup_with_totals(changed));
-  EXECUTE 'SELECT EXISTS (SELECT 1 FROM (' || changed || ') c JOIN feedback f ON f.workspace_id = c.workspace_id AND f.run_id = c.id)' INTO found;
+  EXECUTE 'SELECT EXISTS (SELECT 1 FROM (' || changed || ') c WHERE EXISTS (SELECT 1 FROM feedback f WHERE f.workspace_id = c.workspace_id AND f.run_id = c.id))' INTO found;
   IF found THEN EXECUTE rollup_feedback_sql(rollup_feedback_of_runs(changed)); END IF;
   RETURN NULL;
 END $$;
@@ -257,12 +261,15 @@ DECLARE
     SELECT t.sign, r.*, t.prompt_tokens AS tt_prompt_tokens, t.completion_tokens AS tt_completion_tokens, t.total_tokens AS tt_total_tokens,
       t.prompt_cost AS tt_prompt_cost, t.completion_cost AS tt_completion_cost, t.total_cost AS tt_total_cost
     FROM (SELECT -1 AS sign, * FROM (%1$s) b UNION ALL SELECT 1, * FROM (%2$s) a) t
-    JOIN runs r ON r.workspace_id = t.workspace_id AND r.trace_id = t.trace_id AND r.is_root
+    CROSS JOIN LATERAL (SELECT * FROM runs r WHERE r.trace_id = t.trace_id AND r.workspace_id = t.workspace_id AND r.is_root) r
   $q$, before, after);
   found BOOLEAN;
 BEGIN
-  EXECUTE 'SELECT EXISTS (' || roots || ')' INTO found;
-  IF found THEN EXECUTE rollup_runs_sql(roots, true); END IF;
+  IF TG_OP = 'UPDATE' THEN
+    EXECUTE 'SELECT EXISTS (' || roots || ')' INTO found;
+    IF NOT found THEN RETURN NULL; END IF;
+  END IF;
+  EXECUTE rollup_runs_sql(roots, true);
   RETURN NULL;
 END $$;
 
@@ -275,7 +282,7 @@ DECLARE
     ELSE 'SELECT -1 AS sign, * FROM old_rows UNION ALL SELECT 1, * FROM new_rows' END;
   of_runs TEXT := format($q$
     SELECT f.sign, r.workspace_id, r.project_id, r.start_time, r.run_type, r.is_root, r.status, f.key, f.value, f.score
-    FROM (%1$s) f JOIN runs r ON r.id = f.run_id AND r.workspace_id = f.workspace_id
+    FROM (%1$s) f CROSS JOIN LATERAL (SELECT * FROM runs r WHERE r.id = f.run_id AND r.workspace_id = f.workspace_id) r
   $q$, changed);
   found BOOLEAN;
 BEGIN
@@ -298,14 +305,36 @@ END $$;
 
 CREATE TRIGGER "projects_rollup_delete" AFTER DELETE ON "projects" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION rollup_projects_deleted();
+-- Inserts are the hot path: their trigger functions hold the statements above as static SQL,
+-- written out here from the same generators, so PL/pgSQL plans them once per connection.
+DO $do$
+DECLARE
+  nulls TEXT := 'workspace_id, trace_id, NULL::bigint AS prompt_tokens, NULL::bigint AS completion_tokens, NULL::bigint AS total_tokens,
+    NULL::numeric AS prompt_cost, NULL::numeric AS completion_cost, NULL::numeric AS total_cost';
+  cols TEXT := 'workspace_id, trace_id, prompt_tokens, completion_tokens, total_tokens, prompt_cost, completion_cost, total_cost';
+BEGIN
+  EXECUTE format($f$CREATE FUNCTION rollup_runs_inserted() RETURNS trigger LANGUAGE plpgsql AS %L$f$,
+    'BEGIN ' || rollup_runs_sql(rollup_with_totals('SELECT 1 AS sign, * FROM new_rows')) || ';
+      IF EXISTS (SELECT 1 FROM new_rows c WHERE EXISTS (SELECT 1 FROM feedback f WHERE f.workspace_id = c.workspace_id AND f.run_id = c.id)) THEN '
+      || rollup_feedback_sql(rollup_feedback_of_runs('SELECT 1 AS sign, * FROM new_rows')) || '; END IF;
+      RETURN NULL; END');
+  EXECUTE format($f$CREATE FUNCTION rollup_trace_totals_inserted() RETURNS trigger LANGUAGE plpgsql AS %L$f$,
+    'BEGIN ' || rollup_runs_sql(format($q$
+      SELECT t.sign, r.*, t.prompt_tokens AS tt_prompt_tokens, t.completion_tokens AS tt_completion_tokens, t.total_tokens AS tt_total_tokens,
+        t.prompt_cost AS tt_prompt_cost, t.completion_cost AS tt_completion_cost, t.total_cost AS tt_total_cost
+      FROM (SELECT -1 AS sign, * FROM (SELECT %1$s FROM new_rows) b UNION ALL SELECT 1, * FROM (SELECT %2$s FROM new_rows) a) t
+      CROSS JOIN LATERAL (SELECT * FROM runs r WHERE r.trace_id = t.trace_id AND r.workspace_id = t.workspace_id AND r.is_root) r
+    $q$, nulls, cols), true) || '; RETURN NULL; END');
+END $do$;
+
 CREATE TRIGGER "runs_rollup_insert" AFTER INSERT ON "runs" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION rollup_runs_changed();
+  FOR EACH STATEMENT EXECUTE FUNCTION rollup_runs_inserted();
 CREATE TRIGGER "runs_rollup_update" AFTER UPDATE ON "runs" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION rollup_runs_changed();
 CREATE TRIGGER "runs_rollup_delete" AFTER DELETE ON "runs" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION rollup_runs_changed();
 CREATE TRIGGER "trace_totals_rollup_insert" AFTER INSERT ON "trace_totals" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION rollup_trace_totals_changed();
+  FOR EACH STATEMENT EXECUTE FUNCTION rollup_trace_totals_inserted();
 CREATE TRIGGER "trace_totals_rollup_update" AFTER UPDATE ON "trace_totals" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION rollup_trace_totals_changed();
 CREATE TRIGGER "trace_totals_rollup_delete" AFTER DELETE ON "trace_totals" REFERENCING OLD TABLE AS old_rows
