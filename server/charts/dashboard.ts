@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { projectChartSeries } from "./series";
+import { chartSeries, projectOrNotFound } from "./series";
 import { chartRequest, type Metric } from "./schema";
 
 /** POST /api/v1/sessions/{id}/dashboard (the client's `sessions.dashboard`): the range, stride and grouping of every chart. */
@@ -93,6 +93,9 @@ const NAMES: Partial<Record<string, string>> = {
   total_cost: "Total",
 };
 
+/** A feedback series is `feedback:<key>` (server/charts/series.ts). */
+const FEEDBACK = "feedback:";
+
 const strideSeconds = (s: NonNullable<DashboardParams["stride"]>) =>
   ((s.days ?? 0) * 24 * 60 + (s.hours ?? 0) * 60 + (s.minutes ?? 0)) * 60;
 
@@ -102,14 +105,15 @@ const strideSeconds = (s: NonNullable<DashboardParams["stride"]>) =>
  * analytics rollups whenever they can answer). A project of another workspace is a 404.
  */
 export async function projectDashboard(db: Sql, workspaceId: string, projectId: string, params: DashboardParams) {
+  await projectOrNotFound(db, workspaceId, projectId);
   const stride = params.stride ? strideSeconds(params.stride) : 0;
   const charts = await Promise.all(
     PREBUILT.map(async (spec, index) => {
-      const chart = await projectChartSeries(
+      const chart = await chartSeries(
         db,
         workspaceId,
-        projectId,
         chartRequest.parse({
+          session: projectId,
           metrics: spec.metrics,
           is_root: spec.is_root,
           run_type: spec.run_type,
@@ -127,12 +131,10 @@ export async function projectDashboard(db: Sql, workspaceId: string, projectId: 
         title: spec.title,
         description: spec.description,
         index,
-        series: seriesIds.map((id) => ({
-          id,
-          name: id.startsWith("feedback:") ? id.slice("feedback:".length) : (NAMES[id] ?? id),
-          metric: id.startsWith("feedback:") ? "feedback" : id,
-          feedback_key: id.startsWith("feedback:") ? id.slice("feedback:".length) : null,
-        })),
+        series: seriesIds.map((id) => {
+          const feedbackKey = id.startsWith(FEEDBACK) ? id.slice(FEEDBACK.length) : null;
+          return { id, name: feedbackKey ?? NAMES[id] ?? id, metric: feedbackKey === null ? id : "feedback", feedback_key: feedbackKey };
+        }),
         data: params.omit_data
           ? []
           : chart.series.flatMap((s) =>

@@ -189,9 +189,14 @@ export async function scanChartRows(
 
 /** POST /sessions/{id}/charts: the chart scoped to one project of the workspace (404 if it is not there). */
 export async function projectChartSeries(db: Sql, workspaceId: string, projectId: string, request: ChartRequest): Promise<Chart> {
+  await projectOrNotFound(db, workspaceId, projectId);
+  return chartSeries(db, workspaceId, { ...request, session: [projectId] });
+}
+
+/** A project of the workspace, or a 404. */
+export async function projectOrNotFound(db: Sql, workspaceId: string, projectId: string): Promise<void> {
   const found = /^[0-9a-f-]{36}$/i.test(projectId)
     ? await db.query(sql`SELECT 1 FROM projects WHERE workspace_id = ${workspaceId} AND id = ${projectId}`)
     : [];
   if (found.length === 0) throw notFound(`Project (session) ${projectId} not found.`);
-  return chartSeries(db, workspaceId, { ...request, session: [projectId] });
 }

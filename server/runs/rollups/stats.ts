@@ -5,7 +5,7 @@ import { runConditions } from "../conditions";
 import type { RunSelection } from "../schema";
 import type { FeedbackKeyStats, RunStats } from "../stats";
 import { countRows, feedbackRows, SKETCH, sketchRows } from "./measures";
-import { hourRange, rollupConditions, selectionRange, type HourRange } from "./scope";
+import { hourRange, rollupConditions, selectionRange } from "./scope";
 import { percentiles, type Bin } from "./sketch";
 
 /** Where a statistic reads: the rollup rows (`buckets`, alias b) and the runs at the edges (alias r). */
@@ -28,7 +28,7 @@ export function statsSource(workspaceId: string, selection: Partial<RunSelection
   const dims = rollupConditions(workspaceId, selection, "b");
   const range = selectionRange(selection);
   if (!dims || dims.reach !== "all" || !range) return null;
-  const hours: HourRange | null = hourRange(range.start, range.end);
+  const hours = hourRange(range.start, range.end);
   if (!hours) return null;
   const runs = runConditions(workspaceId, selection, "r");
   const edges = hours.edges("r");
@@ -44,7 +44,6 @@ export function statsSource(workspaceId: string, selection: Partial<RunSelection
 }
 
 type Keyed<T> = Map<string | null, T>;
-const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
  * POST /runs/stats from the rollups (see statsSource), per project when `byProject`: the same
@@ -82,7 +81,7 @@ export async function rollupStats(db: Sql, source: Source): Promise<Keyed<RunSta
   for (const row of counts) {
     const runs = Number(row.runs);
     if (runs === 0) continue;
-    const cost = (c: string) => (Number(row[`${c}_runs`]) > 0 ? num(row[c]) : null);
+    const cost = (c: string) => (Number(row[`${c}_runs`]) > 0 ? Number(row[c]) : null);
     const sketch = (metric: number, qs: number[]) =>
       percentiles(
         bins.filter((b) => b.k === row.k && b.metric === metric).map((b): Bin => ({ code: b.bin, n: Number(b.n) })),
