@@ -1,7 +1,24 @@
 import { randomUUID } from "node:crypto";
-import type { WireRun } from "../../ingest/schema";
 
 // Random traces for the rollups' property test: what an application sends, in any order.
+
+/** A run as an SDK posts or patches it: the fields these traces use (a test-side type, so no import of ingest). */
+export type SentRun = {
+  id: string;
+  trace_id: string;
+  dotted_order: string;
+  parent_run_id?: string;
+  name?: string;
+  run_type?: string;
+  session_id?: string;
+  start_time?: string;
+  end_time?: string;
+  inputs?: unknown;
+  outputs?: unknown;
+  extra?: Record<string, unknown>;
+  events?: unknown[];
+  error?: string;
+};
 
 /** A small deterministic generator (mulberry32), so a failure reproduces. */
 export function random(seed: number) {
@@ -19,15 +36,15 @@ export const DAY = Date.parse("2026-05-01T00:00:00Z");
 const MODELS = ["gpt-4o", "claude-3-5-sonnet", null] as const;
 
 export interface Plan {
-  posts: WireRun[];
-  patches: WireRun[];
+  posts: SentRun[];
+  patches: SentRun[];
   runIds: string[];
 }
 
 /** Traces of a chain root with LLM and tool children; some runs are posted open and completed by a patch. */
 export function plan(rand: ReturnType<typeof random>, projects: string[], traces: number): Plan {
-  const posts: WireRun[] = [];
-  const patches: WireRun[] = [];
+  const posts: SentRun[] = [];
+  const patches: SentRun[] = [];
   const runIds: string[] = [];
   for (let t = 0; t < traces; t++) {
     const project = rand.pick(projects);
@@ -36,7 +53,7 @@ export function plan(rand: ReturnType<typeof random>, projects: string[], traces
     const stamp = (ms: number, id: string) =>
       `${new Date(ms).toISOString().replace(/[-:.]/g, "").slice(0, 15)}${String(ms % 1000).padStart(3, "0")}000Z${id}`;
     const rootOrder = stamp(start, rootId);
-    const runs: WireRun[] = [
+    const runs: SentRun[] = [
       {
         id: rootId,
         trace_id: rootId,
