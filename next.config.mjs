@@ -49,6 +49,7 @@ const nextConfig = {
     "@electric-sql/pglite",
     "pglite-prisma-adapter",
     "pg",
+    "libpg-query",
     "@prisma/adapter-pg",
     "fzstd",
     "protobufjs",

@@ -349,6 +349,59 @@ describe("the client's v2 runs and traces API", () => {
     assert.equal(other.status, 404);
   });
 
+  test("run keys: the classic client's feedback carries the run's project and start time, direct and batched", async () => {
+    const [traceId, trace] = [...traces.entries()][11];
+    const runId = trace.ids[2];
+    const run = await sdk.runs.retrieve(runId, { project_id: projectId, selects: ["START_TIME"] });
+    const key = { sessionId: projectId, startTime: run.start_time, traceId };
+    const direct = new Client({ apiUrl: server.url, apiKey: server.apiKey, autoBatchTracing: false });
+    await direct.createFeedback(runId, "run-key-direct", { score: 1, ...key });
+    const batched = new Client({ apiUrl: server.url, apiKey: server.apiKey });
+    await batched.createFeedback(runId, "run-key-batched", { score: 0.5, ...key });
+    await batched.awaitPendingTraceBatches();
+    const stored = await collect(direct.listFeedback({ runIds: [runId] }));
+    assert.deepEqual(stored.map((f) => [f.key, f.score]).sort(), [
+      ["run-key-batched", 0.5],
+      ["run-key-direct", 1],
+    ]);
+  });
+
+  test("sql.query: one read-only SELECT over the project's runs, as typed columns; mistakes are 400s with a position", async () => {
+    const counted = await sdk.sql.query({
+      project_ids: [projectId],
+      query: `SELECT run_type, count(*) AS runs, sum(total_tokens) AS tokens, max(start_time) AS last
+        FROM runs WHERE start_time >= now() - interval '1 day' GROUP BY run_type ORDER BY run_type`,
+    });
+    assert.deepEqual(counted.columns, [
+      { name: "run_type", data_type: "string" },
+      { name: "runs", data_type: "integer" },
+      { name: "tokens", data_type: "integer" },
+      { name: "last", data_type: "timestamp" },
+    ]);
+    const llmTokens = [...traces.values()].reduce((sum, t) => sum + t.tokens, 0);
+    assert.deepEqual(
+      counted.rows!.map((row) => row.slice(0, 3)),
+      [
+        ["chain", TRACES, null],
+        ["llm", TRACES, llmTokens],
+        ["retriever", TRACES, null],
+        ["tool", TRACES, null],
+      ],
+    );
+    assert.equal(counted.is_truncated, false);
+    const everything = await sdk.sql.query({
+      project_ids: [projectId],
+      query: "SELECT id FROM runs WHERE start_time > now() - interval '1 day'",
+    });
+    assert.equal(everything.row_count, 1000);
+    assert.equal(everything.is_truncated, false, "exactly the row limit is not truncated");
+    const bad = await call(server, "POST", "/api/v2/sql/query", { project_ids: [projectId], query: "SELECT count(*) FROM runs" });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.detail, /start_time lower bound.*at character 22/);
+    const other = await call(server, "POST", "/api/v2/sql/query", { project_ids: [randomUUID()], query: "SELECT 1" });
+    assert.equal(other.status, 404);
+  });
+
   test("the streamed variants: runs, traces and threads as JSON Patch events, followed across pages", async () => {
     const runs = await collect(sdk.runs.streaming.queryV2Items({ project_ids: [projectId], selects: ["NAME"], page_size: 100 }));
     assert.equal(runs.length, TRACES * 4);

@@ -37,6 +37,22 @@ const schema = z.object({
     .default(25 * MiB),
   /** Longest a read may run on PostgreSQL before it is cancelled (answered 400: narrow the query). */
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Longest a read-only SQL query (`POST /v2/sql/query`) may run on PostgreSQL. */
+  SQL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Largest planner cost estimate a read-only SQL query may have: 10^8 on PostgreSQL (where it
+   * refuses a hopeless query at once instead of after SQL_TIMEOUT_MS), 2·10^6 on the embedded
+   * database, which cannot cancel a running statement, so this is its only time bound.
+   */
+  SQL_MAX_COST: z.coerce.number().positive().optional(),
+  /** Most rows a read-only SQL query answers (the rest is reported as truncated). */
+  SQL_ROW_LIMIT: z.coerce.number().int().positive().default(1000),
+  /** Most bytes of rows (as JSON) a read-only SQL query answers. */
+  SQL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * MiB),
   /** Most runs (posts + patches) in one ingest request. */
   MAX_BATCH_RUNS: z.coerce.number().int().positive().default(1000),
   /** Signs UI sessions. Required with DATABASE_URL; generated into DATA_DIR for the embedded database. */

@@ -11,6 +11,7 @@ import "./rules/backfill";
 import "./evaluators/evaluate";
 import "./prompts/webhooks";
 import "./runs/rollups/compact";
+import "./sql/statistics";
 
 const RETRY_MS = 2_000;
 

@@ -1,5 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
-import type { Pool, PoolClient } from "pg";
+import type { Pool, PoolClient, QueryArrayConfig } from "pg";
 import { env } from "../env";
 import { PrismaClient, type Prisma } from "./generated/client";
 import { compile, type SqlFragment } from "./sql";
@@ -22,8 +22,21 @@ export interface Sql {
    * queue); without values the text may hold several statements. Never built from a request.
    */
   text(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-  /** Runs `fn` in one transaction of `query`s; nested calls reuse the outer transaction. */
-  tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Driver-level SQL text (one statement) answered as arrays of PostgreSQL's text form of each
+   * value, unparsed (so two columns of one name stay two), with each column's name and type OID.
+   */
+  arrays(text: string): Promise<ArrayResult>;
+  /**
+   * Runs `fn` in one transaction of `query`s; nested calls reuse the outer transaction. With
+   * `rollback`, the transaction is rolled back when `fn` is done: nothing it wrote stays.
+   */
+  tx<T>(fn: (sql: Sql) => Promise<T>, options?: { rollback?: boolean }): Promise<T>;
+}
+
+export interface ArrayResult {
+  fields: { name: string; dataTypeID: number }[];
+  rows: unknown[][];
 }
 
 /**
@@ -57,7 +70,21 @@ export interface Database {
   close(): Promise<void>;
 }
 
-type Run = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] } | { rows: unknown[] }[]>;
+type Run = (text: string | QueryArrayConfig, values?: unknown[]) => Promise<{ rows: unknown[] } | { rows: unknown[] }[]>;
+
+const asText = (value: string) => value;
+
+type Parsers = Record<number, (value: string) => unknown>;
+
+/** PGlite parses the types it knows (its own, and the array types it found) unless told otherwise: each read as text. */
+function textParsers(pglite: PGlite): Parsers {
+  return Object.fromEntries(Object.keys(pglite.parsers).map((oid) => [Number(oid), asText]));
+}
+
+/** A transaction that must roll back cannot be part of an outer one that commits. */
+function refuseNestedRollback(): never {
+  throw new Error("A rolled-back transaction cannot be nested in another transaction.");
+}
 
 function pgSql(run: Run, pool?: Pool, prisma?: PrismaClient): Sql {
   const self: Sql = withPrisma(
@@ -71,13 +98,23 @@ function pgSql(run: Run, pool?: Pool, prisma?: PrismaClient): Sql {
         const result = await run(text, values?.length ? values : undefined);
         return Array.isArray(result) ? (result.at(-1) ?? { rows: [] }) : result;
       },
-      async tx<T>(fn: (sql: Sql) => Promise<T>) {
-        if (!pool) return fn(self);
+      async arrays(text: string) {
+        // The extended protocol runs exactly one statement (pg's own typings lack `queryMode`).
+        const config: QueryArrayConfig & { queryMode: "extended" } = {
+          text,
+          rowMode: "array",
+          queryMode: "extended",
+          types: { getTypeParser: () => asText },
+        };
+        return (await run(config)) as ArrayResult;
+      },
+      async tx<T>(fn: (sql: Sql) => Promise<T>, options?: { rollback?: boolean }) {
+        if (!pool) return options?.rollback ? refuseNestedRollback() : fn(self);
         const client: PoolClient = await pool.connect();
         try {
           await client.query("BEGIN");
           const result = await fn(pgSql((t, v) => client.query(t, v)));
-          await client.query("COMMIT");
+          await client.query(options?.rollback ? "ROLLBACK" : "COMMIT");
           return result;
         } catch (error) {
           await client.query("ROLLBACK").catch(() => undefined);
@@ -130,7 +167,7 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-function pgliteSql(db: Pick<PGlite, "query" | "exec">, owner?: PGlite, prisma?: PrismaClient): Sql {
+function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owner?: PGlite, prisma?: PrismaClient): Sql {
   const self: Sql = withPrisma(
     {
       async query<T>(query: SqlFragment) {
@@ -141,9 +178,16 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, owner?: PGlite, prisma?: 
         if (values?.length) return db.query(text, values);
         return (await db.exec(text)).at(-1) ?? { rows: [] };
       },
-      async tx<T>(fn: (sql: Sql) => Promise<T>) {
-        if (!owner) return fn(self);
-        return owner.transaction((tx) => fn(pgliteSql(tx)));
+      async arrays(text: string) {
+        return db.query<unknown[]>(text, [], { rowMode: "array", parsers: rawParsers });
+      },
+      async tx<T>(fn: (sql: Sql) => Promise<T>, options?: { rollback?: boolean }) {
+        if (!owner) return options?.rollback ? refuseNestedRollback() : fn(self);
+        return owner.transaction(async (tx) => {
+          const result = await fn(pgliteSql(tx, rawParsers));
+          if (options?.rollback) await tx.rollback();
+          return result;
+        });
       },
     },
     prisma,
@@ -157,7 +201,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   const pglite = dataDir === "memory" ? new PGlite({ parsers }) : new PGlite(dataDir, { parsers });
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  const sql = pgliteSql(pglite, pglite, prisma);
+  const sql = pgliteSql(pglite, textParsers(pglite), pglite, prisma);
   return {
     sql,
     ingestSql: sql,

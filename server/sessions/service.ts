@@ -90,6 +90,14 @@ export async function readSession(db: Sql, workspaceId: string, id: string, incl
   return (await withStats(db, workspaceId, rows, includeStats))[0];
 }
 
+/** 404 naming the first of `ids` that is not a project of the workspace. */
+export async function requireProjects(db: Sql, workspaceId: string, ids: string[]): Promise<void> {
+  const found = await db.prisma.project.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } });
+  const known = new Set(found.map((p) => p.id));
+  const unknown = ids.find((id) => !known.has(id));
+  if (unknown) throw missing(unknown);
+}
+
 /** POST /sessions: 409 when the name is taken, unless `upsert` asks to update that project instead. */
 export async function createSession(db: Sql, workspaceId: string, input: SessionCreate, upsert = false): Promise<WireProject> {
   const id = input.id ?? randomUUID();

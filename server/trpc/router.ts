@@ -14,6 +14,7 @@ import { queuesRouter } from "./routers/queues";
 import { runsRouter } from "./routers/runs";
 import { settingsRouter } from "./routers/settings";
 import { sharingRouter } from "./routers/sharing";
+import { sqlRouter } from "./routers/sql";
 import { traceRouter } from "./routers/trace";
 import { workspacesRouter } from "./routers/workspaces";
 
@@ -36,6 +37,7 @@ export const appRouter = router({
   playground: playgroundRouter,
   evaluators: evaluatorsRouter,
   sharing: sharingRouter,
+  sql: sqlRouter,
 });
 
 export type AppRouter = typeof appRouter;

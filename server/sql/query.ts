@@ -1,0 +1,64 @@
+import { z } from "zod";
+import type { Sql } from "../db/client";
+import { uuid } from "../core/uuid";
+import { env } from "../env";
+import { requireProjects } from "../sessions/service";
+import { checkQuery } from "./check";
+import { executeReadOnly, maxCost } from "./execute";
+import { ensureStatistics } from "./statistics";
+import { codec, type DataType } from "./values";
+
+export const sqlQueryBody = z.object({
+  project_ids: z.array(uuid).min(1, "name at least one project").max(100),
+  query: z.string().trim().min(1, "write one SELECT statement").max(100_000),
+});
+export type SqlQueryBody = z.infer<typeof sqlQueryBody>;
+
+/** The client's `SqlQueryResponse`. */
+export interface SqlQueryResult {
+  columns: { name: string; data_type: DataType }[];
+  rows: unknown[][];
+  row_count: number;
+  is_truncated: boolean;
+  truncation_reason: "row_limit" | "size_limit" | null;
+  execution_time_ms: number;
+  warnings: string[];
+}
+
+/**
+ * `POST /v2/sql/query` (`client.sql.query`): one read-only SELECT over the views `runs` and
+ * `feedback` of the given projects of the caller's workspace, answered as columns and rows.
+ */
+export async function runSqlQuery(db: Sql, workspaceId: string, body: SqlQueryBody): Promise<SqlQueryResult> {
+  const projectIds = [...new Set(body.project_ids.map((id) => id.toLowerCase()))];
+  await requireProjects(db, workspaceId, projectIds);
+  const statement = await checkQuery(body.query);
+  await ensureStatistics(db);
+  const { SQL_MAX_BYTES } = env();
+  const started = performance.now();
+  let bytes = 0;
+  let sizeLimited = false;
+  const raw = await executeReadOnly(db, { workspaceId, projectIds }, statement, (row) => {
+    bytes += row.reduce<number>((sum, value) => sum + (typeof value === "string" ? value.length + 3 : 5), 2);
+    sizeLimited = bytes > SQL_MAX_BYTES;
+    return !sizeLimited;
+  });
+  const execution_time_ms = Math.round((performance.now() - started) * 10) / 10;
+  const codecs = raw.fields.map((field) => codec(field.dataTypeID));
+  const rows = raw.rows.map((row) => row.map((value, i) => (value === null ? null : codecs[i]!.decode(value as string))));
+  const reason = sizeLimited ? "size_limit" : raw.moreRows ? "row_limit" : null;
+  return {
+    columns: raw.fields.map((field, i) => ({ name: field.name, data_type: codecs[i]!.type })),
+    rows,
+    row_count: rows.length,
+    is_truncated: reason !== null,
+    truncation_reason: reason,
+    execution_time_ms,
+    warnings:
+      raw.cost > maxCost() / 10
+        ? [
+            `This query is expensive (estimated cost ${Math.round(raw.cost).toLocaleString("en")}); a narrower start_time range makes it faster.`,
+          ]
+        : [],
+  };
+}

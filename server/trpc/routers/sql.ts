@@ -1,0 +1,9 @@
+import { runSqlQuery, sqlQueryBody } from "../../sql/query";
+import { listViews } from "../../sql/views";
+import { router, workspaceProcedure } from "../init";
+
+/** The SQL page: one read-only SELECT over the chosen projects' runs and feedback. */
+export const sqlRouter = router({
+  views: workspaceProcedure.query(({ ctx }) => listViews(ctx.sql)),
+  query: workspaceProcedure.input(sqlQueryBody).mutation(({ ctx, input }) => runSqlQuery(ctx.sql, ctx.workspaceId, input)),
+});
