@@ -44,11 +44,19 @@ async function main(): Promise<void> {
     await db.sql.query(sql`INSERT INTO workspaces (id, name) VALUES (${ws}, 'bench')`);
     await db.sql.query(sql`INSERT INTO projects (id, workspace_id, name) VALUES (${project}, ${ws}, 'sql-bench')`);
     console.log(`Seeding ${TOTAL.toLocaleString()} runs in one project over 30 days (${pgUrl ? "PostgreSQL" : "embedded PGlite"})…`);
-    await seedRuns(db, ws, Array.from({ length: 10 }, () => project), TOTAL, (s) => console.log(s));
+    await seedRuns(
+      db,
+      ws,
+      Array.from({ length: 10 }, () => project),
+      TOTAL,
+      (s) => console.log(s),
+    );
     await db.sql.text("ANALYZE runs");
 
     console.log(`\nRead-only SQL — ${REPS} repetitions after warm-up; baseline: the same query as the service's user`);
-    console.log(`${"query".padEnd(30)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"target".padStart(8)}   ${"base p50".padStart(8)}  ratio`);
+    console.log(
+      `${"query".padEnd(30)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"target".padStart(8)}   ${"base p50".padStart(8)}  ratio`,
+    );
     for (const query of QUERIES) {
       const sandboxed = query.body.replace(" AND {scope}", "");
       const direct = query.body.replace("{scope}", `workspace_id = '${ws}' AND project_id = '${project}'`);

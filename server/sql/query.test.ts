@@ -5,6 +5,7 @@ import { AppError } from "../core/errors";
 import { withTestDatabases } from "../db/test-databases";
 import { resetEnv } from "../env";
 import { runSqlQuery } from "./query";
+import { listViews } from "./views";
 import { seedSql, type SqlSeed } from "./test-seed";
 
 const refused = (detail: RegExp) => (error: unknown) => error instanceof AppError && error.status === 400 && detail.test(error.detail);
@@ -66,6 +67,19 @@ withTestDatabases("read-only SQL", (open) => {
     assert.deepEqual(both.rows, [[35]]);
     const one = await query(`SELECT count(*) FROM runs WHERE ${WEEK}`, [seed.projectA2]);
     assert.deepEqual(one.rows, [[5]]);
+  });
+
+  test("the views' columns are listed with their types for the SQL page", async () => {
+    const views = await listViews(db);
+    assert.deepEqual(
+      views.map((v) => v.name),
+      ["runs", "feedback"],
+    );
+    const runs = new Map(views[0]!.columns.map((c) => [c.name, c.type]));
+    assert.equal(runs.get("start_time"), "timestamptz");
+    assert.equal(runs.get("tags"), "text[]");
+    assert.equal(runs.get("inputs"), "jsonb");
+    assert.ok(!runs.has("workspace_id"), "the scope is not a column");
   });
 
   test("another workspace's project is a 404, even named beside one's own", async () => {

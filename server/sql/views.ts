@@ -10,7 +10,7 @@ export interface SqlView {
 export async function listViews(db: Sql): Promise<SqlView[]> {
   const rows = await db.query<{ view: string; name: string; type: string }>(sql`
     SELECT table_name AS view, column_name AS name,
-      CASE WHEN udt_name LIKE '\_%' THEN substr(udt_name, 2) || '[]' ELSE udt_name END AS type
+      CASE WHEN left(udt_name, 1) = '_' THEN substr(udt_name, 2) || '[]' ELSE udt_name END AS type
     FROM information_schema.columns
     WHERE table_schema = 'tracelight_sql' ORDER BY table_name DESC, ordinal_position`);
   const views = new Map<string, SqlView>();
