@@ -50,6 +50,7 @@ const nextConfig = {
     "pglite-prisma-adapter",
     "pg",
     "libpg-query",
+    "prom-client",
     "@prisma/adapter-pg",
     "fzstd",
     "protobufjs",

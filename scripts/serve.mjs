@@ -5,10 +5,14 @@
 // - a path that is not valid percent-encoding is a 400, not a 500 from the router;
 // - the caller's address is resolved once: X-Forwarded-For is believed only from TRUSTED_PROXIES,
 //   and what reaches the app in X-Forwarded-For is that one address.
+// - requests are counted for /metrics (by method, route pattern and status, with their durations);
+// - on SIGTERM or SIGINT it stops accepting, lets in-flight requests finish, then stops the app's
+//   jobs and database (bounded by SHUTDOWN_TIMEOUT_MS) and exits.
 // Usage: node scripts/serve.mjs (PORT, HOSTNAME from the environment).
 import { createServer } from "node:http";
 import { BlockList, isIP } from "node:net";
 import next from "next";
+import prometheus from "prom-client";
 
 const MiB = 1024 * 1024;
 const port = Number(process.env.PORT || 1984);
@@ -16,6 +20,31 @@ const hostname = process.env.HOSTNAME || undefined;
 const maxBodyBytes = Number(process.env.MAX_BODY_BYTES) || 25 * MiB;
 const requestTimeoutMs = Number(process.env.REQUEST_TIMEOUT_MS) || 60_000;
 const trusted = trustedProxies(process.env.TRUSTED_PROXIES ?? "");
+const shutdownTimeoutMs = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 25_000);
+
+const requests = new prometheus.Counter({
+  name: "tracelight_http_requests_total",
+  help: "HTTP requests answered, by method, route pattern and status",
+  labelNames: ["method", "route", "status"],
+});
+const durations = new prometheus.Histogram({
+  name: "tracelight_http_request_duration_seconds",
+  help: "Time to answer HTTP requests, by method and route pattern",
+  labelNames: ["method", "route"],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+/** A path as a pattern, at most four segments: ids, tokens and names of things become ":id". */
+const ID = /^([0-9a-f-]{16,}|\d+|[A-Za-z0-9_-]{32,})$/i;
+const NAMED = /^(o|public|share|repos|commits|blobs)$/;
+function routeOf(url) {
+  const segments = new URL(url ?? "/", "http://x").pathname.split("/").filter(Boolean);
+  if (segments[0] === "_next") return "/_next";
+  if (segments[0] === "api" && segments[1] === "trpc") return "/api/trpc";
+  const named = (i) => (i > 0 && NAMED.test(segments[i - 1])) || (i > 1 && segments[i - 2] === "repos");
+  const pattern = segments.slice(0, 4).map((s, i) => (ID.test(s) || named(i) ? ":id" : s));
+  return `/${pattern.join("/")}`;
+}
 
 /** TRUSTED_PROXIES: comma-separated addresses or CIDR ranges of the proxies in front of this server. */
 function trustedProxies(list) {
@@ -56,7 +85,19 @@ const app = next({ dev: false, dir: process.cwd(), hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+let inFlight = 0;
+let stopping = false;
 const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+  const started = process.hrtime.bigint();
+  inFlight++;
+  res.once("close", () => {
+    inFlight--;
+    // While stopping, a keep-alive connection is closed as soon as its last answer is out.
+    if (stopping) server.closeIdleConnections();
+    const route = routeOf(req.url);
+    requests.inc({ method: req.method, route, status: res.statusCode });
+    durations.observe({ method: req.method, route }, Number(process.hrtime.bigint() - started) / 1e9);
+  });
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > maxBodyBytes) {
     return refuse(res, 413, `Request body is ${declared} bytes; the limit is ${maxBodyBytes} bytes (MAX_BODY_BYTES).`);
@@ -75,10 +116,25 @@ server.requestTimeout = requestTimeoutMs;
 server.headersTimeout = Math.min(requestTimeoutMs, 60_000);
 server.listen(port, hostname, () => console.log(`Listening on http://${hostname ?? "localhost"}:${port}`));
 
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    server.close(() => process.exit(0));
+/**
+ * Stops accepting, answers what is in flight (keep-alive connections are closed as they go idle),
+ * then stops this instance's jobs — running ones finish — and closes the database: an acknowledged
+ * run is committed before its answer is sent, so nothing acknowledged is lost. Bounded: after
+ * SHUTDOWN_TIMEOUT_MS it exits anyway (a running job is then run again elsewhere when its lease ends).
+ */
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: finishing ${inFlight} in-flight request(s), then stopping.`);
+  setTimeout(() => {
+    console.error(`Shutdown took longer than ${shutdownTimeoutMs} ms; exiting.`);
+    process.exit(1);
+  }, shutdownTimeoutMs).unref();
+  await new Promise((resolve) => {
+    server.close(resolve);
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 2_000).unref();
   });
+  await globalThis.tracelightShutdown?.();
+  process.exit(0);
 }
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void shutdown(signal));

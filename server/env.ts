@@ -53,6 +53,12 @@ const schema = z.object({
     .int()
     .positive()
     .default(10 * MiB),
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** A worker process (`npm run worker`) serves /healthz, /readyz and /metrics on this port when set. */
+  WORKER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** On SIGTERM: longest wait for in-flight requests and running jobs before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(25_000),
   /** Most runs (posts + patches) in one ingest request. */
   MAX_BATCH_RUNS: z.coerce.number().int().positive().default(1000),
   /** Signs UI sessions. Required with DATABASE_URL; generated into DATA_DIR for the embedded database. */

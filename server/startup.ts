@@ -3,15 +3,8 @@ import { startBillingDrain } from "./billing/drain";
 import { database } from "./db/client";
 import { isDatabaseUnavailable } from "./db/outage";
 import { env } from "./env";
-import { startJobs } from "./jobs/queue";
-// Registers the automation rules to run after ingest (server/ingest/after-ingest.ts), and what runs
-// the evaluation and backfill jobs (server/jobs/queue.ts).
-import "./rules/evaluate";
-import "./rules/backfill";
-import "./evaluators/evaluate";
-import "./prompts/webhooks";
-import "./runs/rollups/compact";
-import "./sql/statistics";
+import { startJobs, stopJobs } from "./jobs/queue";
+import "./background";
 
 const RETRY_MS = 2_000;
 
@@ -61,6 +54,11 @@ async function startOnce(): Promise<void> {
   const db = await database();
   startBillingDrain(db.sql);
   await startJobs(db.sql);
+  // scripts/serve.mjs calls this on SIGTERM once in-flight requests are answered.
+  (globalThis as { tracelightShutdown?: () => Promise<void> }).tracelightShutdown = async () => {
+    await stopJobs();
+    await db.close();
+  };
   const first = await bootstrapFirstWorkspace(db.sql);
   const port = env().PORT;
   const base = env().PUBLIC_URL ?? `http://localhost:${port}`;

@@ -67,6 +67,8 @@ export interface Database {
   prisma: PrismaClient;
   /** Executes trusted multi-statement SQL text (migrations). */
   execScript(text: string): Promise<void>;
+  /** The PostgreSQL pools' connections (none on the embedded database), for /metrics. */
+  poolStats(): { name: string; total: number; idle: number; waiting: number }[];
   close(): Promise<void>;
 }
 
@@ -160,6 +162,13 @@ async function openPostgres(url: string): Promise<Database> {
         client.release();
       }
     },
+    poolStats: () =>
+      (
+        [
+          ["requests", pool],
+          ["ingest", ingestPool],
+        ] as const
+      ).map(([name, p]) => ({ name, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount })),
     close: async () => {
       await prisma.$disconnect();
       await Promise.all([pool.end(), ingestPool.end()]);
@@ -207,6 +216,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     ingestSql: sql,
     prisma,
     execScript: async (text) => void (await pglite.exec(text)),
+    poolStats: () => [],
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();

@@ -10,6 +10,7 @@ import { storeFeedbackParts } from "../feedback/service";
 import { usageOfInsertedRuns } from "../billing/outbox";
 import { storeAttachments, type IncomingAttachment } from "../blobs/attachments";
 import { runsStored } from "./after-ingest";
+import { ingestedRuns } from "../core/metrics";
 import { foldOperations } from "./merge";
 import { placeRuns, repairPendingPlacements } from "./placement";
 import { refreshTraceTotals, traceTotalsUpsert } from "../runs/trace-totals";
@@ -82,6 +83,13 @@ function perRun(input: IngestInput): { id: string; input: IngestInput }[] {
  */
 export async function ingestRuns(db: Sql, workspaceId: string, input: IngestInput): Promise<IngestResult> {
   checkBatchSize(input);
+  const result = await ingestOrRefuseEach(db, workspaceId, input);
+  ingestedRuns.inc({ outcome: "stored" }, result.created + result.updated);
+  if (result.rejected.length) ingestedRuns.inc({ outcome: "refused" }, result.rejected.length);
+  return result;
+}
+
+async function ingestOrRefuseEach(db: Sql, workspaceId: string, input: IngestInput): Promise<IngestResult> {
   try {
     return await ingestTogether(db, workspaceId, input);
   } catch (error) {

@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
 import { database, type Sql } from "../db/client";
 import { env } from "../env";
+import { jobFailures } from "../core/metrics";
 
 /**
  * Durable background work on pg-boss, in the database every deployment already has (PostgreSQL,
@@ -135,12 +136,31 @@ export async function startJobs(db: Sql, workers = env().JOB_WORKERS): Promise<v
         await handler(
           db,
           jobs.map((j) => ({ id: j.id, data: j.data })),
-        );
+        ).catch((error: unknown) => {
+          jobFailures.inc({ queue: queue.name });
+          throw error;
+        });
         // A full batch means a backlog: fetch the next one at once instead of after the polling interval.
         if (jobs.length === queue.batchSize) instance.notifyWorker(id);
       });
     }
   }
+}
+
+/** Whether this process started the queue (`startJobs`): jobs can be enqueued and will be run. */
+export function jobsStarted(): boolean {
+  return state.tracelightBoss !== undefined;
+}
+
+/** Jobs waiting per defined queue and how long the oldest has waited, for /metrics. */
+export async function queueDepths(db: Sql): Promise<{ queue: string; waiting: number; oldestSeconds: number }[]> {
+  const { rows } = await db.text(
+    `SELECT name AS queue, count(*)::int AS waiting, coalesce(extract(epoch FROM now() - min(created_on)), 0)::float8 AS oldest
+     FROM ${SCHEMA}.job WHERE state IN ('created', 'retry') AND name = ANY($1) GROUP BY name`,
+    [[...queueNames]],
+  );
+  const found = new Map((rows as { queue: string; waiting: number; oldest: number }[]).map((r) => [r.queue, r]));
+  return [...queueNames].map((queue) => ({ queue, waiting: found.get(queue)?.waiting ?? 0, oldestSeconds: found.get(queue)?.oldest ?? 0 }));
 }
 
 /** Stops this process's workers and lets running jobs finish (tests, shutdown). */

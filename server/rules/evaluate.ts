@@ -1,6 +1,7 @@
 import type { Sql } from "../db/client";
 import { queueEvaluations } from "../evaluators/queues";
 import { afterIngest } from "../ingest/after-ingest";
+import { defineQueue, jobsStarted, onJobs } from "../jobs/queue";
 import { sql } from "../db/sql";
 import { projectsOfRuns } from "../runs/lookup";
 import { applyActions, loadRuleRuns } from "./actions";
@@ -64,8 +65,28 @@ export async function evaluateRules(db: Sql, workspaceId: string, runIds: string
   return reports;
 }
 
-// Ingest hands the runs it stored to the rules, after its commit.
-afterIngest("Automation rules", evaluateRules);
+/** The runs one ingest request stored, for the rules of their workspace. */
+interface RulesJob {
+  workspaceId: string;
+  runIds: string[];
+}
+
+const rulesQueue = defineQueue<RulesJob>("rules", { batchSize: 20 });
+
+onJobs(rulesQueue, async (db, jobs) => {
+  for (const job of jobs) await evaluateRules(db, job.data.workspaceId, job.data.runIds);
+});
+
+/**
+ * Ingest hands the runs it stored to the rules, after its commit: as a durable job that a worker
+ * runs (with several instances, whichever worker claims it, once), when the workspace has any
+ * enabled rule. A process without the job queue (a unit test) evaluates them at once instead.
+ */
+afterIngest("Automation rules", async (db, workspaceId, runIds) => {
+  if (!(await db.prisma.runRule.count({ where: { workspaceId, isEnabled: true } }))) return;
+  if (jobsStarted()) await rulesQueue.enqueue(db, [{ data: { workspaceId, runIds } }]);
+  else await evaluateRules(db, workspaceId, runIds);
+});
 
 /**
  * POST /runs/rules/{id}/trigger: applies the rule now to the project's finished runs that it has
