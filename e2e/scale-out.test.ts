@@ -1,6 +1,7 @@
 /**
- * Past one machine, on PostgreSQL and Redis: two web instances (JOB_WORKERS=0) and one worker
- * process (`npm run worker`) on one database. Runs ingested through both are read through either;
+ * Past one machine, on PostgreSQL, Redis and a local S3 server: two web instances (JOB_WORKERS=0) and
+ * one worker process (`npm run worker`) on one database. Runs and attachments sent to either are read
+ * through the other;
  * a rule's webhook fires once per run, from the worker; /healthz, /readyz and /metrics answer; a web
  * instance killed with SIGKILL mid-load loses no acknowledged run; the worker stops gracefully on
  * SIGTERM. Needs E2E_DATABASE_URL (the PostgreSQL pass of the e2e suite).
@@ -11,6 +12,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { after, before, describe, test } from "node:test";
 import { Client } from "pg";
+import { startTestS3, type TestS3 } from "../server/blobs/test-s3";
 import { call } from "./harness/http";
 import { freePort, scratchDatabase, startServer, type RunningServer } from "./harness/server";
 
@@ -36,6 +38,7 @@ const alive = (pid: number) => {
 
 describe("two web instances and a worker on one PostgreSQL", { skip: pgUrl ? false : "needs E2E_DATABASE_URL (PostgreSQL)" }, () => {
   let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
+  let s3: TestS3;
   let web: RunningServer[] = [];
   let worker: ChildProcess;
   let workerOutput = "";
@@ -46,7 +49,9 @@ describe("two web instances and a worker on one PostgreSQL", { skip: pgUrl ? fal
 
   before(async () => {
     scratch = await scratchDatabase(pgUrl!);
+    s3 = await startTestS3();
     const env = {
+      ...s3.env,
       DATABASE_URL: scratch.url,
       NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
       INTERNAL_SECRET: randomBytes(32).toString("base64url"),
@@ -86,6 +91,7 @@ describe("two web instances and a worker on one PostgreSQL", { skip: pgUrl ? fal
     for (const server of web) await server.stop();
     receiver?.close();
     await scratch?.drop().catch(() => undefined);
+    await s3?.close();
   });
 
   const run = (project: string, name = "step") => {
@@ -120,6 +126,19 @@ describe("two web instances and a worker on one PostgreSQL", { skip: pgUrl ? fal
     await eventually(async () => runs.every((r) => deliveries.has(r.id)), "a webhook for every run");
     await new Promise((r) => setTimeout(r, 1500));
     assert.deepEqual(new Set(runs.map((r) => deliveries.get(r.id))), new Set([1]), "each run's webhook exactly once");
+  });
+
+  test("an attachment sent to one instance is in the shared bucket, linked through the other", async () => {
+    const id = randomUUID();
+    const form = new FormData();
+    form.append(`post.${id}`, new Blob([JSON.stringify({ ...run("files"), id })], { type: "application/json" }));
+    form.append(`attachment.${id}.notes`, new Blob(["from web 1"], { type: "text/plain" }));
+    const sent = await fetch(`${web[0]!.url}/runs/multipart`, { method: "POST", headers: { "x-api-key": web[0]!.apiKey }, body: form });
+    assert.equal(sent.status, 202);
+    const read = await call(web[1]!, "GET", `/runs/${id}`);
+    const link = read.body.s3_urls["attachment.notes"].presigned_url as string;
+    assert.ok(link.startsWith(s3.env.S3_ENDPOINT!), link);
+    assert.equal(await (await fetch(link)).text(), "from web 1");
   });
 
   test("/healthz, /readyz and /metrics on web and worker", async () => {

@@ -59,6 +59,20 @@ const schema = z.object({
   WORKER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** On SIGTERM: longest wait for in-flight requests and running jobs before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(25_000),
+  /**
+   * Object storage for attachments and example files, S3-compatible (AWS S3, MinIO, R2, …): set
+   * S3_BUCKET to use it, with S3_ENDPOINT for anything but AWS. Unset: files under DATA_DIR/blobs.
+   */
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Address buckets as endpoint/bucket (MinIO and most self-hosted servers) rather than bucket.endpoint. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
   /** Most runs (posts + patches) in one ingest request. */
   MAX_BATCH_RUNS: z.coerce.number().int().positive().default(1000),
   /** Signs UI sessions. Required with DATABASE_URL; generated into DATA_DIR for the embedded database. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { putBlob, signedBlobUrl } from "./store";
+import { blobUrl, putBlob } from "./store";
 
 export interface IncomingAttachment {
   runId: string;
@@ -46,10 +46,11 @@ export async function attachmentLinks(
   const rows = await db.query<{ run_id: string; name: string; mime_type: string; blob_key: string }>(sql`
     SELECT run_id, name, mime_type, blob_key FROM attachments
     WHERE workspace_id = ${workspaceId} AND run_id = ANY(${runIds}::uuid[])`);
-  for (const row of rows) {
+  const urls = await Promise.all(rows.map((row) => blobUrl(row.blob_key, row.mime_type)));
+  rows.forEach((row, i) => {
     const links = out.get(row.run_id) ?? {};
-    links[`attachment.${row.name}`] = { presigned_url: signedBlobUrl(row.blob_key, row.mime_type), mime_type: row.mime_type };
+    links[`attachment.${row.name}`] = { presigned_url: urls[i]!, mime_type: row.mime_type };
     out.set(row.run_id, links);
-  }
+  });
   return out;
 }

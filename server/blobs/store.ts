@@ -1,50 +1,46 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { createHash } from "node:crypto";
 import { env } from "../env";
-import { publicUrl } from "../http/public-url";
+import { localBackend } from "./local";
+import { s3Backend } from "./s3";
+
+export { verifyBlobSignature } from "./local";
 
 /**
- * Attachment bytes live outside the database, content-addressed by SHA-256 under
- * DATA_DIR/blobs, so the same file sent twice is stored once.
+ * Attachment and example-file bytes live outside the database, content-addressed by SHA-256, so
+ * the same file sent twice is stored once: in an S3-compatible bucket when S3_BUCKET is set
+ * (s3.ts), else under DATA_DIR/blobs (local.ts).
  */
-function blobPath(key: string): string {
+export interface BlobBackend {
+  put(key: string, bytes: Buffer): Promise<void>;
+  get(key: string): Promise<Buffer | null>;
+  delete(key: string): Promise<void>;
+  /** An absolute link that serves the blob until it expires (the SDKs pass it straight to fetch()). */
+  url(key: string, mimeType: string, ttlSeconds: number): Promise<string>;
+  /** Throws when the store cannot be reached or written (for /readyz). */
+  check(): Promise<void>;
+}
+
+const state = globalThis as unknown as { tracelightBlobs?: { bucket: string | undefined; backend: BlobBackend } };
+
+/** The process's blob store, as configured (made again when tests change the configuration). */
+export function blobs(): BlobBackend {
+  const bucket = env().S3_BUCKET;
+  if (!state.tracelightBlobs || state.tracelightBlobs.bucket !== bucket)
+    state.tracelightBlobs = { bucket, backend: bucket ? s3Backend() : localBackend() };
+  return state.tracelightBlobs.backend;
+}
+
+function checkedKey(key: string): string {
   if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`Invalid blob key ${key}`);
-  return path.join(env().DATA_DIR, "blobs", key.slice(0, 2), key);
+  return key;
 }
 
 export async function putBlob(bytes: Buffer): Promise<string> {
   const key = createHash("sha256").update(bytes).digest("hex");
-  const file = blobPath(key);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, bytes, { flag: "w" });
+  await blobs().put(key, bytes);
   return key;
 }
 
-export async function getBlob(key: string): Promise<Buffer | null> {
-  try {
-    return await readFile(blobPath(key));
-  } catch {
-    return null;
-  }
-}
-
-export async function deleteBlob(key: string): Promise<void> {
-  await rm(blobPath(key), { force: true });
-}
-
-const sign = (payload: string) => createHmac("sha256", env().INTERNAL_SECRET).update(payload).digest("base64url");
-
-/** An absolute link that serves one blob until it expires (the SDKs pass it straight to fetch()). */
-export function signedBlobUrl(key: string, mimeType: string, ttlSeconds = 3600): string {
-  const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
-  const payload = `${key}.${expires}.${mimeType}`;
-  return publicUrl(`/api/v1/public/blobs/${key}?expires=${expires}&type=${encodeURIComponent(mimeType)}&sig=${sign(payload)}`);
-}
-
-export function verifyBlobSignature(key: string, expires: string, mimeType: string, signature: string): boolean {
-  if (!/^\d+$/.test(expires) || Number(expires) < Date.now() / 1000) return false;
-  const expected = Buffer.from(sign(`${key}.${expires}.${mimeType}`));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
+export const getBlob = (key: string) => blobs().get(checkedKey(key));
+export const deleteBlob = (key: string) => blobs().delete(checkedKey(key));
+export const blobUrl = (key: string, mimeType: string, ttlSeconds = 3600) => blobs().url(checkedKey(key), mimeType, ttlSeconds);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { signedBlobUrl } from "../blobs/store";
+import { blobUrl } from "../blobs/store";
 import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, notFound } from "../core/errors";
@@ -94,14 +94,16 @@ export interface WireExample {
   attachment_urls: Record<string, { presigned_url: string; s3_url: string; mime_type: string }> | null;
 }
 
-export function exampleWire(stored: VersionRow): WireExample {
+export async function exampleWire(stored: VersionRow): Promise<WireExample> {
   const row = fromStorage(stored);
   const attachments = Object.entries(row.attachments ?? {});
   const links = Object.fromEntries(
-    attachments.map(([name, a]) => {
-      const url = signedBlobUrl(a.blob_key, a.mime_type);
-      return [`attachment.${name}`, { presigned_url: url, s3_url: url, mime_type: a.mime_type }];
-    }),
+    await Promise.all(
+      attachments.map(async ([name, a]) => {
+        const url = await blobUrl(a.blob_key, a.mime_type);
+        return [`attachment.${name}`, { presigned_url: url, s3_url: url, mime_type: a.mime_type }] as const;
+      }),
+    ),
   );
   return {
     id: row.example_id,
@@ -312,7 +314,7 @@ export async function listExamples(db: Sql, workspaceId: string, q: ExampleListQ
   const rows = await db.query<VersionRow>(sql`
     SELECT * FROM example_versions WHERE ${join(where, " AND ")}
     ORDER BY created_at, position, example_id LIMIT ${q.limit} OFFSET ${q.offset}`);
-  return rows.map(exampleWire);
+  return Promise.all(rows.map(exampleWire));
 }
 
 /** GET /examples/{id}[?as_of=]: the current version, or the one in force at as_of. */
@@ -336,5 +338,5 @@ export async function readExamples(db: Sql, workspaceId: string, ids: string[]):
   const rows = await db.query<VersionRow>(sql`
     SELECT * FROM example_versions WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL`);
   const byId = new Map(rows.map((r) => [r.example_id, r]));
-  return ids.flatMap((id) => (byId.has(id) ? [exampleWire(byId.get(id)!)] : []));
+  return Promise.all(ids.filter((id) => byId.has(id)).map((id) => exampleWire(byId.get(id)!)));
 }

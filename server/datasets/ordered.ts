@@ -21,5 +21,5 @@ export async function examplesInOrder(db: Sql, workspaceId: string, ids: string[
   const rows = await db.query<VersionRow>(sql`
     SELECT * FROM example_versions WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL
     ORDER BY created_at, position, example_id`);
-  return rows.map(exampleWire);
+  return Promise.all(rows.map(exampleWire));
 }

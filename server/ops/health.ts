@@ -1,6 +1,5 @@
-import { access, constants, mkdir } from "node:fs/promises";
-import path from "node:path";
 import type { Redis } from "ioredis";
+import { blobs } from "../blobs/store";
 import { database } from "../db/client";
 import { sql } from "../db/sql";
 import { env } from "../env";
@@ -13,15 +12,11 @@ export interface Readiness {
 const TIMEOUT_MS = 2_000;
 const state = globalThis as unknown as { tracelightHealthRedis?: Redis };
 
-/** Whether this instance can serve: the database answers, Redis (when configured) answers, blobs can be written. */
+/** Whether this instance can serve: the database answers, Redis (when configured) answers, the blob store answers. */
 export async function readiness(): Promise<Readiness> {
   const checks: Record<string, () => Promise<unknown>> = {
     database: async () => (await database()).sql.query(sql`SELECT 1`),
-    blobs: async () => {
-      const dir = path.join(env().DATA_DIR, "blobs");
-      await mkdir(dir, { recursive: true });
-      await access(dir, constants.W_OK);
-    },
+    blobs: () => blobs().check(),
   };
   if (env().REDIS_URL) checks.redis = async () => (await redis()).ping();
   const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await bounded(check)] as const));
