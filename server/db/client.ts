@@ -162,19 +162,15 @@ async function openPostgres(url: string): Promise<Database> {
         client.release();
       }
     },
-    poolStats: () =>
-      (
-        [
-          ["requests", pool],
-          ["ingest", ingestPool],
-        ] as const
-      ).map(([name, p]) => ({ name, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount })),
+    poolStats: () => [connections("requests", pool), connections("ingest", ingestPool)],
     close: async () => {
       await prisma.$disconnect();
       await Promise.all([pool.end(), ingestPool.end()]);
     },
   };
 }
+
+const connections = (name: string, pool: Pool) => ({ name, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
 
 function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owner?: PGlite, prisma?: PrismaClient): Sql {
   const self: Sql = withPrisma(
