@@ -73,6 +73,8 @@ const schema = z.object({
     .enum(["true", "false"])
     .default("true")
     .transform((v) => v === "true"),
+  /** A blob no row holds any more is deleted from the store once it has not been put for this long. */
+  BLOB_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** Most runs (posts + patches) in one ingest request. */
   MAX_BATCH_RUNS: z.coerce.number().int().positive().default(1000),
   /** Signs UI sessions. Required with DATABASE_URL; generated into DATA_DIR for the embedded database. */

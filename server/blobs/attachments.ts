@@ -19,7 +19,7 @@ export async function storeAttachments(db: Sql, workspaceId: string, attachments
       name: a.name,
       mime_type: a.mimeType,
       size: a.bytes.length,
-      blob_key: await putBlob(a.bytes),
+      blob_key: await putBlob(db, a.bytes),
     })),
   );
   await db.query(sql`

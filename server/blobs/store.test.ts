@@ -4,6 +4,8 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { openDatabase, type Database } from "../db/client";
+import { migrate } from "../db/migrate";
 import { resetEnv } from "../env";
 import { blobs, blobUrl, deleteBlob, getBlob, putBlob, verifyBlobSignature } from "./store";
 import { startTestS3, type TestS3 } from "./test-s3";
@@ -27,20 +29,24 @@ async function withEnv<T>(settings: Record<string, string>, fn: () => Promise<T>
 describe("blob store", () => {
   let s3: TestS3;
   let dataDir: string;
+  let db: Database;
   before(async () => {
     s3 = await startTestS3();
     dataDir = await mkdtemp(path.join(tmpdir(), "tracelight-blobs-"));
+    db = await openDatabase({ dataDir: "memory" });
+    await migrate(db);
   });
   after(async () => {
+    await db?.close();
     await s3?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
   const roundTrip = async () => {
     const bytes = Buffer.from(`attachment ${Math.random()}`);
-    const key = await putBlob(bytes);
+    const key = await putBlob(db.sql, bytes);
     assert.equal(key, createHash("sha256").update(bytes).digest("hex"), "content-addressed");
-    assert.equal(await putBlob(bytes), key, "the same bytes are one blob");
+    assert.equal(await putBlob(db.sql, bytes), key, "the same bytes are one blob");
     assert.deepEqual(await getBlob(key), bytes);
     await blobs().check();
     return { key, bytes };

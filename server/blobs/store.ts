@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
 import { env } from "../env";
 import { localBackend } from "./local";
 import { s3Backend } from "./s3";
@@ -35,8 +37,14 @@ function checkedKey(key: string): string {
   return key;
 }
 
-export async function putBlob(bytes: Buffer): Promise<string> {
+/**
+ * Stores the bytes, once per content. The key's `put_at` is stamped first, through `db` (inside the
+ * transaction that records the row holding it, when there is one): the sweep leaves a key put within
+ * its grace period alone, and waits for that transaction when it holds the key's row.
+ */
+export async function putBlob(db: Sql, bytes: Buffer): Promise<string> {
   const key = createHash("sha256").update(bytes).digest("hex");
+  await db.query(sql`INSERT INTO blob_keys (blob_key) VALUES (${key}) ON CONFLICT (blob_key) DO UPDATE SET put_at = now()`);
   await blobs().put(key, bytes);
   return key;
 }

@@ -73,12 +73,12 @@ function json<T extends z.ZodType>(part: Part | undefined, schema: T): z.infer<T
   return parsed.data;
 }
 
-async function storeAttachments(g: Group): Promise<Record<string, StoredAttachment> | undefined> {
+async function storeAttachments(db: Sql, g: Group): Promise<Record<string, StoredAttachment> | undefined> {
   if (g.attachments.length === 0) return undefined;
   const out: Record<string, StoredAttachment> = {};
   for (const { name, part } of g.attachments) {
     const mime = part.contentType.split(";")[0].trim() || "application/octet-stream";
-    out[name] = { blob_key: await putBlob(part.body), mime_type: mime, size: part.body.length };
+    out[name] = { blob_key: await putBlob(db, part.body), mime_type: mime, size: part.body.length };
   }
   return out;
 }
@@ -99,7 +99,7 @@ export async function createFromMultipart(db: Sql, workspaceId: string, datasetI
       use_source_run_io: body.use_source_run_io,
       use_source_run_attachments: body.use_source_run_attachments,
       created_at: body.created_at,
-      attachments: await storeAttachments(g),
+      attachments: await storeAttachments(db, g),
     });
   }
   return createExamples(db, workspaceId, datasetId, items);
@@ -116,7 +116,7 @@ export async function updateFromMultipart(db: Sql, workspaceId: string, datasetI
       outputs: json(g.outputs, record),
       metadata: body.metadata,
       split: body.split,
-      attachments: await storeAttachments(g),
+      attachments: await storeAttachments(db, g),
       attachments_operations: json(g.operations, operations),
     });
   }
