@@ -80,6 +80,19 @@ describe("projects (sessions) with the real langsmith client", () => {
     assert.equal(updated.end_time, "2026-05-01T00:00:00.000000Z");
   });
 
+  test("a project's trace retention: set by PATCH, kept by the client's updateProject, a bad tier is a 400", async () => {
+    const project = await client.createProject({ projectName: unique("retained") });
+    const set = await call(server, "PATCH", `/sessions/${project.id}`, { trace_tier: "shortlived", long_lived_retention_days: 90 });
+    assert.equal(set.status, 200);
+    assert.deepEqual([set.body.trace_tier, set.body.long_lived_retention_days], ["shortlived", 90]);
+    await client.updateProject(project.id, { description: "renamed nothing" });
+    const read = (await client.readProject({ projectId: project.id })) as unknown as Record<string, unknown>;
+    assert.deepEqual([read.trace_tier, read.long_lived_retention_days], ["shortlived", 90]);
+    const bad = await call(server, "PATCH", `/sessions/${project.id}`, { trace_tier: "weekly" });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.detail, /trace_tier/);
+  });
+
   test("deleteProject removes the project and its runs", async () => {
     const name = unique("e2e-del");
     const run = new RunTree({ name: "doomed", run_type: "chain", inputs: {}, client, project_name: name });

@@ -40,6 +40,9 @@ export const sessionUpdate = z.looseObject({
   description: z.string().nullish(),
   extra: z.record(z.string(), z.unknown()).nullish(),
   end_time: time,
+  /** Trace retention: "shortlived" (14 days, extended traces longer), "longlived", or null to keep traces. */
+  trace_tier: z.enum(["shortlived", "longlived"]).nullable().optional(),
+  long_lived_retention_days: z.number().int().min(1).max(3650).nullable().optional(),
 });
 export type SessionUpdate = z.infer<typeof sessionUpdate>;
 

@@ -16,6 +16,8 @@ interface ProjectRow {
   reference_dataset_id: string | null;
   start_time: string;
   end_time: string | null;
+  trace_tier: "shortlived" | "longlived" | null;
+  long_lived_retention_days: number | null;
 }
 
 const missing = (id: string) => notFound(`Project (session) ${id} not found.`);
@@ -39,6 +41,9 @@ export interface WireProject {
   extra: Record<string, unknown>;
   reference_dataset_id: string | null;
   default_dataset_id: null;
+  /** Trace retention (null: kept until the project is deleted); see server/runs/retention.ts. */
+  trace_tier: "shortlived" | "longlived" | null;
+  long_lived_retention_days: number | null;
 }
 
 /** A project with its statistics when they were asked for (a project without runs has none). */
@@ -55,6 +60,8 @@ function toWire(row: ProjectRow): WireProject {
     extra: row.extra ?? {},
     reference_dataset_id: row.reference_dataset_id,
     default_dataset_id: null,
+    trace_tier: row.trace_tier,
+    long_lived_retention_days: row.long_lived_retention_days,
   };
 }
 
@@ -132,6 +139,8 @@ export async function updateSession(db: Sql, workspaceId: string, id: string, ch
   if (change.description != null) sets.push(sql`description = ${change.description}`);
   if (change.extra != null) sets.push(sql`extra = ${JSON.stringify(change.extra)}::jsonb`);
   if (change.end_time != null) sets.push(sql`end_time = ${time(change.end_time, "end_time")}::timestamptz`);
+  if (change.trace_tier !== undefined) sets.push(sql`trace_tier = ${change.trace_tier}`);
+  if (change.long_lived_retention_days !== undefined) sets.push(sql`long_lived_retention_days = ${change.long_lived_retention_days}`);
   if (sets.length === 0) return readSession(db, workspaceId, id);
   try {
     const rows = await db.query<ProjectRow>(sql`
