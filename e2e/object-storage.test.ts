@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Client, RunTree } from "langsmith";
 import { startTestS3, type TestS3 } from "../server/blobs/test-s3";
-import { collect } from "./harness/http";
+import { collect, eventually } from "./harness/http";
 import { startServer, type RunningServer } from "./harness/server";
 
 describe("object storage", () => {
@@ -37,13 +37,10 @@ describe("object storage", () => {
     await run.end({ ok: true });
     await run.patchRun();
     await client.awaitPendingTraceBatches();
-    let link: { presigned_url: string; mime_type: string } | undefined;
-    for (let i = 0; i < 50 && !link; i++) {
-      const stored = (await client.readRun(run.id).catch(() => null)) as { s3_urls?: Record<string, typeof link> } | null;
-      link = stored?.s3_urls?.["attachment.picture"];
-      if (!link) await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(link, "the run has its attachment");
+    const link = await eventually(async () => {
+      const stored = (await client.readRun(run.id).catch(() => null)) as { s3_urls?: Record<string, { presigned_url: string }> } | null;
+      return stored?.s3_urls?.["attachment.picture"];
+    });
     assert.ok(link.presigned_url.startsWith(`${s3.env.S3_ENDPOINT}/${s3.env.S3_BUCKET}/`), link.presigned_url);
     assert.match(link.presigned_url, /X-Amz-Signature=/);
     const download = await fetch(link.presigned_url);

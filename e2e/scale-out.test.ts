@@ -13,20 +13,10 @@ import { createServer, type Server } from "node:http";
 import { after, before, describe, test } from "node:test";
 import { Client } from "pg";
 import { startTestS3, type TestS3 } from "../server/blobs/test-s3";
-import { call } from "./harness/http";
+import { call, eventually } from "./harness/http";
 import { freePort, scratchDatabase, startServer, type RunningServer } from "./harness/server";
 
 const pgUrl = process.env.E2E_DATABASE_URL;
-const eventually = async <T>(check: () => Promise<T | undefined | false>, what: string, ms = 30_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -71,8 +61,8 @@ describe("two web instances and a worker on one PostgreSQL", { skip: pgUrl ? fal
     worker.stderr!.on("data", (d) => (workerOutput += d));
     await eventually(
       async () => (await fetch(`${workerUrl}/healthz`).catch(() => null))?.ok,
-      `the worker to start:\n${workerOutput}`,
       60_000,
+      () => `the worker to start:\n${workerOutput}`,
     );
     receiver = createServer((req, res) => {
       let body = "";
@@ -123,7 +113,7 @@ describe("two web instances and a worker on one PostgreSQL", { skip: pgUrl ? fal
       const read = await call(web[(i + 1) % 2]!, "GET", `/runs/${r.id}`);
       assert.equal(read.status, 200, `run ${i} through the other instance`);
     }
-    await eventually(async () => runs.every((r) => deliveries.has(r.id)), "a webhook for every run");
+    await eventually(async () => runs.every((r) => deliveries.has(r.id)), 30_000, "a webhook for every run");
     await new Promise((r) => setTimeout(r, 1500));
     assert.deepEqual(new Set(runs.map((r) => deliveries.get(r.id))), new Set([1]), "each run's webhook exactly once");
   });
@@ -167,7 +157,7 @@ describe("two web instances and a worker on one PostgreSQL", { skip: pgUrl ? fal
         if (answer?.status === 202) acknowledged.push(...batch.map((r) => r.id));
       }
     })();
-    await eventually(async () => acknowledged.length >= 50, "some acknowledged runs");
+    await eventually(async () => acknowledged.length >= 50, 30_000, "some acknowledged runs");
     process.kill(victim.pid, "SIGKILL");
     await new Promise((r) => setTimeout(r, 500));
     sending = false;
@@ -185,7 +175,7 @@ describe("two web instances and a worker on one PostgreSQL", { skip: pgUrl ? fal
       (await answers).map((a) => a.status),
       batches.map(() => 202),
     );
-    await eventually(async () => !alive(server.pid), "the instance to exit", 10_000);
+    await eventually(async () => !alive(server.pid), 10_000, "the instance to exit");
     const pg = new Client({ connectionString: scratch.url });
     await pg.connect();
     const stored = await pg.query("SELECT count(*)::int AS n FROM runs WHERE id = ANY($1::uuid[])", [batches.flat().map((r) => r.id)]);

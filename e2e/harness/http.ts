@@ -33,13 +33,20 @@ export async function call<T = any>(
   return { status: response.status, body: parsed as T, headers: response.headers };
 }
 
-/** Polls until `probe` returns a value (the SDK sends traces in the background). */
-export async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
+/**
+ * Polls until `probe` returns a value (the SDK sends traces in the background). `what` names the
+ * condition in the timeout's message (a function: read when the time is up, e.g. a process's output).
+ */
+export async function eventually<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 15_000,
+  what: string | (() => string) = "a condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error("Timed out waiting for a condition");
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${typeof what === "function" ? what() : what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
