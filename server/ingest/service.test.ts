@@ -56,6 +56,18 @@ withTestDatabases("ingest", (open) => {
     assert.equal(Math.round(row.latency_ms), 1000);
   });
 
+  test("a run that took no time is 0 ms even when its start was moved a few microseconds past its end", async () => {
+    const [instant, skewed] = [randomUUID(), randomUUID()];
+    await ingestRuns(db, ws, {
+      post: [
+        { id: instant, name: "instant", run_type: "tool", start_time: "2024-05-01T12:00:00.123003Z", end_time: "2024-05-01T12:00:00.123Z" },
+        { id: skewed, name: "skewed", run_type: "tool", start_time: "2024-05-01T12:00:00.123Z", end_time: "2024-05-01T12:00:00.118Z" },
+      ],
+    });
+    assert.equal((await stored(db, instant)).latency_ms, 0);
+    assert.equal(Math.round((await stored(db, skewed)).latency_ms), -5, "a clock that really ran backwards is shown as sent");
+  });
+
   test("a patch that arrives before its post is kept and completed by the post", async () => {
     const id = randomUUID();
     await ingestRuns(db, ws, { patch: [{ id, end_time: "2024-05-01T12:00:05Z", outputs: { done: true } }] });

@@ -67,7 +67,13 @@ const recordset = (rows: object[]) => sql`jsonb_to_recordset(${storableJson(rows
 
 const STATUS = (error: string, end: string) =>
   `CASE WHEN ${error} IS NOT NULL THEN 'error' WHEN ${end} IS NOT NULL THEN 'success' ELSE 'pending' END`;
-const LATENCY = (start: string, end: string) => `EXTRACT(EPOCH FROM (${end} - ${start})) * 1000`;
+/**
+ * End minus start, in ms. The SDKs send times in milliseconds but may move a start up by a few
+ * microseconds to keep sibling runs in order (the dotted order), so a run that took no time can end
+ * "before" it starts: less than a millisecond early counts as 0, not as a negative latency.
+ */
+const LATENCY = (start: string, end: string) =>
+  `CASE WHEN ${end} < ${start} AND ${end} >= ${start} - interval '1 millisecond' THEN 0 ELSE EXTRACT(EPOCH FROM (${end} - ${start})) * 1000 END`;
 
 /**
  * Applies partial rows to runs that already exist: a later non-null value wins and
