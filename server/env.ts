@@ -14,6 +14,19 @@ const bool = z.enum(["1", "0", "true", "false", "on", "off"]).transform((v) => [
 
 const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
+  /** Streaming replicas of DATABASE_URL (comma-separated URLs) that list, query, statistics and chart reads may use. */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? "")
+        .split(",")
+        .map((u) => u.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().url())),
+  /** A replica further behind the primary than this is skipped until it catches up. */
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().nonnegative().default(1_000),
   DATA_DIR: z.string().default("./data"),
   REGION: z.enum(["us", "eu"]).default("us"),
   /** Each region's public base URL, when configured (see regionBaseUrl). */

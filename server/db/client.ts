@@ -3,6 +3,7 @@ import type { Pool, PoolClient, QueryArrayConfig } from "pg";
 import { env } from "../env";
 import { PrismaClient, type Prisma } from "./generated/client";
 import { compile, type SqlFragment } from "./sql";
+import { readsFrom, replicaSet, type Replica } from "./replicas";
 
 /**
  * The storage handle every service receives: Prisma Client for the ordinary reads and writes of
@@ -64,11 +65,19 @@ export interface Database {
    * waiting. The embedded database has one connection, so this is `sql` there.
    */
   ingestSql: Sql;
+  /**
+   * Where a request that only reads (a list, a query, statistics, a chart) reads from: a streaming
+   * replica caught up to within DATABASE_REPLICA_MAX_LAG_MS when DATABASE_REPLICA_URLS names any,
+   * else `sql`. Chosen once per request, so its reads see one consistent database.
+   */
+  reads(): Sql;
   prisma: PrismaClient;
   /** Executes trusted multi-statement SQL text (migrations). */
   execScript(text: string): Promise<void>;
   /** The PostgreSQL pools' connections (none on the embedded database), for /metrics. */
   poolStats(): { name: string; total: number; idle: number; waiting: number }[];
+  /** Each replica's measured lag (undefined: unknown or unreachable), for /metrics. */
+  replicaLag(): { name: string; lagMs?: number }[];
   close(): Promise<void>;
 }
 
@@ -131,7 +140,7 @@ function pgSql(run: Run, pool?: Pool, prisma?: PrismaClient): Sql {
   return self;
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, replicaUrls: string[]): Promise<Database> {
   const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
   // timestamptz and numeric come back as strings: services parse them where they need to.
   pg.types.setTypeParser(1184, (v: string) => v);
@@ -147,8 +156,25 @@ async function openPostgres(url: string): Promise<Database> {
   const pool = open(10, env().STATEMENT_TIMEOUT_MS);
   const ingestPool = open(4, 5 * 60_000);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const sql = pgSql((t, v) => pool.query(t, v), pool, prisma);
+  const replicas: Replica[] = replicaUrls.map((replicaUrl, i) => {
+    const replicaPool = new pg.Pool({
+      connectionString: replicaUrl,
+      max: 10,
+      connectionTimeoutMillis: 5_000,
+      statement_timeout: env().STATEMENT_TIMEOUT_MS,
+    });
+    replicaPool.on("error", (error) => console.warn(`A PostgreSQL replica closed an idle connection: ${error.message}`));
+    const replicaPrisma = new PrismaClient({ adapter: new PrismaPg(replicaPool) });
+    return { name: `replica-${i + 1}`, pool: replicaPool, sql: pgSql((t, v) => replicaPool.query(t, v), replicaPool, replicaPrisma) };
+  });
+  const watch = replicas.length ? replicaSet(pool, replicas, env().DATABASE_REPLICA_MAX_LAG_MS) : undefined;
   return {
-    sql: pgSql((t, v) => pool.query(t, v), pool, prisma),
+    sql,
+    reads: () => {
+      const replica = watch?.pick();
+      return replica ? readsFrom(replica, sql) : sql;
+    },
     ingestSql: pgSql((t, v) => ingestPool.query(t, v), ingestPool, prisma),
     prisma,
     // Migrations may take longer than any request is allowed to.
@@ -162,10 +188,16 @@ async function openPostgres(url: string): Promise<Database> {
         client.release();
       }
     },
-    poolStats: () => [connections("requests", pool), connections("ingest", ingestPool)],
+    poolStats: () => [
+      connections("requests", pool),
+      connections("ingest", ingestPool),
+      ...replicas.map((r) => connections(r.name, r.pool)),
+    ],
+    replicaLag: () => replicas.map(({ name, lagMs }) => ({ name, lagMs })),
     close: async () => {
-      await prisma.$disconnect();
-      await Promise.all([pool.end(), ingestPool.end()]);
+      watch?.close();
+      await Promise.all([prisma, ...replicas.map((r) => r.sql.prisma)].map((client) => client.$disconnect()));
+      await Promise.all([pool.end(), ingestPool.end(), ...replicas.map((r) => r.pool.end())]);
     },
   };
 }
@@ -210,9 +242,11 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   return {
     sql,
     ingestSql: sql,
+    reads: () => sql,
     prisma,
     execScript: async (text) => void (await pglite.exec(text)),
     poolStats: () => [],
+    replicaLag: () => [],
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
@@ -221,8 +255,8 @@ async function openEmbedded(dataDir: string): Promise<Database> {
 }
 
 /** Opens PostgreSQL when a URL is given, else PGlite under `dataDir` ("memory" for none). */
-export async function openDatabase(options: { url?: string; dataDir?: string } = {}): Promise<Database> {
-  if (options.url) return openPostgres(options.url);
+export async function openDatabase(options: { url?: string; replicaUrls?: string[]; dataDir?: string } = {}): Promise<Database> {
+  if (options.url) return openPostgres(options.url, options.replicaUrls ?? []);
   const { mkdirSync } = await import("node:fs");
   const dataDir = options.dataDir ?? "./data";
   if (dataDir !== "memory") mkdirSync(dataDir, { recursive: true });
@@ -238,7 +272,7 @@ const globalForDb = globalThis as unknown as { tracelightDb?: Promise<Database> 
 export function database(): Promise<Database> {
   globalForDb.tracelightDb ??= (async () => {
     const { migrate } = await import("./migrate");
-    const db = await openDatabase({ url: env().DATABASE_URL, dataDir: `${env().DATA_DIR}/pg` });
+    const db = await openDatabase({ url: env().DATABASE_URL, replicaUrls: env().DATABASE_REPLICA_URLS, dataDir: `${env().DATA_DIR}/pg` });
     try {
       await migrate(db);
     } catch (error) {

@@ -40,6 +40,12 @@ interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | 
   access: A;
   /** Ingest: runs on ingest's own connections, so slow reads never hold it up. */
   ingest?: boolean;
+  /**
+   * The handler only reads, and a few seconds' staleness is fine (a list, a query, statistics, a
+   * chart): it may be answered from a streaming replica (see Database.reads). The caller's identity
+   * is still read on the primary, so a key made a moment ago works.
+   */
+  replica?: boolean;
   body?: B;
   query?: Q;
   /** The path's parameters, checked here (a malformed id is a 404, like a missing one). */
@@ -158,7 +164,8 @@ export function route<
             if (!parsed.success) throw badRequest(describeZodError(parsed.error, "query parameters"));
             query = parsed.data;
           }
-          const ctx = identity ? { sql, ip, identity, workspaceId: identity.workspaceId } : { sql, ip, identity };
+          const reads = spec.replica ? db.reads() : sql;
+          const ctx = identity ? { sql: reads, ip, identity, workspaceId: identity.workspaceId } : { sql: reads, ip, identity };
           const result = await spec.handler({
             ctx: ctx as never,
             body: body as never,

@@ -58,4 +58,18 @@ function registerGauges(): void {
         },
       }),
   );
+  metric(
+    "tracelight_db_replica_lag_seconds",
+    (name) =>
+      new prometheus.Gauge({
+        name,
+        help: "How far each read replica is at most behind the primary (absent while unknown or unreachable)",
+        labelNames: ["replica"],
+        async collect() {
+          this.reset();
+          for (const { name: replica, lagMs } of (await database()).replicaLag())
+            if (lagMs !== undefined) this.set({ replica }, lagMs / 1000);
+        },
+      }),
+  );
 }

@@ -1,6 +1,6 @@
 import { sessionUserId } from "../auth/session";
 import { clientIp } from "../core/client-ip";
-import { getSql } from "../db/client";
+import { database } from "../db/client";
 import type { TrpcContext } from "./init";
 
 /**
@@ -8,5 +8,6 @@ import type { TrpcContext } from "./init";
  * same next-auth session cookie the REST API reads, server/auth/session.ts) and the caller's address.
  */
 export async function createContext(headers: Headers): Promise<TrpcContext> {
-  return { sql: await getSql(), userId: await sessionUserId(headers), ip: clientIp(headers) };
+  const db = await database();
+  return { sql: db.sql, reads: () => db.reads(), userId: await sessionUserId(headers), ip: clientIp(headers) };
 }

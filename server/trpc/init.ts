@@ -11,6 +11,8 @@ import { uuid } from "../core/uuid";
 
 export interface TrpcContext {
   sql: Sql;
+  /** Where a read that may be a little stale goes (a streaming replica when configured, see Database.reads). */
+  reads?: () => Sql;
   /** The signed-in user (next-auth session), or null. */
   userId: string | null;
   /** The caller's address (trusted proxies only), for the rate limits of public procedures. */
@@ -95,6 +97,12 @@ export const workspaceProcedure = userProcedure.input(z.object({ workspaceId: uu
   if (!role) throw new TRPCError({ code: "NOT_FOUND", message: `Workspace ${input.workspaceId} not found.` });
   return next({ ctx: { ...ctx, workspaceId: input.workspaceId, role } });
 });
+
+/**
+ * A member's read that may be a few seconds stale (the runs table, statistics, charts): answered
+ * from a streaming replica when one is fresh enough, membership still checked on the primary.
+ */
+export const workspaceReadProcedure = workspaceProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, sql: ctx.reads?.() ?? ctx.sql } }));
 
 /** Members and admins: viewers can read but not change data. */
 export const workspaceWriteProcedure = workspaceProcedure.use(({ ctx, next }) => {

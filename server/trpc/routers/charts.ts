@@ -3,13 +3,13 @@ import { chartRequest, chartSetCreate, chartSetRender, chartSetUpdate } from "..
 import { chartSeries, projectChartSeries } from "../../charts/series";
 import { createChartSet, deleteChartSet, listChartSets, readChartSet, renderChartSet, updateChartSet } from "../../charts/sets";
 import { uuid } from "../../core/uuid";
-import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
+import { router, workspaceProcedure, workspaceReadProcedure, workspaceWriteProcedure } from "../init";
 
 const setId = z.object({ id: uuid });
 
 export const chartsRouter = router({
   /** Time-bucketed run metrics over the workspace, or one project when `projectId` is given. */
-  series: workspaceProcedure
+  series: workspaceReadProcedure
     .input(z.object({ projectId: uuid.nullish(), request: chartRequest }))
     .query(({ ctx, input }) =>
       input.projectId
@@ -22,7 +22,7 @@ export const chartsRouter = router({
       .input(z.object({ projectId: uuid.nullish() }))
       .query(({ ctx, input }) => listChartSets(ctx.sql, ctx.workspaceId, input.projectId ?? undefined)),
     get: workspaceProcedure.input(setId).query(({ ctx, input }) => readChartSet(ctx.sql, ctx.workspaceId, input.id)),
-    render: workspaceProcedure
+    render: workspaceReadProcedure
       .input(setId.extend({ range: chartSetRender }))
       .query(({ ctx, input }) => renderChartSet(ctx.sql, ctx.workspaceId, input.id, input.range)),
     create: workspaceWriteProcedure

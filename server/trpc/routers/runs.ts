@@ -7,7 +7,7 @@ import { runGroupBody, runQueryBody, runSelection } from "../../runs/schema";
 import { groupThreads, threadTurns } from "../../runs/threads";
 import { SORT_KEYS, sortedRuns } from "../../runs/sorted";
 import { runStats } from "../../runs/stats";
-import { router, workspaceProcedure } from "../init";
+import { router, workspaceProcedure, workspaceReadProcedure } from "../init";
 import type { IdentityField, SelectedRun, WireRun } from "../../runs/serialize";
 
 /** The fields the runs table shows; inputs and outputs stay in the database until a run is opened. */
@@ -67,7 +67,7 @@ const wireSelection = (s: Selection) =>
 
 export const runsRouter = router({
   /** One page of runs, newest first; `cursor` is the opaque keyset cursor of the previous page. */
-  list: workspaceProcedure
+  list: workspaceReadProcedure
     .input(
       selection.extend({
         cursor: z.string().nullish(),
@@ -97,10 +97,10 @@ export const runsRouter = router({
     }),
 
   /** Statistics of the same selection (count, latency percentiles, tokens, cost, feedback). */
-  stats: workspaceProcedure.input(selection).query(({ ctx, input }) => runStats(ctx.sql, ctx.workspaceId, wireSelection(input))),
+  stats: workspaceReadProcedure.input(selection).query(({ ctx, input }) => runStats(ctx.sql, ctx.workspaceId, wireSelection(input))),
 
   /** The project's conversations (runs grouped by thread id), most recently active first. */
-  threads: workspaceProcedure
+  threads: workspaceReadProcedure
     .input(z.object({ projectId: uuid, offset: z.number().int().min(0).default(0) }))
     .query(({ ctx, input }) =>
       groupThreads(ctx.sql, ctx.workspaceId, runGroupBody.parse({ session_id: input.projectId, limit: 50, offset: input.offset })),

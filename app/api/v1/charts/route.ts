@@ -5,6 +5,7 @@ import { chartSeries } from "@/server/charts/series";
 
 export const POST = route({
   access: "read",
+  replica: true,
   body: chartRequest,
   handler: ({ ctx, body }) => chartSeries(ctx.sql, ctx.workspaceId, body),
 });

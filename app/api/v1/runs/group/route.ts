@@ -5,6 +5,7 @@ import { groupThreads } from "@/server/runs/threads";
 
 export const POST = route({
   access: "read",
+  replica: true,
   body: runGroupBody,
   handler: ({ ctx, body }) => groupThreads(ctx.sql, ctx.workspaceId, body),
 });

@@ -5,6 +5,7 @@ import { runQueryBody } from "@/server/runs/schema";
 
 export const POST = route({
   access: "read",
+  replica: true,
   body: runQueryBody,
   handler: ({ ctx, body }) => queryRuns(ctx.sql, ctx.workspaceId, body),
 });

@@ -5,6 +5,7 @@ import { runStats } from "@/server/runs/stats";
 
 export const POST = route({
   access: "read",
+  replica: true,
   body: runSelection,
   handler: ({ ctx, body }) => runStats(ctx.sql, ctx.workspaceId, body),
 });

@@ -6,6 +6,7 @@ import { queryRunsV2, runQueryV2 } from "@/server/runs/query-v2";
 /** A page (streamed as JSON Patch events with `Accept: text/event-stream`) of runs in the v2 shape (`client.runs.query`), followed with `next_cursor`. */
 export const POST = route({
   access: "read",
+  replica: true,
   body: runQueryV2,
   handler: ({ ctx, body, request }) =>
     wantsStream(request)

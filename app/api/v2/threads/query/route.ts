@@ -6,6 +6,7 @@ import { queryThreads, threadQuery } from "@/server/runs/threads-v2";
 /** A page (streamed as JSON Patch events with `Accept: text/event-stream`) of a project's threads, most recently active first (`client.threads.query`). */
 export const POST = route({
   access: "read",
+  replica: true,
   body: threadQuery,
   handler: ({ ctx, body, request }) =>
     wantsStream(request)

@@ -5,6 +5,7 @@ import { threadAggregateQuery, threadAggregateStats } from "@/server/runs/thread
 /** Statistics over a project's threads (`client.threads.aggregateStats`). */
 export const POST = route({
   access: "read",
+  replica: true,
   body: threadAggregateQuery,
   handler: ({ ctx, body }) => threadAggregateStats(ctx.sql, ctx.workspaceId, body),
 });

@@ -5,6 +5,7 @@ import { projectChartSeries } from "@/server/charts/series";
 
 export const POST = route<"read", typeof chartRequest, undefined, { sessionId: string }>({
   access: "read",
+  replica: true,
   body: chartRequest,
   handler: ({ ctx, body, params }) => projectChartSeries(ctx.sql, ctx.workspaceId, params.sessionId, body),
 });

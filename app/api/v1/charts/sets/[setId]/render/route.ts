@@ -6,6 +6,7 @@ import { idParams } from "@/server/core/uuid";
 
 export const POST = route({
   access: "read",
+  replica: true,
   body: chartSetRender,
   params: idParams("setId"),
   handler: ({ ctx, body, params }) => renderChartSet(ctx.sql, ctx.workspaceId, params.setId, body),
