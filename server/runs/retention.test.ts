@@ -8,7 +8,8 @@ import { createExamples } from "../datasets/examples";
 import { createDataset } from "../datasets/service";
 import { createFeedback } from "../feedback/service";
 import { ingestRuns } from "../ingest/service";
-import { addRunsToQueue } from "../review/queues/items";
+import { addRunsToQueue, removeRuns } from "../review/queues/items";
+import { addRuns } from "../review/queues/service";
 import { createQueue } from "../review/queues/queues";
 import { updateSession } from "../sessions/service";
 import { expireTraces } from "./retention";
@@ -49,7 +50,7 @@ withTestDatabases("trace retention", (open) => {
   const projectId = async (name: string) => (await db.prisma.project.findFirstOrThrow({ where: { workspaceId: ws, name } })).id;
   const exists = async (id: string) => (await db.prisma.run.count({ where: { id } })) === 1;
 
-  test("a short-lived project keeps 14 days, extended traces (feedback, examples, queues) 400; a long-lived one its own days; no tier keeps all", async () => {
+  test("a short-lived project keeps 14 days, extended traces (feedback, examples, queues, extend_trace_retention) 400; a long-lived one its own days; no tier keeps all", async () => {
     const [recent] = await trace("short", 3);
     const [old, oldChild] = await trace("short", 20);
     const [scored, scoredChild] = await trace("short", 20);
@@ -62,6 +63,10 @@ withTestDatabases("trace retention", (open) => {
     await createExamples(db, ws, dataset.id, [{ inputs: { q: 1 }, source_run_id: exampleChild }]);
     const queue = await createQueue(db, ws, { name: `review-${randomUUID()}` });
     await addRunsToQueue(db, ws, queue.id, [{ run_id: queuedChild }]);
+    // Upgraded by the client (extend_trace_retention): kept after it leaves the queue.
+    const [upgraded, upgradedChild] = await trace("short", 20);
+    await addRuns(db, ws, queue.id, [{ run_id: upgradedChild }], { extendTraceRetention: true });
+    await removeRuns(db, queue.id, { run_ids: [upgradedChild] });
     const [longKept] = await trace("long", 20);
     const [longGone] = await trace("long", 40);
     const [untiered] = await trace("kept", 1000);
@@ -72,7 +77,7 @@ withTestDatabases("trace retention", (open) => {
 
     assert.equal(await expireTraces(db), 3);
     for (const id of [old, oldChild, ancient, ancientChild, longGone]) assert.equal(await exists(id), false, `${id} expired`);
-    for (const id of [recent, scored, example, queued, longKept, untiered]) assert.equal(await exists(id), true, `${id} kept`);
+    for (const id of [recent, scored, example, queued, upgraded, longKept, untiered]) assert.equal(await exists(id), true, `${id} kept`);
     assert.equal(await db.prisma.traceTotals.count({ where: { workspaceId: ws, traceId: { in: [old, ancient, longGone] } } }), 0);
     const released = await db.prisma.blobKey.count({ where: { orphanedSince: { not: null } } });
     assert.ok(released >= 3, "the expired traces' files are released to the blob sweep");

@@ -9,7 +9,8 @@ const BATCH = 500;
 /**
  * Deletes the traces that outlived their project's retention (`trace_tier`, see migration
  * 20261126000800_retention): in a "shortlived" project a trace older than 14 days unless it is
- * extended — it has feedback, a run of it became an example or is in an annotation queue — and any
+ * extended — it has feedback, a run of it became an example or is in an annotation queue, or a
+ * client asked for it (`extendTraces`) — and any
  * trace older than `long_lived_retention_days` (400); in a "longlived" project any trace older than
  * that. A trace goes whole (its runs, their attachments' records — whose files the blob sweep then
  * frees — and its totals), in batches of 500 traces, each its own short transaction so ingest never
@@ -34,11 +35,13 @@ export async function expireTraces(db: Sql): Promise<number> {
               AND (r.start_time < now() - make_interval(days => ${longDays}) OR NOT (
                 EXISTS (SELECT 1 FROM feedback f WHERE f.workspace_id = r.workspace_id AND f.trace_id = r.trace_id)
                 OR EXISTS (SELECT 1 FROM runs x JOIN example_versions e ON e.source_run_id = x.id WHERE x.trace_id = r.trace_id)
-                OR EXISTS (SELECT 1 FROM runs x JOIN annotation_queue_runs q ON q.run_id = x.id WHERE x.trace_id = r.trace_id)))
+                OR EXISTS (SELECT 1 FROM runs x JOIN annotation_queue_runs q ON q.run_id = x.id WHERE x.trace_id = r.trace_id)
+                OR EXISTS (SELECT 1 FROM extended_traces x WHERE x.workspace_id = r.workspace_id AND x.trace_id = r.trace_id)))
             LIMIT ${BATCH}`)
         ).map((r) => r.trace_id);
         if (ids.length === 0) return 0;
         await t.query(sql`DELETE FROM trace_totals WHERE workspace_id = ${project.workspaceId} AND trace_id = ANY(${ids}::uuid[])`);
+        await t.query(sql`DELETE FROM extended_traces WHERE workspace_id = ${project.workspaceId} AND trace_id = ANY(${ids}::uuid[])`);
         await t.query(sql`DELETE FROM runs WHERE workspace_id = ${project.workspaceId} AND trace_id = ANY(${ids}::uuid[])`);
         return ids.length;
       });
@@ -47,6 +50,19 @@ export async function expireTraces(db: Sql): Promise<number> {
     }
   }
   return deleted;
+}
+
+/**
+ * Upgrades the traces of these runs of the workspace to extended retention for good (a client's
+ * `extend_trace_retention=true`), whatever becomes of what they were sent with.
+ */
+export async function extendTraces(db: Sql, workspaceId: string, runIds: string[]): Promise<void> {
+  const runs = await db.prisma.run.findMany({
+    where: { workspaceId, id: { in: runIds } },
+    select: { traceId: true },
+    distinct: ["traceId"],
+  });
+  await db.prisma.extendedTrace.createMany({ data: runs.map(({ traceId }) => ({ workspaceId, traceId })), skipDuplicates: true });
 }
 
 onEvery(

@@ -160,6 +160,9 @@ export const itemsQuery = z
 export const itemsCountQuery = timeRangeQuery.extend({ status: z.string().default("all") });
 
 /** POST /platform/annotation-queues/{id}/items. */
+/** `?extend_trace_retention=true` on adding runs: their traces are upgraded to extended retention for good. */
+export const extendQuery = z.object({ extend_trace_retention: flag.optional() });
+
 export const itemsAdd = z.object({
   items: z
     .array(runKey.extend({ item_type: z.enum(["RUN"]).optional(), thread_id: z.string().optional() }))

@@ -4,6 +4,7 @@ import { notFound } from "../../core/errors";
 import { exportQueue } from "./export";
 import { addRunsToQueue, loadItem, loadItemOfWorkspace, removeRuns, updateItem } from "./items";
 import { addRunsOfProjects, loadQueue } from "./queues";
+import { extendTraces } from "../../runs/retention";
 import { countQueueRuns, itemPlacement, listItems, listQueueRuns, queueRunAt, sectionStatus } from "./reads";
 import { markStatus } from "./reviewing";
 import type { QueueRunUpdate, ReviewStatus, RunKey, StatusUpdate } from "./schema";
@@ -19,22 +20,36 @@ export async function addRuns(
   workspaceId: string,
   queueId: string,
   keys: Pick<RunKey, "run_id" | "source_proposed_example_id">[],
+  options: { extendTraceRetention?: boolean } = {},
 ) {
   await loadQueue(db, workspaceId, queueId);
-  return addRunsToQueue(db, workspaceId, queueId, keys);
+  const items = await addRunsToQueue(db, workspaceId, queueId, keys);
+  if (options.extendTraceRetention)
+    await extendTraces(
+      db,
+      workspaceId,
+      items.map((item) => item.run_id),
+    );
+  return items;
 }
 
 /** POST /annotation-queues/populate: the root runs of experiments (projects of the workspace), or their runs matching a filter. */
 export async function populateQueue(
   db: Sql,
   workspaceId: string,
-  input: { queue_id: string; session_ids: string[]; filter?: string | null; limit?: number },
+  input: { queue_id: string; session_ids: string[]; filter?: string | null; limit?: number; extend_trace_retention?: boolean },
 ) {
   await loadQueue(db, workspaceId, input.queue_id);
   const found = await db.prisma.project.findMany({ where: { workspaceId, id: { in: input.session_ids } }, select: { id: true } });
   const missing = input.session_ids.filter((id) => !found.some((p) => p.id === id));
   if (missing.length) throw notFound(`Projects not found: ${missing.join(", ")}.`);
   const items = await addRunsOfProjects(db, workspaceId, input.queue_id, input.session_ids, input);
+  if (input.extend_trace_retention)
+    await extendTraces(
+      db,
+      workspaceId,
+      items.map((item) => item.run_id),
+    );
   return { added: items.length };
 }
 

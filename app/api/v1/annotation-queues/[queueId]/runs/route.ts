@@ -1,7 +1,7 @@
 import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { queueRunsQuery, runsAdd } from "@/server/review/queues/schema";
+import { extendQuery, queueRunsQuery, runsAdd } from "@/server/review/queues/schema";
 import { addRuns, queueRuns, reviewerOf } from "@/server/review/queues/service";
 
 const params = idParams("queueId");
@@ -19,7 +19,9 @@ export const POST = route({
   access: "write",
   params,
   body: runsAdd,
-  handler: ({ ctx, params, body }) => addRuns(ctx.sql, ctx.workspaceId, params.queueId, body),
+  query: extendQuery,
+  handler: ({ ctx, params, body, query }) =>
+    addRuns(ctx.sql, ctx.workspaceId, params.queueId, body, { extendTraceRetention: query.extend_trace_retention }),
 });
 
 export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

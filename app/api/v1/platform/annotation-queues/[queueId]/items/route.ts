@@ -1,7 +1,7 @@
 import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { itemsAdd, itemsQuery } from "@/server/review/queues/schema";
+import { extendQuery, itemsAdd, itemsQuery } from "@/server/review/queues/schema";
 import { addRuns, itemsPage, reviewerOf } from "@/server/review/queues/service";
 
 const params = idParams("queueId");
@@ -18,7 +18,10 @@ export const POST = route({
   access: "write",
   params,
   body: itemsAdd,
-  handler: async ({ ctx, params, body }) => ({ items: await addRuns(ctx.sql, ctx.workspaceId, params.queueId, body.items) }),
+  query: extendQuery,
+  handler: async ({ ctx, params, body, query }) => ({
+    items: await addRuns(ctx.sql, ctx.workspaceId, params.queueId, body.items, { extendTraceRetention: query.extend_trace_retention }),
+  }),
 });
 
 export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");
