@@ -31,16 +31,8 @@ const API_ROOTS = [
   "playground",
 ];
 
-/**
- * Requests pass through proxy.ts, and Next hands a proxy at most `proxyClientMaxBodySize` of a body
- * (10 MiB by default), cutting the rest. Allow a little more than the largest body the API accepts
- * (MAX_BODY_BYTES, 25 MiB by default, as in server/env.ts) so every accepted size arrives whole.
- */
-const MAX_BODY_BYTES = Number(process.env.MAX_BODY_BYTES) || 25 * 1024 * 1024;
-
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  experimental: { proxyClientMaxBodySize: MAX_BODY_BYTES + 1024 * 1024 },
   distDir: process.env.NEXT_DIST_DIR || ".next",
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,

@@ -44,6 +44,19 @@ export function proxy(request: NextRequest) {
   return NextResponse.next();
 }
 
+/**
+ * Only requests without a body come here (pages, preflights): Next.js copies the body of every
+ * request a proxy sees into memory, so API writes (a 100 MB attachment, say) bypass it and stream
+ * straight to their route.
+ */
 export const config = {
-  matcher: ["/((?!_next/|favicon.ico|api/auth|api/trpc).*)"],
+  matcher: [
+    {
+      source: "/((?!_next/|favicon.ico|api/auth|api/trpc).*)",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+  ],
 };

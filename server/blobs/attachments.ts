@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { blobUrl, putBlob } from "./store";
+import { blobSize, blobUrl, putBlob, type BlobContent } from "./store";
 
 export interface IncomingAttachment {
   runId: string;
   name: string;
   mimeType: string;
-  bytes: Buffer;
+  content: BlobContent;
 }
 
 /** Writes attachment bytes to the blob store and records them on their runs (a later upload of a name replaces it). */
@@ -18,8 +18,8 @@ export async function storeAttachments(db: Sql, workspaceId: string, attachments
       run_id: a.runId,
       name: a.name,
       mime_type: a.mimeType,
-      size: a.bytes.length,
-      blob_key: await putBlob(db, a.bytes),
+      size: blobSize(a.content),
+      blob_key: await putBlob(db, a.content),
     })),
   );
   await db.query(sql`

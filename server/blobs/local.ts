@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { access, constants, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { access, constants, copyFile, link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../env";
 import { publicUrl } from "../http/public-url";
@@ -9,9 +9,15 @@ import type { BlobBackend } from "./store";
 export function localBackend(): BlobBackend {
   const file = (key: string) => path.join(env().DATA_DIR, "blobs", key.slice(0, 2), key);
   return {
-    async put(key, bytes) {
+    async put(key, content) {
       await mkdir(path.dirname(file(key)), { recursive: true });
-      await writeFile(file(key), bytes);
+      if (Buffer.isBuffer(content)) return writeFile(file(key), content);
+      // An upload streamed to a file under DATA_DIR is linked into place (the same bytes may be there already).
+      await link(content.file, file(key)).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code === "EEXIST") return;
+        if (error.code === "EXDEV" || error.code === "EPERM") return copyFile(content.file, file(key));
+        throw error;
+      });
     },
     async get(key) {
       return readFile(file(key)).catch(() => null);

@@ -1,5 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { createReadStream } from "node:fs";
 import { env } from "../env";
 import { blobHeaders } from "./headers";
 import type { BlobBackend } from "./store";
@@ -25,8 +26,10 @@ export function s3Backend(): BlobBackend {
     responseChecksumValidation: "WHEN_REQUIRED",
   });
   return {
-    async put(key, bytes) {
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes }));
+    async put(key, content) {
+      // A file an upload was streamed to is streamed on to the bucket, its length known beforehand.
+      const body = Buffer.isBuffer(content) ? { Body: content } : { Body: createReadStream(content.file), ContentLength: content.size };
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, ...body }));
     },
     async get(key) {
       try {

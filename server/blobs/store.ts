@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Sql } from "../db/client";
+import type { SpooledFile } from "../http/multipart";
 import { sql } from "../db/sql";
 import { env } from "../env";
 import { localBackend } from "./local";
@@ -12,8 +13,12 @@ export { verifyBlobSignature } from "./local";
  * the same file sent twice is stored once: in an S3-compatible bucket when S3_BUCKET is set
  * (s3.ts), else under DATA_DIR/blobs (local.ts).
  */
+/** What is stored: bytes in memory, or a file an upload was streamed to (with its size and SHA-256). */
+export type BlobContent = Buffer | SpooledFile;
+
 export interface BlobBackend {
-  put(key: string, bytes: Buffer): Promise<void>;
+  /** Stores the content under its key; a file is streamed (or linked), never read whole into memory. */
+  put(key: string, content: BlobContent): Promise<void>;
   get(key: string): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
   /** An absolute link that serves the blob until it expires (the SDKs pass it straight to fetch()). */
@@ -42,12 +47,14 @@ function checkedKey(key: string): string {
  * transaction that records the row holding it, when there is one): the sweep leaves a key put within
  * its grace period alone, and waits for that transaction when it holds the key's row.
  */
-export async function putBlob(db: Sql, bytes: Buffer): Promise<string> {
-  const key = createHash("sha256").update(bytes).digest("hex");
+export async function putBlob(db: Sql, content: BlobContent): Promise<string> {
+  const key = Buffer.isBuffer(content) ? createHash("sha256").update(content).digest("hex") : content.sha256;
   await db.query(sql`INSERT INTO blob_keys (blob_key) VALUES (${key}) ON CONFLICT (blob_key) DO UPDATE SET put_at = now()`);
-  await blobs().put(key, bytes);
+  await blobs().put(key, content);
   return key;
 }
+
+export const blobSize = (content: BlobContent): number => (Buffer.isBuffer(content) ? content.length : content.size);
 
 export const getBlob = (key: string) => blobs().get(checkedKey(key));
 export const deleteBlob = (key: string) => blobs().delete(checkedKey(key));

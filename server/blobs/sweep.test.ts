@@ -43,7 +43,7 @@ withTestDatabases("blob sweep", (open) => {
   const runWith = async (project: string, files: Record<string, Buffer>, id: string = randomUUID()) => {
     await ingestRuns(db, ws, {
       post: [{ id, name: "r", run_type: "chain", session_name: project, start_time: Date.now() }],
-      attachments: Object.entries(files).map(([name, b]) => ({ runId: id, name, mimeType: "text/plain", bytes: b })),
+      attachments: Object.entries(files).map(([name, b]) => ({ runId: id, name, mimeType: "text/plain", content: b })),
     });
     return id;
   };
@@ -83,6 +83,7 @@ withTestDatabases("blob sweep", (open) => {
       filename: "blob",
       contentType,
       headers: {},
+      size: body.length,
       body,
     });
     await createFromMultipart(db, ws, dataset.id, [

@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import type { Sql } from "../db/client";
 import { badRequest } from "../core/errors";
-import type { Part } from "../http/multipart";
+import { partText, type Part } from "../http/multipart";
 import { createExamples } from "./examples";
 import { dataType } from "./schema";
 import { datasetWire, findDataset, insertDataset, type WireDataset } from "./service";
@@ -19,8 +19,11 @@ export function parseCsv(text: string): string[][] {
   }
 }
 
-const text = (parts: Part[], name: string) => parts.find((p) => p.name === name)?.body.toString("utf8");
-const texts = (parts: Part[], name: string) => parts.filter((p) => p.name === name).map((p) => p.body.toString("utf8"));
+const text = async (parts: Part[], name: string) => {
+  const part = parts.find((p) => p.name === name);
+  return part && partText(part);
+};
+const texts = (parts: Part[], name: string) => Promise.all(parts.filter((p) => p.name === name).map(partText));
 
 /** A CSV file to become a dataset: the columns named by inputKeys/outputKeys become each example's inputs and outputs. */
 export interface CsvUpload {
@@ -39,16 +42,16 @@ export interface CsvUpload {
 export async function uploadCsv(db: Sql, workspaceId: string, parts: Part[]): Promise<WireDataset> {
   const file = parts.find((p) => p.name === "file");
   if (!file) throw badRequest("Send the CSV as a multipart part named file.");
-  const type = text(parts, "data_type");
+  const type = await text(parts, "data_type");
   const parsedType = type ? dataType.safeParse(type) : undefined;
   if (parsedType && !parsedType.success) throw badRequest(`Invalid data_type ${JSON.stringify(type)}: must be one of kv, llm, chat.`);
   return datasetFromCsv(db, workspaceId, {
-    csv: file.body.toString("utf8"),
-    name: text(parts, "name") ?? file.filename ?? "",
-    description: text(parts, "description") ?? null,
+    csv: await partText(file),
+    name: (await text(parts, "name")) ?? file.filename ?? "",
+    description: (await text(parts, "description")) ?? null,
     dataType: parsedType?.data,
-    inputKeys: texts(parts, "input_keys"),
-    outputKeys: texts(parts, "output_keys"),
+    inputKeys: await texts(parts, "input_keys"),
+    outputKeys: await texts(parts, "output_keys"),
   });
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { putBlob } from "../blobs/store";
 import type { Sql } from "../db/client";
 import { badRequest, describeZodError } from "../core/errors";
-import type { Part } from "../http/multipart";
+import { partText, type Part } from "../http/multipart";
 import { createExamples, updateExamples, type ExampleChange, type NewExample, type StoredAttachment, type WriteResult } from "./examples";
 import { split } from "./schema";
 
@@ -60,11 +60,12 @@ function group(parts: Part[]): Group[] {
   return [...groups.values()];
 }
 
-function json<T extends z.ZodType>(part: Part | undefined, schema: T): z.infer<T> | undefined {
+async function json<T extends z.ZodType>(part: Part | undefined, schema: T): Promise<z.infer<T> | undefined> {
   if (!part) return undefined;
+  const text = await partText(part);
   let value: unknown;
   try {
-    value = JSON.parse(part.body.toString("utf8"));
+    value = JSON.parse(text);
   } catch {
     throw badRequest(`Multipart part ${JSON.stringify(part.name)} is not valid JSON.`);
   }
@@ -78,7 +79,7 @@ async function storeAttachments(db: Sql, g: Group): Promise<Record<string, Store
   const out: Record<string, StoredAttachment> = {};
   for (const { name, part } of g.attachments) {
     const mime = part.contentType.split(";")[0].trim() || "application/octet-stream";
-    out[name] = { blob_key: await putBlob(db, part.body), mime_type: mime, size: part.body.length };
+    out[name] = { blob_key: await putBlob(db, part.spooled ?? part.body!), mime_type: mime, size: part.size };
   }
   return out;
 }
@@ -87,12 +88,12 @@ async function storeAttachments(db: Sql, g: Group): Promise<Record<string, Store
 export async function createFromMultipart(db: Sql, workspaceId: string, datasetId: string, parts: Part[]): Promise<WriteResult> {
   const items: NewExample[] = [];
   for (const g of group(parts)) {
-    const body = json(g.body, createBody) ?? {};
+    const body = (await json(g.body, createBody)) ?? {};
     if (!g.inputs && !body.use_source_run_io) throw badRequest(`Example ${g.id} has no ${g.id}.inputs part.`);
     items.push({
       id: g.id,
-      inputs: json(g.inputs, record),
-      outputs: json(g.outputs, record) ?? null,
+      inputs: await json(g.inputs, record),
+      outputs: (await json(g.outputs, record)) ?? null,
       metadata: body.metadata,
       split: body.split,
       source_run_id: body.source_run_id,
@@ -109,15 +110,15 @@ export async function createFromMultipart(db: Sql, workspaceId: string, datasetI
 export async function updateFromMultipart(db: Sql, workspaceId: string, datasetId: string, parts: Part[]): Promise<WriteResult> {
   const changes: ExampleChange[] = [];
   for (const g of group(parts)) {
-    const body = json(g.body, updateBody) ?? {};
+    const body = (await json(g.body, updateBody)) ?? {};
     changes.push({
       id: g.id,
-      inputs: json(g.inputs, record),
-      outputs: json(g.outputs, record),
+      inputs: await json(g.inputs, record),
+      outputs: await json(g.outputs, record),
       metadata: body.metadata,
       split: body.split,
       attachments: await storeAttachments(db, g),
-      attachments_operations: json(g.operations, operations),
+      attachments_operations: await json(g.operations, operations),
     });
   }
   return updateExamples(db, workspaceId, datasetId, changes);

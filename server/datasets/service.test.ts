@@ -28,13 +28,10 @@ process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "tracelight-datasets-")
 
 const status = (code: number) => (error: unknown) => error instanceof AppError && error.status === code;
 const pause = () => new Promise((r) => setTimeout(r, 5));
-const part = (name: string, body: string | Buffer, contentType = "application/json"): Part => ({
-  name,
-  filename: "blob",
-  contentType,
-  headers: {},
-  body: Buffer.isBuffer(body) ? body : Buffer.from(body),
-});
+const part = (name: string, body: string | Buffer, contentType = "application/json"): Part => {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  return { name, filename: "blob", contentType, headers: {}, size: bytes.length, body: bytes };
+};
 const list = (db: Sql, ws: string, q: Record<string, unknown>) => listExamples(db, ws, exampleListQuery.parse(q));
 
 withTestDatabases("datasets", (open) => {

@@ -3,8 +3,12 @@
  * clear 4xx; nothing crashes. FUZZ_RUNS sets how many cases each property tries (`npm run fuzz`).
  */
 import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import fc from "fast-check";
-import { parseMultipart } from "../http/multipart";
+import { disposeParts, readMultipart } from "../http/multipart";
 import { toConversation } from "../llm/conversation";
 import { decodeExportRequest } from "../otel/decode";
 import { spansToRuns } from "../otel/to-runs";
@@ -14,7 +18,19 @@ import { anyJson, anyText, FUZZ_RUNS, refusedOrDone } from "./arbitraries";
 
 const settings = { numRuns: FUZZ_RUNS };
 
-test("fuzz: the multipart parser reads or refuses any body", async () => {
+/** The bytes cut at these offsets, as a stream would deliver them. */
+const cutAt = (bytes: Buffer, cuts: number[]) => {
+  const offsets = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  return [...offsets, bytes.length].map((end, i) => bytes.subarray(i === 0 ? 0 : offsets[i - 1], end));
+};
+
+test("fuzz: the multipart parser reads or refuses any body, in chunks cut anywhere as in one piece", async () => {
+  const spool = mkdtempSync(path.join(tmpdir(), "tracelight-fuzz-"));
+  const read = async (chunks: Buffer[]) => {
+    const parts = await readMultipart(chunks, boundary, spool);
+    await disposeParts(parts);
+    return parts.map((p) => [p.name, p.contentType, p.body?.toString("hex")]);
+  };
   const boundary = "XyZ";
   const part = fc.record({
     name: anyText,
@@ -41,7 +57,11 @@ test("fuzz: the multipart parser reads or refuses any body", async () => {
       ),
   );
   await fc.assert(
-    fc.asyncProperty(body, async (bytes) => void (await refusedOrDone(() => parseMultipart(bytes, boundary)))),
+    fc.asyncProperty(body, fc.array(fc.nat(), { maxLength: 6 }), async (bytes, cuts) => {
+      const whole = await refusedOrDone(() => read([bytes]));
+      const inChunks = await refusedOrDone(() => read(cutAt(bytes, cuts)));
+      assert.deepEqual(inChunks, whole);
+    }),
     settings,
   );
 });

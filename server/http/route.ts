@@ -1,14 +1,16 @@
+import path from "node:path";
 import { z } from "zod";
 import type { Role } from "../auth/api-keys";
 import { database, type Sql } from "../db/client";
+import { env } from "../env";
 import { reportAvailable } from "../db/outage";
-import { readDecodedBody, parseJson } from "./body";
+import { decodedBodyChunks, readDecodedBody, parseJson } from "./body";
 import { clientIp } from "../core/client-ip";
 import { CORS_HEADERS } from "./cors";
 import { AppError, badRequest, describeZodError, forbidden, notFound, unauthorized, unsupportedMediaType } from "../core/errors";
 import { errorResponse } from "./errors";
 import { requestIdentity, type Identity } from "../auth/identity";
-import { boundaryOf, parseMultipart, type Part } from "./multipart";
+import { boundaryOf, disposeParts, readMultipart, type Part } from "./multipart";
 import { withRequestOrigin } from "./public-url";
 import { withRateLimit } from "./rate-limit";
 
@@ -99,7 +101,7 @@ async function parseBody(spec: BodySpec, request: Request): Promise<unknown> {
   const contentType = request.headers.get("content-type") ?? "";
   if (spec === "multipart") {
     const boundary = boundaryOf(contentType);
-    return parseMultipart(await readDecodedBody(request), boundary);
+    return readMultipart(decodedBodyChunks(request), boundary, path.join(env().DATA_DIR, "uploads"));
   }
   if (spec !== "bytes" && !isJsonType(contentType)) {
     // A cross-site form can post text/plain or urlencoded without a preflight; JSON cannot be forged so.
@@ -158,26 +160,30 @@ export function route<
           });
           authorize(spec.access, identity);
           const body = await parseBody(spec.body, request);
-          let query: unknown;
-          if (spec.query) {
-            const parsed = spec.query.safeParse(searchObject(new URL(request.url)));
-            if (!parsed.success) throw badRequest(describeZodError(parsed.error, "query parameters"));
-            query = parsed.data;
+          try {
+            let query: unknown;
+            if (spec.query) {
+              const parsed = spec.query.safeParse(searchObject(new URL(request.url)));
+              if (!parsed.success) throw badRequest(describeZodError(parsed.error, "query parameters"));
+              query = parsed.data;
+            }
+            const reads = spec.replica ? db.reads() : sql;
+            const ctx = identity ? { sql: reads, ip, identity, workspaceId: identity.workspaceId } : { sql: reads, ip, identity };
+            const result = await spec.handler({
+              ctx: ctx as never,
+              body: body as never,
+              query: query as never,
+              params: await pathParams(spec.params, context.params),
+              request,
+            });
+            reportAvailable(startedAt);
+            if (result instanceof Response) return result;
+            if (spec.response) checkResponse(spec.response, result);
+            // Nothing to return (a DELETE, say) is still a JSON body: the SDKs call response.json() on it.
+            return Response.json(result === undefined ? {} : result);
+          } finally {
+            if (spec.body === "multipart") await disposeParts(body as Part[]);
           }
-          const reads = spec.replica ? db.reads() : sql;
-          const ctx = identity ? { sql: reads, ip, identity, workspaceId: identity.workspaceId } : { sql: reads, ip, identity };
-          const result = await spec.handler({
-            ctx: ctx as never,
-            body: body as never,
-            query: query as never,
-            params: await pathParams(spec.params, context.params),
-            request,
-          });
-          reportAvailable(startedAt);
-          if (result instanceof Response) return result;
-          if (spec.response) checkResponse(spec.response, result);
-          // Nothing to return (a DELETE, say) is still a JSON body: the SDKs call response.json() on it.
-          return Response.json(result === undefined ? {} : result);
         }),
       );
     } catch (error) {

@@ -1,5 +1,5 @@
 import { badRequest } from "../core/errors";
-import type { Part } from "../http/multipart";
+import { partBytes, type Part } from "../http/multipart";
 import type { IncomingAttachment } from "../blobs/attachments";
 
 const FIELDS = new Set(["inputs", "outputs", "events", "extra", "error", "serialized"]);
@@ -13,8 +13,8 @@ export interface MultipartIngest {
 }
 
 /** The SDKs send `[Unserializable]` when they cannot encode a value: keep the text rather than fail. */
-function lenientJson(part: Part): unknown {
-  const text = part.body.toString("utf8");
+async function lenientJson(part: Part): Promise<unknown> {
+  const text = (await partBytes(part)).toString("utf8");
   try {
     return JSON.parse(text);
   } catch {
@@ -22,9 +22,10 @@ function lenientJson(part: Part): unknown {
   }
 }
 
-function strictJson(part: Part): unknown {
+async function strictJson(part: Part): Promise<unknown> {
+  const text = (await partBytes(part)).toString("utf8");
   try {
-    return JSON.parse(part.body.toString("utf8"));
+    return JSON.parse(text);
   } catch (error) {
     throw badRequest(`Multipart part "${part.name}" is not valid JSON: ${(error as Error).message}`);
   }
@@ -34,7 +35,7 @@ function strictJson(part: Part): unknown {
  * Reads the LangSmith multipart layout: `post.<id>` / `patch.<id>` with the run, then one part per
  * large field (`post.<id>.inputs` …), `attachment.<id>.<name>` bytes and `feedback.<id>` JSON.
  */
-export function readMultipartIngest(parts: Part[]): MultipartIngest {
+export async function readMultipartIngest(parts: Part[]): Promise<MultipartIngest> {
   const runs = new Map<string, { kind: "post" | "patch"; fields: Record<string, unknown> }>();
   const out: MultipartIngest = { post: [], patch: [], attachments: [], feedback: [] };
   const entry = (kind: "post" | "patch", id: string) => {
@@ -49,12 +50,12 @@ export function readMultipartIngest(parts: Part[]): MultipartIngest {
       if (!id) throw badRequest(`Multipart part "${part.name}" has no run id.`);
       const run = entry(kind, id);
       if (rest.length === 0) {
-        const body = strictJson(part);
+        const body = await strictJson(part);
         if (typeof body !== "object" || body === null || Array.isArray(body))
           throw badRequest(`Multipart part "${part.name}" must be a JSON object.`);
         Object.assign(run.fields, body, { id });
       } else if (FIELDS.has(rest.join("."))) {
-        run.fields[rest.join(".")] = lenientJson(part);
+        run.fields[rest.join(".")] = await lenientJson(part);
       } else {
         throw badRequest(
           `Multipart part "${part.name}": unknown run field "${rest.join(".")}"; expected one of ${[...FIELDS].join(", ")}.`,
@@ -71,10 +72,11 @@ export function readMultipartIngest(parts: Part[]): MultipartIngest {
         runId: id,
         name: rest.join("."),
         mimeType: part.contentType.split(";")[0].trim(),
-        bytes: Buffer.from(part.body),
+        // Copied out of the request's buffer (kept small), or the file it was streamed to.
+        content: part.spooled ?? Buffer.from(part.body!),
       });
     } else if (kind === "feedback") {
-      out.feedback.push({ id, ...(strictJson(part) as object) });
+      out.feedback.push({ id, ...((await strictJson(part)) as object) });
     } else {
       throw badRequest(`Multipart part "${part.name}": expected a name starting with post., patch., attachment. or feedback.`);
     }

@@ -43,7 +43,7 @@ withTestDatabases("trace retention", (open) => {
           end_time: start + 5,
         },
       ],
-      attachments: [{ runId: child, name: "file", mimeType: "text/plain", bytes: Buffer.from(`file of ${root}`) }],
+      attachments: [{ runId: child, name: "file", mimeType: "text/plain", content: Buffer.from(`file of ${root}`) }],
     });
     return [root, child];
   };

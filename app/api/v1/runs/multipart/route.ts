@@ -9,7 +9,7 @@ export const POST = route({
   ingest: true,
   body: "multipart",
   handler: async ({ ctx, body }) => {
-    const { rejected } = await ingestBatch(ctx.sql, ctx.workspaceId, readMultipartIngest(body));
+    const { rejected } = await ingestBatch(ctx.sql, ctx.workspaceId, await readMultipartIngest(body));
     return rejected.length ? reply(207, { errors: rejected }) : reply(202, {});
   },
 });
