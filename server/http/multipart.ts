@@ -91,14 +91,19 @@ class Body {
     if (this.out?.stream.writableNeedDrain) await once(this.out.stream, "drain");
   }
 
-  async finish(): Promise<Pick<Part, "size" | "body" | "spooled">> {
-    if (!this.out) return { size: this.size, body: this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size) };
-    const { stream, file, hash } = this.out;
+  /** The body, when it stayed in memory. */
+  get inMemory(): Buffer | undefined {
+    if (this.out) return undefined;
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+  }
+
+  async finish(): Promise<Pick<Part, "size" | "spooled">> {
+    const { stream, file, hash } = this.out!;
     await new Promise<void>((resolve, reject) => {
       stream.once("error", reject);
       stream.end(resolve);
     });
-    if (this.out.failed) throw this.out.failed;
+    if (this.out!.failed) throw this.out!.failed;
     return { size: this.size, spooled: { file, size: this.size, sha256: hash.digest("hex") } };
   }
 
@@ -171,15 +176,16 @@ export async function readMultipart(
     const rest = pending.subarray(end + 4);
     startPart(pending.subarray(0, Math.max(end, 0)));
     pending = Buffer.alloc(0);
-    if (rest.length) body!.write(Buffer.from(rest));
+    if (rest.length) body!.write(rest);
   };
 
   const onBoundary = () => {
     if (state === "headers" || state === "boundary") throw badRequest(`Multipart part ${parts.length + 1} has no header block.`);
     if (state === "body") {
       const [done, current] = [body!, meta!];
-      const index = parts.push({ ...current, size: 0 }) - 1;
-      finishing.push(done.finish().then((content) => void (parts[index] = { ...current, ...content })));
+      const inMemory = done.inMemory;
+      const index = parts.push(inMemory ? { ...current, size: inMemory.length, body: inMemory } : { ...current, size: 0 }) - 1;
+      if (!inMemory) finishing.push(done.finish().then((content) => void (parts[index] = { ...current, ...content })));
     }
     if (state !== "done") state = "boundary";
   };
