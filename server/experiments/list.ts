@@ -1,7 +1,8 @@
 import type { Sql } from "../db/client";
 import { notFound } from "../core/errors";
 import { findDataset } from "../datasets/service";
-import { listSessions, type ProjectWithStats } from "../sessions/service";
+import { listSessions } from "../sessions/service";
+import type { ProjectWithStats } from "../sessions/schema";
 import { sessionListQuery } from "../sessions/schema";
 
 /** An experiment: a project that ran over a dataset, with its statistics. */

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
 import { isoFromDb } from "../core/time";
@@ -5,35 +6,39 @@ import { runConditions } from "./conditions";
 import type { RunSelection } from "./schema";
 import { rollupStats, statsSource } from "./rollups/stats";
 
-export interface FeedbackKeyStats {
-  n: number;
-  avg: number | null;
-  stdev: number | null;
-  values: Record<string, number>;
-}
+/** One feedback key's scores over a run set. */
+export const wireFeedbackKeyStats = z.object({
+  n: z.number(),
+  avg: z.number().nullable(),
+  stdev: z.number().nullable(),
+  values: z.record(z.string(), z.number()),
+});
+export type FeedbackKeyStats = z.infer<typeof wireFeedbackKeyStats>;
 
-export interface RunStats {
-  run_count: number;
-  error_rate: number | null;
-  latency_p50: number | null;
-  latency_p99: number | null;
-  first_token_p50: number | null;
-  first_token_p99: number | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  median_tokens: number | null;
-  tokens_p99: number | null;
-  prompt_cost: number | null;
-  completion_cost: number | null;
-  total_cost: number | null;
-  cost_p50: number | null;
-  cost_p99: number | null;
-  streaming_rate: number | null;
-  last_run_start_time: string | null;
-  feedback_stats: Record<string, FeedbackKeyStats>;
-  run_facets: unknown[];
-}
+/** POST /runs/stats as the SDKs read it (latencies in seconds, costs in dollars). */
+export const wireRunStats = z.object({
+  run_count: z.number(),
+  error_rate: z.number().nullable(),
+  latency_p50: z.number().nullable(),
+  latency_p99: z.number().nullable(),
+  first_token_p50: z.number().nullable(),
+  first_token_p99: z.number().nullable(),
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.number(),
+  median_tokens: z.number().nullable(),
+  tokens_p99: z.number().nullable(),
+  prompt_cost: z.number().nullable(),
+  completion_cost: z.number().nullable(),
+  total_cost: z.number().nullable(),
+  cost_p50: z.number().nullable(),
+  cost_p99: z.number().nullable(),
+  streaming_rate: z.number().nullable(),
+  last_run_start_time: z.string().nullable(),
+  feedback_stats: z.record(z.string(), wireFeedbackKeyStats),
+  run_facets: z.array(z.unknown()),
+});
+export type RunStats = z.infer<typeof wireRunStats>;
 
 /**
  * The aggregate columns of a run set aliased `r`, its tokens and costs read from alias `tk` (the

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { flag, jsonObjectParam, many } from "../http/query-params";
 import { uuid } from "../core/uuid";
+import { wireRunStats } from "../runs/stats";
 
 /** GET /sessions query parameters as the SDKs send them (repeated `id`, booleans as text). */
 export const sessionListQuery = z.looseObject({
@@ -54,3 +55,38 @@ export const sessionDeleteQuery = z.looseObject({
       .filter(Boolean),
   ),
 });
+
+/** A project as the SDKs read it (a TracerSession: tenant_id is the workspace). */
+export const wireProject = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  start_time: z.string(),
+  end_time: z.string().nullable(),
+  extra: z.record(z.string(), z.unknown()),
+  reference_dataset_id: z.string().nullable(),
+  default_dataset_id: z.null(),
+  /** Trace retention (null: kept until the project is deleted); see server/runs/retention.ts. */
+  trace_tier: z.enum(["shortlived", "longlived"]).nullable(),
+  long_lived_retention_days: z.number().nullable(),
+});
+export type WireProject = z.infer<typeof wireProject>;
+
+/** A project's statistics, as the projects list shows them. */
+export const wireProjectStats = wireRunStats.omit({ median_tokens: true, tokens_p99: true, cost_p50: true, cost_p99: true });
+export type ProjectStats = z.infer<typeof wireProjectStats>;
+
+/** A project with its statistics when they were asked for. */
+export const wireProjectWithStats = wireProject.extend(wireProjectStats.partial().shape);
+export type ProjectWithStats = z.infer<typeof wireProjectWithStats>;
+
+/** What DELETE /sessions removed. */
+export const wireDeleted = z.object({
+  projects: z.number(),
+  runs: z.number(),
+  feedback: z.number(),
+  attachments: z.number(),
+  chart_sets: z.number(),
+});
+export type Deleted = z.infer<typeof wireDeleted>;

@@ -3,8 +3,8 @@ import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
-import type { SessionCreate, SessionListQuery, SessionUpdate } from "./schema";
-import { projectStats, type ProjectStats } from "./stats";
+import type { Deleted, ProjectWithStats, SessionCreate, SessionListQuery, SessionUpdate, WireProject } from "./schema";
+import { projectStats } from "./stats";
 import { UUID } from "../core/uuid";
 
 interface ProjectRow {
@@ -29,25 +29,6 @@ function time(value: string | number | null | undefined, field: string): string 
   if (micros === null) throw badRequest(`Invalid ${field}: ${JSON.stringify(value)} is not an ISO-8601 time or epoch milliseconds.`);
   return formatMicros(micros);
 }
-
-/** A project as a TracerSession (tenant_id is the workspace; reference_dataset_id is always present). */
-export interface WireProject {
-  id: string;
-  tenant_id: string;
-  name: string;
-  description: string | null;
-  start_time: string;
-  end_time: string | null;
-  extra: Record<string, unknown>;
-  reference_dataset_id: string | null;
-  default_dataset_id: null;
-  /** Trace retention (null: kept until the project is deleted); see server/runs/retention.ts. */
-  trace_tier: "shortlived" | "longlived" | null;
-  long_lived_retention_days: number | null;
-}
-
-/** A project with its statistics when they were asked for (a project without runs has none). */
-export type ProjectWithStats = WireProject & Partial<ProjectStats>;
 
 function toWire(row: ProjectRow): WireProject {
   return {
@@ -151,14 +132,6 @@ export async function updateSession(db: Sql, workspaceId: string, id: string, ch
     if (isUniqueViolation(error)) throw taken(change.name ?? "");
     throw error;
   }
-}
-
-export interface Deleted {
-  projects: number;
-  runs: number;
-  feedback: number;
-  attachments: number;
-  chart_sets: number;
 }
 
 /**

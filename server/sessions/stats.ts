@@ -1,11 +1,8 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { statsFromRow, type FeedbackKeyStats, type RunStats } from "../runs/stats";
+import { statsFromRow, type FeedbackKeyStats } from "../runs/stats";
+import type { ProjectStats } from "./schema";
 import { rollupStats, statsSource } from "../runs/rollups/stats";
-
-export type ProjectStats = Omit<RunStats, "run_facets" | "median_tokens" | "tokens_p99" | "cost_p50" | "cost_p99"> & {
-  run_facets: unknown[];
-};
 
 /**
  * Statistics of each project, as the projects list shows them: run count, latency and error

@@ -1,12 +1,13 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { runSelection } from "@/server/runs/schema";
-import { runStats } from "@/server/runs/stats";
+import { runStats, wireRunStats } from "@/server/runs/stats";
 
 export const POST = route({
   access: "read",
   replica: true,
   body: runSelection,
+  response: wireRunStats,
   handler: ({ ctx, body }) => runStats(ctx.sql, ctx.workspaceId, body),
 });
 
