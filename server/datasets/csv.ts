@@ -4,7 +4,8 @@ import { badRequest } from "../core/errors";
 import { partText, type Part } from "../http/multipart";
 import { createExamples } from "./examples";
 import { dataType } from "./schema";
-import { datasetWire, findDataset, insertDataset, type WireDataset } from "./service";
+import { datasetWire, findDataset, insertDataset } from "./service";
+import type { WireDataset } from "./schema";
 
 /**
  * RFC 4180 rows (csv-parse): quoted fields may hold commas, newlines and doubled quotes; CRLF or LF

@@ -5,7 +5,7 @@ import { join, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import { compileExampleFilter } from "./filter";
-import type { ExampleListQuery } from "./schema";
+import type { ExampleListQuery, WireExample } from "./schema";
 import { findDataset, isUuid } from "./service";
 import { resolveAsOf, versionTime, visibleAt } from "./versions";
 import { fromStorage, storableJson } from "../db/storable";
@@ -79,19 +79,6 @@ function checkDistinct(ids: string[]): void {
     if (seen.has(id)) throw badRequest(`Example ${id} appears twice in one request.`);
     seen.add(id);
   }
-}
-
-/** An example as the SDKs read it, with signed links to its attachments. */
-export interface WireExample {
-  id: string;
-  dataset_id: string;
-  inputs: Json;
-  outputs: Json | null;
-  metadata: Json | null;
-  created_at: string;
-  modified_at: string;
-  source_run_id: string | null;
-  attachment_urls: Record<string, { presigned_url: string; s3_url: string; mime_type: string }> | null;
 }
 
 export async function exampleWire(stored: VersionRow): Promise<WireExample> {

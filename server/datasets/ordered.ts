@@ -1,6 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { exampleWire, type VersionRow, type WireExample } from "./examples";
+import { exampleWire, type VersionRow } from "./examples";
+import type { WireExample } from "./schema";
 
 /** These examples' ids and splits (current versions) in the dataset's order (creation, then position), without their content. */
 export async function exampleOutlines(

@@ -140,3 +140,36 @@ export const addRuns = z.looseObject({
   run_ids: z.array(uuid).min(1, "name at least one run").max(1000),
   split,
 });
+
+/** A dataset as the SDKs read it, with its example and experiment counts. */
+export const wireDataset = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  tenant_id: z.string(),
+  data_type: z.string(),
+  created_at: z.string(),
+  modified_at: z.string(),
+  inputs_schema_definition: z.unknown(),
+  outputs_schema_definition: z.unknown(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  extra: z.record(z.string(), z.unknown()).nullable(),
+  example_count: z.number(),
+  session_count: z.number(),
+  last_session_start_time: z.string().nullable(),
+});
+export type WireDataset = z.infer<typeof wireDataset>;
+
+/** An example as the SDKs read it, with signed links to its attachments. */
+export const wireExample = z.object({
+  id: z.string(),
+  dataset_id: z.string(),
+  inputs: z.record(z.string(), z.unknown()),
+  outputs: z.record(z.string(), z.unknown()).nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  created_at: z.string(),
+  modified_at: z.string(),
+  source_run_id: z.string().nullable(),
+  attachment_urls: z.record(z.string(), z.object({ presigned_url: z.string(), s3_url: z.string(), mime_type: z.string() })).nullable(),
+});
+export type WireExample = z.infer<typeof wireExample>;

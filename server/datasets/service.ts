@@ -3,7 +3,7 @@ import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
 import { conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
-import type { DatasetCreate, DatasetListQuery, DatasetUpdate } from "./schema";
+import type { DatasetCreate, DatasetListQuery, DatasetUpdate, WireDataset } from "./schema";
 import { UUID } from "../core/uuid";
 
 export interface DatasetRow {
@@ -30,24 +30,6 @@ export async function findDataset(db: Sql, workspaceId: string, id: string): Pro
   const [row] = await db.query<DatasetRow>(sql`SELECT * FROM datasets WHERE workspace_id = ${workspaceId} AND id = ${id}`);
   if (!row) throw datasetMissing(id);
   return row;
-}
-
-/** A dataset as the SDKs read it, with its example and experiment counts. */
-export interface WireDataset {
-  id: string;
-  name: string;
-  description: string | null;
-  tenant_id: string;
-  data_type: string;
-  created_at: string;
-  modified_at: string;
-  inputs_schema_definition: unknown;
-  outputs_schema_definition: unknown;
-  metadata: Record<string, unknown> | null;
-  extra: Record<string, unknown> | null;
-  example_count: number;
-  session_count: number;
-  last_session_start_time: string | null;
 }
 
 async function wire(db: Sql, workspaceId: string, rows: DatasetRow[]): Promise<WireDataset[]> {

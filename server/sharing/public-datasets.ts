@@ -1,7 +1,8 @@
 import type { Sql } from "../db/client";
-import { listExamples, type WireExample } from "../datasets/examples";
+import { listExamples } from "../datasets/examples";
+import type { WireDataset, WireExample } from "../datasets/schema";
 import type { ExampleListQuery } from "../datasets/schema";
-import { readDataset, type WireDataset } from "../datasets/service";
+import { readDataset } from "../datasets/service";
 import { resolveShare } from "./service";
 
 /** GET /public/{token}/datasets: the shared dataset, read-only, no key. */

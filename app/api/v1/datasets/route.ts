@@ -1,17 +1,20 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { datasetCreate, datasetListQuery } from "@/server/datasets/schema";
+import { z } from "zod";
+import { datasetCreate, datasetListQuery, wireDataset } from "@/server/datasets/schema";
 import { createDataset, listDatasets } from "@/server/datasets/service";
 
 export const GET = route({
   access: "read",
   query: datasetListQuery,
+  response: z.array(wireDataset),
   handler: ({ ctx, query }) => listDatasets(ctx.sql, ctx.workspaceId, query),
 });
 
 export const POST = route({
   access: "write",
   body: datasetCreate,
+  response: wireDataset,
   handler: ({ ctx, body }) => createDataset(ctx.sql, ctx.workspaceId, body),
 });
 

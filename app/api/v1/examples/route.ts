@@ -2,11 +2,13 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { deleteExamples, listExamples } from "@/server/datasets/examples";
 import { createExampleJson } from "@/server/datasets/json-api";
-import { exampleCreate, exampleDeleteQuery, exampleListQuery } from "@/server/datasets/schema";
+import { z } from "zod";
+import { exampleCreate, exampleDeleteQuery, exampleListQuery, wireExample } from "@/server/datasets/schema";
 
 export const GET = route({
   access: "read",
   query: exampleListQuery,
+  response: z.array(wireExample),
   handler: ({ ctx, query }) => listExamples(ctx.sql, ctx.workspaceId, query),
 });
 

@@ -2,13 +2,14 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { deleteExamples, readExample } from "@/server/datasets/examples";
 import { updateExampleJson } from "@/server/datasets/json-api";
-import { exampleReadQuery, exampleUpdate } from "@/server/datasets/schema";
+import { exampleReadQuery, exampleUpdate, wireExample } from "@/server/datasets/schema";
 import { isUuid } from "@/server/datasets/service";
 import { notFound } from "@/server/core/errors";
 
 export const GET = route({
   access: "read",
   query: exampleReadQuery,
+  response: wireExample,
   handler: ({ ctx, query, params }) => readExample(ctx.sql, ctx.workspaceId, params.exampleId, query.as_of),
 });
 

@@ -2,15 +2,18 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { feedbackUpdate } from "@/server/feedback/schema";
 import { deleteFeedback, readFeedback, updateFeedback } from "@/server/feedback/service";
+import { wireFeedback } from "@/server/feedback/wire";
 
 export const GET = route({
   access: "read",
+  response: wireFeedback,
   handler: ({ ctx, params }) => readFeedback(ctx.sql, ctx.workspaceId, params.feedbackId),
 });
 
 export const PATCH = route({
   access: "write",
   body: feedbackUpdate,
+  response: wireFeedback,
   handler: ({ ctx, body, params }) => updateFeedback(ctx.sql, ctx.workspaceId, params.feedbackId, body),
 });
 
