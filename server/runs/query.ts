@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { badRequest } from "../core/errors";
@@ -6,17 +7,16 @@ import { HEAVY_COLUMNS, runColumns, type RunRow } from "./columns";
 import { runConditions } from "./conditions";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { serializeRuns } from "./read";
-import type { SelectedRun } from "./serialize";
+import { selectedRun, type SelectedRun } from "./serialize";
 import type { RunQueryBody } from "./schema";
 import { fromStorage } from "../db/storable";
 
 /** LangSmith's own page size cap for /runs/query; the SDK keeps following `cursors.next`. */
 export const MAX_PAGE = 100;
 
-export interface RunPage {
-  runs: SelectedRun[];
-  cursors: { next: string | null };
-}
+/** A page of POST /runs/query; the SDK follows `cursors.next`. */
+export const runPage = z.object({ runs: z.array(selectedRun), cursors: z.object({ next: z.string().nullable() }) });
+export type RunPage = z.infer<typeof runPage>;
 
 /**
  * POST /runs/query: one page of the workspace's runs matching the SDK's selection, newest first

@@ -1,63 +1,84 @@
-import { isoFromDb } from "../core/time";
+import { z } from "zod";
 import type { FeedbackStats } from "../feedback/stats";
+import { isoFromDb } from "../core/time";
 import type { RunRow, UsageDetails } from "./columns";
 
-export interface AttachmentLink {
-  presigned_url: string;
-  mime_type: string;
-}
+const attachmentLink = z.object({ presigned_url: z.string(), mime_type: z.string() });
+export type AttachmentLink = z.infer<typeof attachmentLink>;
+
+const counts = z.record(z.string(), z.number()).nullable();
 
 /** A run as the LangSmith API returns it (GET /runs/{id}, POST /runs/query, the UI's tRPC reads). */
-export interface WireRun {
-  id: string;
-  name: string;
-  run_type: string;
-  start_time: string;
-  end_time: string | null;
-  status: string;
-  inputs: unknown;
-  outputs: unknown;
-  error: string | null;
-  extra: Record<string, unknown> & { metadata?: Record<string, unknown> };
-  events: unknown[];
-  tags: string[];
-  serialized: unknown;
-  trace_id: string;
-  dotted_order: string;
-  parent_run_id: string | null;
+export const storedRun = z.object({
+  id: z.string(),
+  name: z.string(),
+  run_type: z.string(),
+  start_time: z.string(),
+  end_time: z.string().nullable(),
+  status: z.string(),
+  inputs: z.unknown(),
+  outputs: z.unknown(),
+  error: z.string().nullable(),
+  extra: z.looseObject({ metadata: z.record(z.string(), z.unknown()).optional() }),
+  events: z.array(z.unknown()),
+  tags: z.array(z.string()),
+  serialized: z.unknown(),
+  trace_id: z.string(),
+  dotted_order: z.string(),
+  parent_run_id: z.string().nullable(),
   /** The ancestors, root first. */
-  parent_run_ids: string[];
-  session_id: string;
-  reference_example_id: string | null;
-  thread_id: string | null;
+  parent_run_ids: z.array(z.string()),
+  session_id: z.string(),
+  reference_example_id: z.string().nullable(),
+  thread_id: z.string().nullable(),
   /** One line of text each, computed at ingest; null for runs stored before. */
-  inputs_preview: string | null;
-  outputs_preview: string | null;
-  model: string | null;
-  app_path: string;
+  inputs_preview: z.string().nullable(),
+  outputs_preview: z.string().nullable(),
+  model: z.string().nullable(),
+  app_path: z.string(),
   /** Seconds. */
-  latency: number | null;
-  first_token_time: string | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  prompt_cost: number | null;
-  completion_cost: number | null;
-  total_cost: number | null;
-  prompt_token_details: Record<string, number> | null;
-  completion_token_details: Record<string, number> | null;
-  prompt_cost_details: Record<string, number> | null;
-  completion_cost_details: Record<string, number> | null;
-  feedback_stats: FeedbackStats | null;
-  s3_urls: Record<string, AttachmentLink>;
-}
+  latency: z.number().nullable(),
+  first_token_time: z.string().nullable(),
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.number(),
+  prompt_cost: z.number().nullable(),
+  completion_cost: z.number().nullable(),
+  total_cost: z.number().nullable(),
+  prompt_token_details: counts,
+  completion_token_details: counts,
+  prompt_cost_details: counts,
+  completion_cost_details: counts,
+  feedback_stats: z
+    .record(
+      z.string(),
+      z.object({ n: z.number(), avg: z.number().nullable(), stdev: z.number().optional(), values: z.record(z.string(), z.number()) }),
+    )
+    .nullable(),
+  s3_urls: z.record(z.string(), attachmentLink),
+});
+export type WireRun = z.infer<typeof storedRun>;
 
 /** The fields every selection returns (IDENTITY_FIELDS). */
 export type IdentityField =
   "id" | "name" | "run_type" | "start_time" | "trace_id" | "dotted_order" | "parent_run_id" | "session_id" | "status";
 
 /** A run serialized with the SDK's `select`: its identity, and whichever selected fields it has. */
-export type SelectedRun = Pick<WireRun, IdentityField> & Partial<WireRun>;
+export const selectedRun = storedRun.partial().required({
+  id: true,
+  name: true,
+  run_type: true,
+  start_time: true,
+  trace_id: true,
+  dotted_order: true,
+  parent_run_id: true,
+  session_id: true,
+  status: true,
+});
+export type SelectedRun = z.infer<typeof selectedRun>;
+
+/** GET /runs/{id}: the whole run, with the structural problems of an LLM run's messages. */
+export const runDetail = storedRun.extend({ diagnostics: z.array(z.unknown()).optional() });
 
 export interface SerializeOptions {
   /** Per-key feedback statistics of this run (server/feedback/stats.ts); omitted means none. */

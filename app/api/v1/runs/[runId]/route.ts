@@ -4,6 +4,7 @@ import { badRequest, notFound } from "@/server/core/errors";
 import { ingestRuns } from "@/server/ingest/service";
 import { wireRun } from "@/server/ingest/schema";
 import { readRun } from "@/server/runs/read";
+import { runDetail } from "@/server/runs/serialize";
 
 export const PATCH = route({
   access: "write",
@@ -19,6 +20,7 @@ export const PATCH = route({
 
 export const GET = route({
   access: "read",
+  response: runDetail,
   handler: async ({ ctx, params }) => {
     const run = await readRun(ctx.sql, ctx.workspaceId, params.runId);
     if (!run) throw notFound(`Run ${params.runId} not found.`);

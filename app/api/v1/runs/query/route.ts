@@ -1,12 +1,13 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { queryRuns } from "@/server/runs/query";
+import { queryRuns, runPage } from "@/server/runs/query";
 import { runQueryBody } from "@/server/runs/schema";
 
 export const POST = route({
   access: "read",
   replica: true,
   body: runQueryBody,
+  response: runPage,
   handler: ({ ctx, body }) => queryRuns(ctx.sql, ctx.workspaceId, body),
 });
 
