@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { runStatement } from "./scratch";
 
 const run = promisify(execFile);
 
@@ -101,21 +102,11 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
     throw error;
   }
   const replicaUrl = `postgres://postgres@127.0.0.1:${replicaPort}/postgres`;
-  const onReplica = async (statement: string) => {
-    const { default: pg } = await import("pg");
-    const client = new pg.Client({ connectionString: replicaUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
   return {
     primaryUrl: `postgres://postgres@127.0.0.1:${primaryPort}/postgres`,
     replicaUrl,
-    pauseReplay: () => onReplica("SELECT pg_wal_replay_pause()"),
-    resumeReplay: () => onReplica("SELECT pg_wal_replay_resume()"),
+    pauseReplay: () => runStatement(replicaUrl, "SELECT pg_wal_replay_pause()"),
+    resumeReplay: () => runStatement(replicaUrl, "SELECT pg_wal_replay_resume()"),
     stop,
   };
 }
