@@ -103,8 +103,10 @@ async function parseBody(spec: BodySpec, request: Request): Promise<unknown> {
   const contentType = request.headers.get("content-type") ?? "";
   if (spec === "multipart") {
     const boundary = boundaryOf(contentType);
-    // A small uncompressed body (a batch of runs) is read whole, which is quicker; any other streams.
-    const small = Number(request.headers.get("content-length")) <= READ_WHOLE_BYTES && !request.headers.has("content-encoding");
+    // A small uncompressed body (a batch of runs) is read whole, which is quicker; any other streams,
+    // chunked ones (no declared length) too.
+    const declared = request.headers.get("content-length");
+    const small = declared !== null && Number(declared) <= READ_WHOLE_BYTES && !request.headers.has("content-encoding");
     return readMultipart(
       small ? [await readDecodedBody(request)] : decodedBodyChunks(request),
       boundary,
