@@ -99,7 +99,8 @@ describe(
           session_id: projectId,
           evaluator_id: evaluatorId,
         });
-        model.chunkDelayMs = 30;
+        // Slow enough that a round of evaluations (two batches of 50 at once) outlasts several polls.
+        model.chunkDelayMs = 100;
         const backfill = await call(first, "POST", `/runs/rules/${rule.body.id}/backfills`, {
           start_time: new Date(Date.now() - 2 * 86_400_000).toISOString(),
         });
