@@ -49,6 +49,10 @@ withTestDatabases("sessions", (open) => {
     assert.deepEqual(names(await listSessions(db, ws, sessionListQuery.parse({ metadata: '{"team":"b"}' }))), ["beta-1"]);
     assert.equal((await listSessions(db, ws, sessionListQuery.parse({ limit: "1", offset: "1", name_contains: "beta" }))).length, 1);
     assert.deepEqual(await listSessions(db, randomUUID(), sessionListQuery.parse({})), []);
+    // % and _ in name_contains are matched as themselves, not as wildcards.
+    await createSession(db, ws, sessionCreate.parse({ name: "50%_off" }));
+    await createSession(db, ws, sessionCreate.parse({ name: "50x-off" }));
+    assert.deepEqual(names(await listSessions(db, ws, sessionListQuery.parse({ name_contains: "0%_" }))), ["50%_off"]);
   });
 
   test("include_stats adds run counts, latency, tokens, costs and feedback", async () => {
@@ -92,6 +96,7 @@ withTestDatabases("sessions", (open) => {
       sessionUpdate.parse({ name: null, description: null, extra: null, end_time: "2026-03-02T00:00:00Z" }),
     );
     assert.equal(changed.description, "d");
+    assert.deepEqual(await updateSession(db, ws, p.id as string, sessionUpdate.parse({ name: null })), changed, "nothing to change");
     assert.equal(changed.end_time, "2026-03-02T00:00:00.000000Z");
     assert.equal((await updateSession(db, ws, p.id as string, sessionUpdate.parse({ name: "gamma2" }))).name, "gamma2");
     await assert.rejects(updateSession(db, ws, p.id as string, sessionUpdate.parse({ name: "alpha" })), status(409));

@@ -1,52 +1,43 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
-import { join, sql, type SqlFragment } from "../db/sql";
+import type { Prisma, Project } from "../db/generated/client";
+import { sql } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import type { Deleted, ProjectWithStats, SessionCreate, SessionListQuery, SessionUpdate, WireProject } from "./schema";
 import { projectStats } from "./stats";
 import { UUID } from "../core/uuid";
 
-interface ProjectRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string | null;
-  extra: Record<string, unknown> | null;
-  reference_dataset_id: string | null;
-  start_time: string;
-  end_time: string | null;
-  trace_tier: "shortlived" | "longlived" | null;
-  long_lived_retention_days: number | null;
-}
-
 const missing = (id: string) => notFound(`Project (session) ${id} not found.`);
 const taken = (name: string) => conflict(`A project named ${JSON.stringify(name)} already exists in this workspace.`);
 
-function time(value: string | number | null | undefined, field: string): string | null {
+function time(value: string | number | null | undefined, field: string): Date | null {
   if (value === null || value === undefined) return null;
   const micros = parseInstant(value);
   if (micros === null) throw badRequest(`Invalid ${field}: ${JSON.stringify(value)} is not an ISO-8601 time or epoch milliseconds.`);
-  return formatMicros(micros);
+  return new Date(formatMicros(micros));
 }
 
-function toWire(row: ProjectRow): WireProject {
+function toWire(row: Project): WireProject {
   return {
     id: row.id,
-    tenant_id: row.workspace_id,
+    tenant_id: row.workspaceId,
     name: row.name,
     description: row.description,
-    start_time: isoFromDb(row.start_time)!,
-    end_time: isoFromDb(row.end_time),
-    extra: row.extra ?? {},
-    reference_dataset_id: row.reference_dataset_id,
+    start_time: isoFromDb(row.startTime)!,
+    end_time: isoFromDb(row.endTime),
+    extra: (row.extra as Record<string, unknown> | null) ?? {},
+    reference_dataset_id: row.referenceDatasetId,
     default_dataset_id: null,
-    trace_tier: row.trace_tier,
-    long_lived_retention_days: row.long_lived_retention_days,
+    trace_tier: row.traceTier as WireProject["trace_tier"],
+    long_lived_retention_days: row.longLivedRetentionDays,
   };
 }
 
-async function withStats(db: Sql, workspaceId: string, rows: ProjectRow[], include: boolean | undefined): Promise<ProjectWithStats[]> {
+/** `text` matched literally inside a LIKE pattern (Prisma's `contains` leaves % and _ as wildcards). */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+async function withStats(db: Sql, workspaceId: string, rows: Project[], include: boolean | undefined): Promise<ProjectWithStats[]> {
   if (!include) return rows.map(toWire);
   const stats = await projectStats(
     db,
@@ -58,24 +49,32 @@ async function withStats(db: Sql, workspaceId: string, rows: ProjectRow[], inclu
 
 /** GET /sessions: an array, newest first, narrowed by name, ids, dataset or metadata. */
 export async function listSessions(db: Sql, workspaceId: string, q: SessionListQuery): Promise<ProjectWithStats[]> {
-  const where: SqlFragment[] = [sql`workspace_id = ${workspaceId}`];
-  if (q.name !== undefined) where.push(sql`name = ${q.name}`);
-  if (q.name_contains) where.push(sql`name ILIKE ${`%${q.name_contains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
-  if (q.id) where.push(sql`id = ANY(${q.id}::uuid[])`);
-  if (q.reference_dataset) where.push(sql`reference_dataset_id = ANY(${q.reference_dataset}::uuid[])`);
-  if (q.reference_free === true) where.push(sql`reference_dataset_id IS NULL`);
-  if (q.reference_free === false) where.push(sql`reference_dataset_id IS NOT NULL`);
-  if (q.metadata) where.push(sql`coalesce(extra, '{}'::jsonb) @> ${JSON.stringify({ metadata: q.metadata })}::jsonb`);
-  const rows = await db.query<ProjectRow>(sql`
-    SELECT * FROM projects WHERE ${join(where, " AND ")} ORDER BY start_time DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`);
+  const where: Prisma.ProjectWhereInput[] = [{ workspaceId }];
+  if (q.name !== undefined) where.push({ name: q.name });
+  if (q.name_contains) where.push({ name: { contains: literal(q.name_contains), mode: "insensitive" } });
+  if (q.id) where.push({ id: { in: q.id } });
+  if (q.reference_dataset) where.push({ referenceDatasetId: { in: q.reference_dataset } });
+  if (q.reference_free !== undefined) where.push({ referenceDatasetId: q.reference_free ? null : { not: null } });
+  if (q.metadata) {
+    // JSON containment (nested values included) has no Prisma filter: the matching ids come first.
+    const matching = await db.query<{ id: string }>(sql`
+      SELECT id FROM projects WHERE workspace_id = ${workspaceId}
+        AND coalesce(extra, '{}'::jsonb) @> ${JSON.stringify({ metadata: q.metadata })}::jsonb`);
+    where.push({ id: { in: matching.map((m) => m.id) } });
+  }
+  const rows = await db.prisma.project.findMany({
+    where: { AND: where },
+    orderBy: [{ startTime: "desc" }, { id: "asc" }],
+    skip: q.offset,
+    take: q.limit,
+  });
   return withStats(db, workspaceId, rows, q.include_stats);
 }
 
 export async function readSession(db: Sql, workspaceId: string, id: string, includeStats?: boolean): Promise<ProjectWithStats> {
-  if (!UUID.test(id)) throw missing(id);
-  const rows = await db.query<ProjectRow>(sql`SELECT * FROM projects WHERE workspace_id = ${workspaceId} AND id = ${id}`);
-  if (rows.length === 0) throw missing(id);
-  return (await withStats(db, workspaceId, rows, includeStats))[0];
+  const row = UUID.test(id) ? await db.prisma.project.findFirst({ where: { workspaceId, id } }) : null;
+  if (!row) throw missing(id);
+  return (await withStats(db, workspaceId, [row], includeStats))[0];
 }
 
 /** 404 naming the first of `ids` that is not a project of the workspace. */
@@ -89,49 +88,60 @@ export async function requireProjects(db: Sql, workspaceId: string, ids: string[
 /** POST /sessions: 409 when the name is taken, unless `upsert` asks to update that project instead. */
 export async function createSession(db: Sql, workspaceId: string, input: SessionCreate, upsert = false): Promise<WireProject> {
   const id = input.id ?? randomUUID();
-  const extra = input.extra ? JSON.stringify(input.extra) : null;
-  const start = time(input.start_time, "start_time");
-  let rows: ProjectRow[];
+  const extra = (input.extra ?? undefined) as Prisma.InputJsonObject | undefined;
   try {
-    rows = await db.query<ProjectRow>(sql`
-      INSERT INTO projects (id, workspace_id, name, description, extra, reference_dataset_id, start_time, end_time)
-      VALUES (${id}, ${workspaceId}, ${input.name}, ${input.description ?? null}, ${extra}::jsonb, ${input.reference_dataset_id ?? null},
-        coalesce(${start}::timestamptz, now()), ${time(input.end_time, "end_time")}::timestamptz)
-      ON CONFLICT (workspace_id, name) DO NOTHING RETURNING *`);
+    const created = await db.prisma.project.create({
+      data: {
+        id,
+        workspaceId,
+        name: input.name,
+        description: input.description ?? null,
+        extra,
+        referenceDatasetId: input.reference_dataset_id ?? null,
+        startTime: time(input.start_time, "start_time") ?? new Date(),
+        endTime: time(input.end_time, "end_time"),
+      },
+    });
+    return toWire(created);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`A project with id ${id} already exists.`);
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
   }
-  if (rows.length > 0) return toWire(rows[0]);
+  // Taken: by the name (then upsert may update that project), or by the id.
+  const named = await db.prisma.project.findFirst({ where: { workspaceId, name: input.name }, select: { id: true } });
+  if (!named) throw conflict(`A project with id ${id} already exists.`);
   if (!upsert) throw taken(input.name);
-  const updated = await db.query<ProjectRow>(sql`
-    UPDATE projects SET description = coalesce(${input.description ?? null}, description),
-      extra = coalesce(${extra}::jsonb, extra),
-      reference_dataset_id = coalesce(${input.reference_dataset_id ?? null}::uuid, reference_dataset_id)
-    WHERE workspace_id = ${workspaceId} AND name = ${input.name} RETURNING *`);
-  return toWire(updated[0]);
+  const updated = await db.prisma.project.update({
+    where: { id: named.id },
+    data: {
+      description: input.description ?? undefined,
+      extra,
+      referenceDatasetId: input.reference_dataset_id ?? undefined,
+    },
+  });
+  return toWire(updated);
 }
 
 /** PATCH /sessions/{id}: fields sent as null are left as they are (the JS client sends them all). */
 export async function updateSession(db: Sql, workspaceId: string, id: string, change: SessionUpdate): Promise<ProjectWithStats> {
   if (!UUID.test(id)) throw missing(id);
-  const sets: SqlFragment[] = [];
-  if (change.name != null) sets.push(sql`name = ${change.name}`);
-  if (change.description != null) sets.push(sql`description = ${change.description}`);
-  if (change.extra != null) sets.push(sql`extra = ${JSON.stringify(change.extra)}::jsonb`);
-  if (change.end_time != null) sets.push(sql`end_time = ${time(change.end_time, "end_time")}::timestamptz`);
-  if (change.trace_tier !== undefined) sets.push(sql`trace_tier = ${change.trace_tier}`);
-  if (change.long_lived_retention_days !== undefined) sets.push(sql`long_lived_retention_days = ${change.long_lived_retention_days}`);
-  if (sets.length === 0) return readSession(db, workspaceId, id);
+  const data: Prisma.ProjectUpdateManyMutationInput = {
+    name: change.name ?? undefined,
+    description: change.description ?? undefined,
+    extra: (change.extra ?? undefined) as Prisma.InputJsonObject | undefined,
+    endTime: time(change.end_time, "end_time") ?? undefined,
+    traceTier: change.trace_tier,
+    longLivedRetentionDays: change.long_lived_retention_days,
+  };
+  // Prisma sends no UPDATE for an empty change (and counts 0): then it is only a read.
+  if (Object.values(data).every((value) => value === undefined)) return readSession(db, workspaceId, id);
   try {
-    const rows = await db.query<ProjectRow>(sql`
-      UPDATE projects SET ${join(sets)} WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING *`);
-    if (rows.length === 0) throw missing(id);
-    return toWire(rows[0]);
+    const { count } = await db.prisma.project.updateMany({ where: { workspaceId, id }, data });
+    if (count === 0) throw missing(id);
   } catch (error) {
     if (isUniqueViolation(error)) throw taken(change.name ?? "");
     throw error;
   }
+  return readSession(db, workspaceId, id);
 }
 
 /**
