@@ -9,17 +9,22 @@ const fmt = (bytes: number) => (bytes >= MiB ? `${(bytes / MiB).toFixed(bytes % 
 
 /** Reads the whole body (chunked or not), refusing more than `limit` bytes before buffering them. */
 export async function readBody(request: Request, limit = env().MAX_BODY_BYTES): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of rawChunks(request, limit)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** The raw body chunk by chunk, refusing more than `limit` bytes as soon as they arrive. */
+async function* rawChunks(request: Request, limit: number): AsyncGenerator<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > limit) throw payloadTooLarge(`Request body is ${fmt(declared)}; the limit is ${fmt(limit)}.`);
-  if (!request.body) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
+  if (!request.body) return;
   let size = 0;
   for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
     if (size > limit) throw payloadTooLarge(`Request body exceeds the limit of ${fmt(limit)}.`);
-    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   }
-  return Buffer.concat(chunks, size);
 }
 
 function tooLargeDecoded(limit: number) {
@@ -67,19 +72,6 @@ export function decodeContent(bytes: Buffer, encoding: string | null, limit = en
 /** The request body as bytes, decompressed; `limit` caps both sizes when given. */
 export async function readDecodedBody(request: Request, limit?: number): Promise<Buffer> {
   return decodeContent(await readBody(request, limit), request.headers.get("content-encoding"), limit);
-}
-
-/** The raw body chunk by chunk, refusing more than `limit` bytes as soon as they arrive. */
-async function* rawChunks(request: Request, limit: number): AsyncGenerator<Buffer> {
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (declared > limit) throw payloadTooLarge(`Request body is ${fmt(declared)}; the limit is ${fmt(limit)}.`);
-  if (!request.body) return;
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) throw payloadTooLarge(`Request body exceeds the limit of ${fmt(limit)}.`);
-    yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  }
 }
 
 async function* zstdChunks(input: AsyncIterable<Buffer>): AsyncGenerator<Uint8Array> {
