@@ -1,13 +1,16 @@
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 
-export interface KeyStats {
-  n: number;
-  avg: number | null;
-  stdev?: number;
+/** One key's feedback on a run: the count, mean and population deviation of scores, and string values. */
+export const wireKeyStats = z.object({
+  n: z.number(),
+  avg: z.number().nullable(),
+  stdev: z.number().optional(),
   /** How often each categorical (string) value was given. */
-  values: Record<string, number>;
-}
+  values: z.record(z.string(), z.number()),
+});
+export type KeyStats = z.infer<typeof wireKeyStats>;
 export type FeedbackStats = Record<string, KeyStats>;
 
 /**

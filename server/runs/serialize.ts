@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FeedbackStats } from "../feedback/stats";
+import { wireKeyStats, type FeedbackStats } from "../feedback/stats";
 import { isoFromDb } from "../core/time";
 import type { RunRow, UsageDetails } from "./columns";
 
@@ -49,12 +49,7 @@ export const storedRun = z.object({
   completion_token_details: counts,
   prompt_cost_details: counts,
   completion_cost_details: counts,
-  feedback_stats: z
-    .record(
-      z.string(),
-      z.object({ n: z.number(), avg: z.number().nullable(), stdev: z.number().optional(), values: z.record(z.string(), z.number()) }),
-    )
-    .nullable(),
+  feedback_stats: z.record(z.string(), wireKeyStats).nullable(),
   s3_urls: z.record(z.string(), attachmentLink),
 });
 export type WireRun = z.infer<typeof storedRun>;
