@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Client, RunTree } from "langsmith";
 import { startTestS3, type TestS3 } from "../server/blobs/test-s3";
-import { collect, eventually } from "./harness/http";
+import { attachmentLink, collect } from "./harness/http";
 import { startServer, type RunningServer } from "./harness/server";
 
 describe("object storage", () => {
@@ -37,10 +37,7 @@ describe("object storage", () => {
     await run.end({ ok: true });
     await run.patchRun();
     await client.awaitPendingTraceBatches();
-    const link = await eventually(async () => {
-      const stored = (await client.readRun(run.id).catch(() => null)) as { s3_urls?: Record<string, { presigned_url: string }> } | null;
-      return stored?.s3_urls?.["attachment.picture"];
-    });
+    const link = await attachmentLink(client, run.id, "picture");
     assert.ok(link.presigned_url.startsWith(`${s3.env.S3_ENDPOINT}/${s3.env.S3_BUCKET}/`), link.presigned_url);
     assert.match(link.presigned_url, /X-Amz-Signature=/);
     const download = await fetch(link.presigned_url);

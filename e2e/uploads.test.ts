@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { Client, RunTree } from "langsmith";
 import { startTestS3, type TestS3 } from "../server/blobs/test-s3";
-import { eventually } from "./harness/http";
+import { attachmentLink } from "./harness/http";
 import { startServer, type RunningServer } from "./harness/server";
 
 const MiB = 1024 * 1024;
@@ -61,10 +61,7 @@ for (const store of ["local files", "an S3 bucket"] as const) {
         await run.postRun();
         await client.awaitPendingTraceBatches();
         const grown = statusMiB(server.pid, "VmHWM") - before;
-        const link = await eventually(async () => {
-          const stored = (await client.readRun(run.id).catch(() => null)) as { s3_urls?: Record<string, { presigned_url: string }> } | null;
-          return stored?.s3_urls?.["attachment.video"];
-        });
+        const link = await attachmentLink(client, run.id, "video");
         console.log(`server's peak resident memory grew ${grown.toFixed(1)} MiB during a 48 MiB attachment (${store})`);
         assert.ok(grown < 16, `the server grew ${grown.toFixed(1)} MiB: the file was held in memory`);
         const download = new Uint8Array(await (await fetch(link.presigned_url)).arrayBuffer());

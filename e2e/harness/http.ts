@@ -1,3 +1,4 @@
+import type { Client } from "langsmith";
 import type { RunningServer } from "./server";
 
 export interface CallResult<T = any> {
@@ -49,6 +50,20 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${typeof what === "function" ? what() : what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A run's attachment link as the SDK reads it (`s3_urls["attachment.<name>"]`), once the run has it. */
+export function attachmentLink(client: Client, runId: string, name: string): Promise<{ presigned_url: string; mime_type: string }> {
+  return eventually(
+    async () => {
+      const stored = (await client.readRun(runId).catch(() => null)) as {
+        s3_urls?: Record<string, { presigned_url: string; mime_type: string }>;
+      } | null;
+      return stored?.s3_urls?.[`attachment.${name}`];
+    },
+    15_000,
+    `attachment ${name} of run ${runId}`,
+  );
 }
 
 /** Every item of a paginated SDK listing (the client pages through by itself). */
