@@ -1,7 +1,7 @@
 // What runs in the background, registered at load by the domains that own it: the work after
 // ingest (automation rules, server/ingest/after-ingest.ts), the jobs' handlers (rules, evaluations,
 // backfills, prompt webhooks: server/jobs/queue.ts) and the periodic upkeep (rollup compaction,
-// planner statistics, the blob sweep, trace retention). Loaded by the web server's start (server/startup.ts) and by the worker.
+// planner statistics, the blob sweep, trace retention and the runs' monthly partitions). Loaded by the web server's start (server/startup.ts) and by the worker.
 import "./rules/evaluate";
 import "./rules/backfill";
 import "./evaluators/evaluate";
@@ -9,4 +9,5 @@ import "./prompts/webhooks";
 import "./runs/rollups/compact";
 import "./sql/statistics";
 import "./blobs/sweep";
+import "./runs/partitions";
 import "./runs/retention";

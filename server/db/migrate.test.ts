@@ -53,7 +53,7 @@ withTestDatabases("migrations", (open) => {
                JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n ORDER BY k.i), ', ')
         || ') ON DELETE ' || CASE c.confdeltype WHEN 'c' THEN 'Cascade' WHEN 'n' THEN 'SetNull' WHEN 'r' THEN 'Restrict' WHEN 'd' THEN 'SetDefault' ELSE 'NoAction' END AS fk
       FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
-      WHERE c.contype = 'f' AND n.nspname = current_schema()`);
+      WHERE c.contype = 'f' AND c.conparentid = 0 AND n.nspname = current_schema()`);
     assert.deepEqual(inDatabase.map((r) => r.fk).sort(), declaredForeignKeys(await readSchema()).sort());
   });
 });

@@ -5,9 +5,14 @@ import { scratchDatabase } from "./scratch";
 
 /**
  * Runs a suite on the embedded database and, when TEST_DATABASE_URL is set, again on a fresh
- * schema-isolated database on that PostgreSQL server. `open()` gives the suite's migrated database.
+ * schema-isolated database on that PostgreSQL server. `open()` gives the suite's migrated database
+ * (`migrated: false`: an empty one, for a suite that migrates it itself).
  */
-export function withTestDatabases(name: string, suite: (open: () => Promise<Database>) => void): void {
+export function withTestDatabases(
+  name: string,
+  suite: (open: () => Promise<Database>) => void,
+  options: { migrated?: boolean } = {},
+): void {
   const targets: { label: string; open: () => Promise<Database> }[] = [
     { label: "embedded", open: () => openDatabase({ dataDir: "memory" }) },
   ];
@@ -17,7 +22,11 @@ export function withTestDatabases(name: string, suite: (open: () => Promise<Data
   for (const target of targets) {
     describe(`${name} [${target.label}]`, () => {
       let db: Promise<Database> | undefined;
-      const open = () => (db ??= target.open().then(async (d) => (await migrate(d), d)));
+      const open = () =>
+        (db ??= target.open().then(async (d) => {
+          if (options.migrated !== false) await migrate(d);
+          return d;
+        }));
       suite(open);
       after(async () => {
         if (db) await (await db).close();

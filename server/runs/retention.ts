@@ -2,9 +2,16 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { onEvery } from "../jobs/queue";
 
-const SHORT_DAYS = 14;
-const LONG_DAYS = 400;
+export const SHORT_DAYS = 14;
+export const LONG_DAYS = 400;
 const BATCH = 500;
+
+/** Whether the trace of run `r` is extended: it has feedback, a run of it became an example or is in an annotation queue, or a client asked for it. */
+export const extendedTrace = sql`(
+  EXISTS (SELECT 1 FROM feedback f WHERE f.workspace_id = r.workspace_id AND f.trace_id = r.trace_id)
+  OR EXISTS (SELECT 1 FROM runs x JOIN example_versions e ON e.source_run_id = x.id WHERE x.trace_id = r.trace_id)
+  OR EXISTS (SELECT 1 FROM runs x JOIN annotation_queue_runs q ON q.run_id = x.id WHERE x.trace_id = r.trace_id)
+  OR EXISTS (SELECT 1 FROM extended_traces x WHERE x.workspace_id = r.workspace_id AND x.trace_id = r.trace_id))`;
 
 /**
  * Deletes the traces that outlived their project's retention (`trace_tier`, see migration
@@ -32,11 +39,7 @@ export async function expireTraces(db: Sql): Promise<number> {
             SELECT r.trace_id FROM runs r
             WHERE r.workspace_id = ${project.workspaceId} AND r.project_id = ${project.id} AND r.is_root
               AND r.start_time < now() - make_interval(days => ${firstCutoff})
-              AND (r.start_time < now() - make_interval(days => ${longDays}) OR NOT (
-                EXISTS (SELECT 1 FROM feedback f WHERE f.workspace_id = r.workspace_id AND f.trace_id = r.trace_id)
-                OR EXISTS (SELECT 1 FROM runs x JOIN example_versions e ON e.source_run_id = x.id WHERE x.trace_id = r.trace_id)
-                OR EXISTS (SELECT 1 FROM runs x JOIN annotation_queue_runs q ON q.run_id = x.id WHERE x.trace_id = r.trace_id)
-                OR EXISTS (SELECT 1 FROM extended_traces x WHERE x.workspace_id = r.workspace_id AND x.trace_id = r.trace_id)))
+              AND (r.start_time < now() - make_interval(days => ${longDays}) OR NOT ${extendedTrace})
             LIMIT ${BATCH}`)
         ).map((r) => r.trace_id);
         if (ids.length === 0) return 0;
