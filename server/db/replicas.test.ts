@@ -37,7 +37,15 @@ describe("reads from a streaming replica", { skip: postgresTools() ? false : "Po
   });
 
   test("a request's reads go to the replica once it is measured fresh; writes and transactions stay on the primary", async () => {
-    await eventually(() => inRecovery(db.reads()), 10_000, "the replica to be measured fresh");
+    // Fresh means within the lag bound, not caught up: wait until the table made above is there too.
+    await eventually(
+      async () => {
+        const reads = db.reads();
+        return (await inRecovery(reads)) && (await reads.query<{ ok: boolean }>(sql`SELECT to_regclass('notes') IS NOT NULL AS ok`))[0].ok;
+      },
+      10_000,
+      "the replica to be measured fresh, with the table",
+    );
     const before = await readsCounted("replica");
     const reads = db.reads();
     assert.equal(await inRecovery(reads), true);
