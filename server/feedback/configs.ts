@@ -46,7 +46,19 @@ export const feedbackConfigListQuery = z.object({
 /** DELETE /feedback-configs: by key or by id. */
 export const feedbackConfigDeleteQuery = z.object({ feedback_key: z.string().min(1).optional(), id: uuid.optional() });
 
-const toWire = (row: ConfigRow) => ({
+/** A feedback config as the SDKs read it (LangSmith's FeedbackConfigSchema). */
+export const wireFeedbackConfig = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  feedback_key: z.string(),
+  feedback_config: feedbackScoring,
+  is_lower_score_better: z.boolean(),
+  created_at: z.string().nullable(),
+  modified_at: z.string().nullable(),
+});
+export type WireFeedbackConfig = z.infer<typeof wireFeedbackConfig>;
+
+const toWire = (row: ConfigRow): WireFeedbackConfig => ({
   id: row.id,
   tenant_id: row.workspaceId,
   feedback_key: row.feedbackKey,

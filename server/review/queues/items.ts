@@ -5,9 +5,10 @@ import { notFound } from "../../core/errors";
 import { isoFromDb } from "../../core/time";
 import { isUuid } from "../../core/uuid";
 import type { QueueRunUpdate, RunKey } from "./schema";
+import type { WireItem } from "./wire";
 
 /** A run in a queue as the SDKs read it back (a queue run, or a platform item). */
-export function itemToWire(item: AnnotationQueueRun) {
+export function itemToWire(item: AnnotationQueueRun): WireItem {
   return {
     id: item.id,
     queue_id: item.queueId,
@@ -20,7 +21,6 @@ export function itemToWire(item: AnnotationQueueRun) {
     source_proposed_example_id: item.sourceProposedExampleId,
   };
 }
-export type WireItem = ReturnType<typeof itemToWire>;
 
 /**
  * Adds runs of the workspace to a queue, by id or by key; a run already there keeps its place.

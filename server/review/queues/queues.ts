@@ -9,9 +9,10 @@ import { matchingRunIds } from "../../runs/lookup";
 import { listFeedbackConfigs } from "../../feedback/configs";
 import { addRunsToQueue } from "./items";
 import type { QueueCreate, QueueListQuery, QueueUpdate, RubricItem } from "./schema";
+import type { WireQueue } from "./wire";
 
-/** The queue as the SDKs read it (LangSmith's AnnotationQueueSchema; single-run queues, any reviewer). */
-export function queueToWire(q: AnnotationQueue) {
+/** The queue as the SDKs read it. */
+export function queueToWire(q: AnnotationQueue): WireQueue {
   return {
     id: q.id,
     tenant_id: q.workspaceId,
@@ -31,7 +32,6 @@ export function queueToWire(q: AnnotationQueue) {
     updated_at: isoFromDb(q.updatedAt)!,
   };
 }
-export type WireQueue = ReturnType<typeof queueToWire>;
 
 /** A queue of the workspace, or a 404 naming it (another workspace's queue is missing here). */
 export async function loadQueue(db: Sql, workspaceId: string, id: string): Promise<AnnotationQueue> {

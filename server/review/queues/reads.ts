@@ -6,11 +6,12 @@ import { readRuns } from "../../runs/read";
 import { itemToWire } from "./items";
 import { reviewerWhere, reviewState } from "./reviewing";
 import type { ReviewStatus } from "./schema";
+import type { QueueRun } from "./wire";
 
 const queueOrder: Prisma.AnnotationQueueRunOrderByWithRelationInput[] = [{ addedAt: "asc" }, { id: "asc" }];
 
 /** Queue runs as whole runs with their place in the queue (LangSmith's RunSchemaWithAnnotationQueueInfo). */
-export async function runsWithQueueInfo(db: Sql, workspaceId: string, items: AnnotationQueueRun[]) {
+export async function runsWithQueueInfo(db: Sql, workspaceId: string, items: AnnotationQueueRun[]): Promise<QueueRun[]> {
   const [runs, state] = await Promise.all([
     readRuns(
       db,
@@ -35,7 +36,6 @@ export async function runsWithQueueInfo(db: Sql, workspaceId: string, items: Ann
     ];
   });
 }
-export type QueueRun = Awaited<ReturnType<typeof runsWithQueueInfo>>[number];
 
 /** GET /annotation-queues/{id}/runs: in queue order, by the caller's review status (`archived` alone: done runs). */
 export async function listQueueRuns(

@@ -9,23 +9,28 @@ import {
   feedbackConfigUpdate,
   listFeedbackConfigs,
   updateFeedbackConfig,
+  wireFeedbackConfig,
 } from "@/server/feedback/configs";
+import { z } from "zod";
 
 export const POST = route({
   access: "write",
   body: feedbackConfigCreate,
+  response: wireFeedbackConfig,
   handler: ({ ctx, body }) => createFeedbackConfig(ctx.sql, ctx.workspaceId, body),
 });
 
 export const GET = route({
   access: "read",
   query: feedbackConfigListQuery,
+  response: z.array(wireFeedbackConfig),
   handler: ({ ctx, query }) => listFeedbackConfigs(ctx.sql, ctx.workspaceId, query),
 });
 
 export const PATCH = route({
   access: "write",
   body: feedbackConfigUpdate,
+  response: wireFeedbackConfig,
   handler: ({ ctx, body }) => updateFeedbackConfig(ctx.sql, ctx.workspaceId, body),
 });
 

@@ -3,12 +3,14 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { timeRangeQuery } from "@/server/review/queues/schema";
 import { queueSize, reviewerOf } from "@/server/review/queues/service";
+import { wireSize } from "@/server/review/queues/wire";
 
 /** Runs done (enough reviewers completed them), optionally only those added in a time range. */
 export const GET = route({
   access: "read",
   params: idParams("queueId"),
   query: timeRangeQuery,
+  response: wireSize,
   handler: ({ ctx, params, query }) =>
     queueSize(ctx.sql, ctx.workspaceId, reviewerOf(ctx.identity), params.queueId, "completed", {
       from: query.start_time,

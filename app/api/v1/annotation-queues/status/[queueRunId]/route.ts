@@ -3,12 +3,14 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { statusUpdate } from "@/server/review/queues/schema";
 import { reviewerOf, setItemStatus } from "@/server/review/queues/service";
+import { wireStatus } from "@/server/review/queues/wire";
 
 /** The classic status path: viewed, or completed by the caller; `override_added_at` moves the run. */
 export const POST = route({
   access: "write",
   params: idParams("queueRunId"),
   body: statusUpdate,
+  response: wireStatus,
   handler: ({ ctx, params, body }) => setItemStatus(ctx.sql, ctx.workspaceId, reviewerOf(ctx.identity), params.queueRunId, body),
 });
 

@@ -3,6 +3,7 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { queueRunUpdate } from "@/server/review/queues/schema";
 import { removeQueueRun, updateQueueRun } from "@/server/review/queues/service";
+import { wireItem } from "@/server/review/queues/wire";
 
 /** `queueRunId` is the queue run's id or the run's own id: the SDKs pass either. */
 const params = idParams("queueId", "queueRunId");
@@ -11,6 +12,7 @@ export const PATCH = route({
   access: "write",
   params,
   body: queueRunUpdate,
+  response: wireItem,
   handler: ({ ctx, params, body }) => updateQueueRun(ctx.sql, ctx.workspaceId, params.queueId, params.queueRunId, body),
 });
 
