@@ -378,8 +378,12 @@ test("feedback left in the run view is listed there and read back through the RE
   await panel.locator('input[name="value"]').fill("good");
   await panel.locator('textarea[name="comment"]').fill(`Right answer ${SCRIPT}`);
   await panel.locator('textarea[name="correction"]').fill('{"answer": "18C"}');
+  // A busy machine can take long to answer; the answer itself says whether the feedback was stored.
+  const created = page.waitForResponse((r) => r.url().includes("feedback.create"), { timeout: 60_000 });
   await panel.getByRole("button", { name: "Add feedback" }).click();
-  await panel.getByTestId("feedback-item").filter({ hasText: "helpfulness" }).waitFor();
+  const answer = await created;
+  assert.equal(answer.status(), 200, "feedback.create answered");
+  await panel.getByTestId("feedback-item").filter({ hasText: "helpfulness" }).waitFor({ timeout: 60_000 });
   assert.ok(((await panel.textContent()) ?? "").includes(`Right answer ${SCRIPT}`));
   await shot("run-feedback");
   const listed = await api("GET", `/feedback?run=${ids.openai}`);
