@@ -47,7 +47,6 @@ async function rubricWithConfigs(db: Sql, workspaceId: string, items: RubricItem
   const byKey = new Map(configs.map((c) => [c.feedback_key, c]));
   return items.map((item) => ({ ...item, feedback_config: byKey.get(item.feedback_key) ?? null }));
 }
-export type RubricItemWithConfig = Awaited<ReturnType<typeof rubricWithConfigs>>[number];
 
 /** GET /annotation-queues/{id}: the queue with its instructions and rubric. */
 export async function readQueue(db: Sql, workspaceId: string, id: string) {
