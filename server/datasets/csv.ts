@@ -72,7 +72,7 @@ export async function datasetFromCsv(db: Sql, workspaceId: string, upload: CsvUp
     if (r.length !== header.length) throw badRequest(`CSV row ${i + 2} has ${r.length} fields; the header has ${header.length}.`);
   });
   const pick = (r: string[], keys: string[]) => Object.fromEntries(keys.map((k) => [k, r[header.indexOf(k)]]));
-  return db.tx(async (t) => {
+  return db.transaction(async (t) => {
     const dataset = await insertDataset(t, workspaceId, {
       name,
       description: upload.description ?? null,

@@ -118,7 +118,7 @@ async function insertVersions(t: Sql, workspaceId: string, rows: Insert[], at: s
 }
 
 async function touchDatasets(t: Sql, datasetIds: string[], at: string): Promise<void> {
-  await t.query(sql`UPDATE datasets SET modified_at = ${at}::timestamptz WHERE id = ANY(${[...new Set(datasetIds)]}::uuid[])`);
+  await t.prisma.dataset.updateMany({ where: { id: { in: [...new Set(datasetIds)] } }, data: { modifiedAt: new Date(at) } });
 }
 
 async function sourceRuns(db: Sql, workspaceId: string, items: NewExample[]) {
@@ -177,7 +177,7 @@ export async function createExamples(db: Sql, workspaceId: string, datasetId: st
       position: i,
     };
   });
-  return db.tx(async (t) => {
+  return db.transaction(async (t) => {
     const at = await versionTime(t);
     const [taken] = await t.query<{ example_id: string }>(
       sql`SELECT example_id FROM example_versions WHERE example_id = ANY(${ids}::uuid[]) LIMIT 1`,
@@ -238,7 +238,7 @@ export async function updateExamples(
   const bad = ids.find((id) => !isUuid(id));
   if (bad !== undefined) throw badRequest(`Invalid example id ${JSON.stringify(bad)}: must be a UUID.`);
   checkDistinct(ids);
-  return db.tx(async (t) => {
+  return db.transaction(async (t) => {
     const at = await versionTime(t);
     const current = await t.query<VersionRow>(sql`
       SELECT * FROM example_versions WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL
@@ -268,7 +268,7 @@ export async function deleteExamples(
   if (ids.length === 0) throw badRequest("Name the examples to delete with example_ids.");
   const bad = ids.find((id) => !isUuid(id));
   if (bad !== undefined) throw badRequest(`Invalid example id ${JSON.stringify(bad)}: must be a UUID.`);
-  return db.tx(async (t) => {
+  return db.transaction(async (t) => {
     const at = await versionTime(t);
     const ended = hard
       ? await t.query<{ example_id: string; dataset_id: string }>(sql`

@@ -26,7 +26,7 @@ export async function createExampleJson(db: Sql, workspaceId: string, input: Exa
 /** POST /examples/bulk: examples of one or more datasets; answers them in order. */
 export async function createExamplesJson(db: Sql, workspaceId: string, items: ExampleCreate[]): Promise<WireExample[]> {
   const ids: string[] = [];
-  await db.tx(async (t) => {
+  await db.transaction(async (t) => {
     for (const datasetId of new Set(items.map((i) => i.dataset_id))) {
       const result = await createExamples(t, workspaceId, datasetId, items.filter((i) => i.dataset_id === datasetId).map(toNew));
       ids.push(...result.example_ids);

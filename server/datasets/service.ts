@@ -1,23 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
-import { join, sql, type SqlFragment } from "../db/sql";
+import { Prisma, type Dataset } from "../db/generated/client";
+import { sql } from "../db/sql";
 import { conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import type { DatasetCreate, DatasetListQuery, DatasetUpdate, WireDataset } from "./schema";
 import { UUID } from "../core/uuid";
+import { likeLiteral } from "../core/like";
 
-export interface DatasetRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string | null;
-  data_type: string;
-  inputs_schema_definition: unknown;
-  outputs_schema_definition: unknown;
-  extra: Record<string, unknown> | null;
-  created_at: string;
-  modified_at: string;
-}
+/** A dataset's row, as Prisma Client reads it. */
+export type DatasetRow = Dataset;
 
 export const isUuid = (id: string) => UUID.test(id);
 /** "dataset not found" in the text tells the JS client the route exists (see updateDatasetSplits). */
@@ -27,37 +19,46 @@ const taken = (name: string) => conflict(`A dataset named ${JSON.stringify(name)
 /** The dataset row, or 404 (another workspace's dataset is missing too). */
 export async function findDataset(db: Sql, workspaceId: string, id: string): Promise<DatasetRow> {
   if (!isUuid(id)) throw datasetMissing(id);
-  const [row] = await db.query<DatasetRow>(sql`SELECT * FROM datasets WHERE workspace_id = ${workspaceId} AND id = ${id}`);
+  const row = await db.prisma.dataset.findFirst({ where: { workspaceId, id } });
   if (!row) throw datasetMissing(id);
   return row;
 }
 
+const asObject = (value: unknown) => (value ?? null) as Record<string, unknown> | null;
+
 async function wire(db: Sql, workspaceId: string, rows: DatasetRow[]): Promise<WireDataset[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const counts = await db.query<{ dataset_id: string; n: number }>(sql`
-    SELECT dataset_id, count(*)::int AS n FROM example_versions
-    WHERE workspace_id = ${workspaceId} AND dataset_id = ANY(${ids}::uuid[]) AND valid_to IS NULL GROUP BY dataset_id`);
-  const sessions = await db.query<{ dataset_id: string; n: number; last: string | null }>(sql`
-    SELECT reference_dataset_id AS dataset_id, count(*)::int AS n, max(start_time) AS last FROM projects
-    WHERE workspace_id = ${workspaceId} AND reference_dataset_id = ANY(${ids}::uuid[]) GROUP BY reference_dataset_id`);
-  const exampleCount = new Map(counts.map((c) => [c.dataset_id, c.n]));
-  const sessionStats = new Map(sessions.map((s) => [s.dataset_id, s]));
+  const [counts, sessions] = await Promise.all([
+    db.prisma.exampleVersion.groupBy({
+      by: ["datasetId"],
+      where: { workspaceId, datasetId: { in: ids }, validTo: null },
+      _count: { _all: true },
+    }),
+    db.prisma.project.groupBy({
+      by: ["referenceDatasetId"],
+      where: { workspaceId, referenceDatasetId: { in: ids } },
+      _count: { _all: true },
+      _max: { startTime: true },
+    }),
+  ]);
+  const exampleCount = new Map(counts.map((c) => [c.datasetId, c._count._all]));
+  const sessionStats = new Map(sessions.map((s) => [s.referenceDatasetId, s]));
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
     description: row.description,
-    tenant_id: row.workspace_id,
-    data_type: row.data_type,
-    created_at: isoFromDb(row.created_at)!,
-    modified_at: isoFromDb(row.modified_at)!,
-    inputs_schema_definition: row.inputs_schema_definition ?? null,
-    outputs_schema_definition: row.outputs_schema_definition ?? null,
-    metadata: (row.extra?.metadata as Record<string, unknown> | undefined) ?? null,
-    extra: row.extra ?? null,
+    tenant_id: row.workspaceId,
+    data_type: row.dataType,
+    created_at: isoFromDb(row.createdAt)!,
+    modified_at: isoFromDb(row.modifiedAt)!,
+    inputs_schema_definition: row.inputsSchemaDefinition ?? null,
+    outputs_schema_definition: row.outputsSchemaDefinition ?? null,
+    metadata: asObject(asObject(row.extra)?.metadata),
+    extra: asObject(row.extra),
     example_count: exampleCount.get(row.id) ?? 0,
-    session_count: sessionStats.get(row.id)?.n ?? 0,
-    last_session_start_time: isoFromDb(sessionStats.get(row.id)?.last ?? null),
+    session_count: sessionStats.get(row.id)?._count._all ?? 0,
+    last_session_start_time: isoFromDb(sessionStats.get(row.id)?._max.startTime ?? null),
   }));
 }
 
@@ -65,21 +66,29 @@ export async function datasetWire(db: Sql, workspaceId: string, row: DatasetRow)
   return (await wire(db, workspaceId, [row]))[0];
 }
 
+/** A JSON column's value to write: absent (null or undefined) is SQL NULL. */
+const json = (value: object | null | undefined) => (value == null ? Prisma.DbNull : (value as Prisma.InputJsonObject));
+
 /** Inserts a dataset row; 409 when the name (or the id) is taken. */
 export async function insertDataset(db: Sql, workspaceId: string, input: DatasetCreate): Promise<DatasetRow> {
   const extra = { ...(input.extra ?? {}), ...(input.metadata ? { metadata: input.metadata } : {}) };
-  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+  // Checked first: inside a transaction a failed INSERT would end it, so the cause could not be read after.
+  if (await db.prisma.dataset.findFirst({ where: { workspaceId, name: input.name }, select: { id: true } })) throw taken(input.name);
   try {
-    const rows = await db.query<DatasetRow>(sql`
-      INSERT INTO datasets (id, workspace_id, name, description, data_type, inputs_schema_definition, outputs_schema_definition, extra)
-      VALUES (${input.id ?? randomUUID()}, ${workspaceId}, ${input.name}, ${input.description ?? null}, ${input.data_type ?? "kv"},
-        ${json(input.inputs_schema_definition)}::jsonb, ${json(input.outputs_schema_definition)}::jsonb,
-        ${Object.keys(extra).length ? JSON.stringify(extra) : null}::jsonb)
-      ON CONFLICT (workspace_id, name) DO NOTHING RETURNING *`);
-    if (rows.length === 0) throw taken(input.name);
-    return rows[0];
+    return await db.prisma.dataset.create({
+      data: {
+        id: input.id ?? randomUUID(),
+        workspaceId,
+        name: input.name,
+        description: input.description ?? null,
+        dataType: input.data_type ?? "kv",
+        inputsSchemaDefinition: json(input.inputs_schema_definition),
+        outputsSchemaDefinition: json(input.outputs_schema_definition),
+        extra: json(Object.keys(extra).length ? extra : null),
+      },
+    });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`A dataset with id ${input.id} already exists.`);
+    if (isUniqueViolation(error)) throw input.id ? conflict(`A dataset with id ${input.id} already exists.`) : taken(input.name);
     throw error;
   }
 }
@@ -91,14 +100,24 @@ export async function createDataset(db: Sql, workspaceId: string, input: Dataset
 
 /** GET /datasets: an array, newest first. */
 export async function listDatasets(db: Sql, workspaceId: string, q: DatasetListQuery): Promise<WireDataset[]> {
-  const where: SqlFragment[] = [sql`workspace_id = ${workspaceId}`];
-  if (q.id) where.push(sql`id = ANY(${q.id}::uuid[])`);
-  if (q.name !== undefined) where.push(sql`name = ${q.name}`);
-  if (q.name_contains) where.push(sql`name ILIKE ${`%${q.name_contains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
-  if (q.data_type) where.push(sql`data_type = ANY(${q.data_type}::text[])`);
-  if (q.metadata) where.push(sql`coalesce(extra, '{}'::jsonb) @> ${JSON.stringify({ metadata: q.metadata })}::jsonb`);
-  const rows = await db.query<DatasetRow>(sql`
-    SELECT * FROM datasets WHERE ${join(where, " AND ")} ORDER BY created_at DESC, id LIMIT ${q.limit} OFFSET ${q.offset}`);
+  const where: Prisma.DatasetWhereInput[] = [{ workspaceId }];
+  if (q.id) where.push({ id: { in: q.id } });
+  if (q.name !== undefined) where.push({ name: q.name });
+  if (q.name_contains) where.push({ name: { contains: likeLiteral(q.name_contains), mode: "insensitive" } });
+  if (q.data_type) where.push({ dataType: { in: q.data_type } });
+  if (q.metadata) {
+    // JSON containment (nested values included) has no Prisma filter: the matching ids come first.
+    const matching = await db.query<{ id: string }>(sql`
+      SELECT id FROM datasets WHERE workspace_id = ${workspaceId}
+        AND coalesce(extra, '{}'::jsonb) @> ${JSON.stringify({ metadata: q.metadata })}::jsonb`);
+    where.push({ id: { in: matching.map((m) => m.id) } });
+  }
+  const rows = await db.prisma.dataset.findMany({
+    where: { AND: where },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    skip: q.offset,
+    take: q.limit,
+  });
   return wire(db, workspaceId, rows);
 }
 
@@ -106,41 +125,36 @@ export async function readDataset(db: Sql, workspaceId: string, id: string): Pro
   return datasetWire(db, workspaceId, await findDataset(db, workspaceId, id));
 }
 
-/** PATCH /datasets/{id}: fields left out or null stay as they are. */
+/** PATCH /datasets/{id}: fields left out or null stay as they are; metadata replaces `extra.metadata`. */
 export async function updateDataset(db: Sql, workspaceId: string, id: string, change: DatasetUpdate): Promise<WireDataset> {
-  await findDataset(db, workspaceId, id);
-  const sets: SqlFragment[] = [];
-  if (change.name != null) sets.push(sql`name = ${change.name}`);
-  if (change.description != null) sets.push(sql`description = ${change.description}`);
-  if (change.data_type != null) sets.push(sql`data_type = ${change.data_type}`);
-  if (change.metadata != null)
-    sets.push(sql`extra = coalesce(extra, '{}'::jsonb) || ${JSON.stringify({ metadata: change.metadata })}::jsonb`);
-  if (change.inputs_schema_definition != null)
-    sets.push(sql`inputs_schema_definition = ${JSON.stringify(change.inputs_schema_definition)}::jsonb`);
-  if (change.outputs_schema_definition != null)
-    sets.push(sql`outputs_schema_definition = ${JSON.stringify(change.outputs_schema_definition)}::jsonb`);
-  if (sets.length === 0) return readDataset(db, workspaceId, id);
+  const row = await findDataset(db, workspaceId, id);
+  const data: Prisma.DatasetUpdateInput = {
+    name: change.name ?? undefined,
+    description: change.description ?? undefined,
+    dataType: change.data_type ?? undefined,
+    extra: change.metadata != null ? ({ ...(asObject(row.extra) ?? {}), metadata: change.metadata } as Prisma.InputJsonObject) : undefined,
+    inputsSchemaDefinition: (change.inputs_schema_definition ?? undefined) as Prisma.InputJsonObject | undefined,
+    outputsSchemaDefinition: (change.outputs_schema_definition ?? undefined) as Prisma.InputJsonObject | undefined,
+  };
+  if (Object.values(data).every((value) => value === undefined)) return datasetWire(db, workspaceId, row);
   try {
-    const [row] = await db.query<DatasetRow>(sql`
-      UPDATE datasets SET ${join(sets)}, modified_at = now() WHERE workspace_id = ${workspaceId} AND id = ${id} RETURNING *`);
-    if (!row) throw datasetMissing(id);
-    return datasetWire(db, workspaceId, row);
+    return datasetWire(
+      db,
+      workspaceId,
+      await db.prisma.dataset.update({ where: { id: row.id }, data: { ...data, modifiedAt: new Date() } }),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw taken(change.name ?? "");
     throw error;
   }
 }
 
-/** DELETE /datasets/{id}: the dataset with every version of its examples and its tags. */
+/** DELETE /datasets/{id}: the dataset; its examples' versions and its tags go with it (foreign keys). */
 export async function deleteDataset(db: Sql, workspaceId: string, id: string): Promise<{ examples: number }> {
-  await findDataset(db, workspaceId, id);
-  return db.tx(async (t) => {
-    const [{ n }] = await t.query<{ n: number }>(sql`
-      WITH d AS (DELETE FROM example_versions WHERE workspace_id = ${workspaceId} AND dataset_id = ${id} AND valid_to IS NULL RETURNING 1)
-      SELECT count(*)::int AS n FROM d`);
-    await t.query(sql`DELETE FROM example_versions WHERE workspace_id = ${workspaceId} AND dataset_id = ${id}`);
-    await t.query(sql`DELETE FROM dataset_tags WHERE workspace_id = ${workspaceId} AND dataset_id = ${id}`);
-    await t.query(sql`DELETE FROM datasets WHERE workspace_id = ${workspaceId} AND id = ${id}`);
-    return { examples: n };
+  const row = await findDataset(db, workspaceId, id);
+  return db.prisma.$transaction(async (tx) => {
+    const examples = await tx.exampleVersion.count({ where: { datasetId: row.id, validTo: null } });
+    await tx.dataset.delete({ where: { id: row.id } });
+    return { examples };
   });
 }

@@ -79,7 +79,7 @@ export async function readVersion(db: Sql, workspaceId: string, datasetId: strin
     at = tag.as_of;
   } else {
     const time = (await resolveAsOf(db, workspaceId, datasetId, q.as_of)) ?? (await versionTime(db));
-    at = (await versionAt(db, datasetId, time)) ?? dataset.created_at;
+    at = (await versionAt(db, datasetId, time)) ?? dataset.createdAt.toISOString();
   }
   return { as_of: isoFromDb(at), tags: await tagsAt(db, datasetId, at) };
 }
@@ -104,7 +104,7 @@ export async function listVersions(db: Sql, workspaceId: string, datasetId: stri
 export async function setTag(db: Sql, workspaceId: string, datasetId: string, input: { as_of: string | number; tag: string }) {
   const dataset = await findDataset(db, workspaceId, datasetId);
   const time = instant(input.as_of, "as_of");
-  const at = (await versionAt(db, datasetId, time)) ?? dataset.created_at;
+  const at = (await versionAt(db, datasetId, time)) ?? dataset.createdAt.toISOString();
   await db.query(sql`
     INSERT INTO dataset_tags (dataset_id, tag, workspace_id, as_of) VALUES (${datasetId}, ${input.tag}, ${workspaceId}, ${at}::timestamptz)
     ON CONFLICT (dataset_id, tag) DO UPDATE SET as_of = EXCLUDED.as_of`);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool, PoolClient, QueryArrayConfig } from "pg";
 import { env } from "../env";
@@ -33,6 +34,14 @@ export interface Sql {
    * `rollback`, the transaction is rolled back when `fn` is done: nothing it wrote stays.
    */
   tx<T>(fn: (sql: Sql) => Promise<T>, options?: { rollback?: boolean }): Promise<T>;
+  /**
+   * Runs `fn` in one `prisma.$transaction` that the executor joins: inside, `sql.prisma` (Prisma
+   * Client) and `sql.query` (set-based SQL) run on the same connection, so a use case writes its
+   * rows through Prisma and its set-based steps in SQL and both commit or neither. Nested calls
+   * (and calls inside `tx`) reuse the outer transaction. `tx` stays for the hot path (ingest),
+   * which is faster without Prisma's transaction bookkeeping.
+   */
+  transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
 }
 
 export interface ArrayResult {
@@ -56,6 +65,61 @@ function withPrisma(self: Omit<Sql, "prisma">, prisma: PrismaClient | undefined)
           },
         },
   ) as Sql;
+}
+
+/**
+ * Which connection a `transaction` is on. Prisma opens an interactive transaction through its
+ * driver adapter; `joinable` notes the adapter transaction's connection (the `pg` client, or the
+ * PGlite transaction) in the slot of the `transaction` call that asked for it, so the executor can
+ * run on the same one.
+ */
+const joining = new AsyncLocalStorage<{ connection?: unknown }>();
+
+interface AdapterFactory {
+  connect(): Promise<{ startTransaction(isolationLevel?: never): Promise<unknown> }>;
+}
+
+function joinable<F extends AdapterFactory>(factory: F): F {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const start = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel?: never) => {
+      const transaction = await start(isolationLevel);
+      const slot = joining.getStore();
+      // Both adapters keep the transaction's connection as `client`.
+      if (slot && slot.connection === undefined) slot.connection = (transaction as { client: unknown }).client;
+      return transaction;
+    };
+    return adapter;
+  };
+  return factory;
+}
+
+/** A transaction's Prisma Client: `$transaction` inside it joins it, as `Sql.tx` does. */
+function joinedPrisma(tx: Tx): PrismaClient {
+  const nested = (work: ((t: Tx) => Promise<unknown>) | Promise<unknown>[]) => (typeof work === "function" ? work(tx) : Promise.all(work));
+  return new Proxy(tx, {
+    get: (target, key, receiver) => (key === "$transaction" ? nested : Reflect.get(target, key, receiver)),
+  }) as PrismaClient;
+}
+
+/** Generous bounds: a dataset upload of thousands of examples is one transaction. */
+const TRANSACTION_LIMITS = { maxWait: 10_000, timeout: 5 * 60_000 };
+
+/** `prisma.$transaction` with an executor on its connection, made by `onConnection`. */
+async function joinedTransaction<T>(
+  prisma: PrismaClient,
+  onConnection: (connection: unknown, tx: PrismaClient) => Sql,
+  fn: (sql: Sql) => Promise<T>,
+) {
+  const slot: { connection?: unknown } = {};
+  return joining.run(slot, () =>
+    prisma.$transaction(async (tx) => {
+      if (slot.connection === undefined) throw new Error("The database adapter did not report the transaction's connection.");
+      return fn(onConnection(slot.connection, joinedPrisma(tx)));
+    }, TRANSACTION_LIMITS),
+  );
 }
 
 export interface Database {
@@ -97,7 +161,7 @@ function refuseNestedRollback(): never {
   throw new Error("A rolled-back transaction cannot be nested in another transaction.");
 }
 
-function pgSql(run: Run, pool?: Pool, prisma?: PrismaClient): Sql {
+function pgSql(run: Run, pool?: Pool, prisma?: PrismaClient, joined = false): Sql {
   const self: Sql = withPrisma(
     {
       async query<T>(query: SqlFragment) {
@@ -134,6 +198,14 @@ function pgSql(run: Run, pool?: Pool, prisma?: PrismaClient): Sql {
           client.release();
         }
       },
+      async transaction<T>(fn: (sql: Sql) => Promise<T>) {
+        if (joined || !pool || !prisma) return fn(self);
+        return joinedTransaction(
+          prisma,
+          (connection, tx) => pgSql((t, v) => (connection as PoolClient).query(t, v), undefined, tx, true),
+          fn,
+        );
+      },
     },
     prisma,
   );
@@ -155,7 +227,7 @@ async function openPostgres(url: string, replicaUrls: string[]): Promise<Databas
   };
   const pool = open(10, env().STATEMENT_TIMEOUT_MS);
   const ingestPool = open(4, 5 * 60_000);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: joinable(new PrismaPg(pool)) });
   const sql = pgSql((t, v) => pool.query(t, v), pool, prisma);
   const replicas: Replica[] = replicaUrls.map((replicaUrl, i) => {
     const replicaPool = new pg.Pool({
@@ -204,7 +276,7 @@ async function openPostgres(url: string, replicaUrls: string[]): Promise<Databas
 
 const connections = (name: string, pool: Pool) => ({ name, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
 
-function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owner?: PGlite, prisma?: PrismaClient): Sql {
+function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owner?: PGlite, prisma?: PrismaClient, joined = false): Sql {
   const self: Sql = withPrisma(
     {
       async query<T>(query: SqlFragment) {
@@ -226,6 +298,14 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
           return result;
         });
       },
+      async transaction<T>(fn: (sql: Sql) => Promise<T>) {
+        if (joined || !owner || !prisma) return fn(self);
+        return joinedTransaction(
+          prisma,
+          (connection, tx) => pgliteSql(connection as Pick<PGlite, "query" | "exec">, rawParsers, undefined, tx, true),
+          fn,
+        );
+      },
     },
     prisma,
   );
@@ -237,7 +317,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   const parsers = { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v };
   const pglite = dataDir === "memory" ? new PGlite({ parsers }) : new PGlite(dataDir, { parsers });
   await pglite.waitReady;
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ adapter: joinable(new PrismaPGlite(pglite)) });
   const sql = pgliteSql(pglite, textParsers(pglite), pglite, prisma);
   return {
     sql,

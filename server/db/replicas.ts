@@ -114,5 +114,6 @@ export function readsFrom(replica: Replica, primary: Sql): Sql {
     text: orPrimary(replica.sql.text, primary.text),
     arrays: orPrimary(replica.sql.arrays, primary.arrays),
     tx: primary.tx,
+    transaction: primary.transaction,
   };
 }

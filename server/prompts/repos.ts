@@ -6,8 +6,7 @@ import { findRepo, ownerWorkspace, repoSelect, repoWire, type Caller, type RepoR
 import type { RepoCreate, RepoListQuery, RepoUpdate } from "./schema";
 import { ensureHandle } from "./settings";
 import { UUID } from "../core/uuid";
-
-const like = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+import { likeLiteral } from "../core/like";
 
 const SORT_COLUMN: Record<RepoListQuery["sort_field"], string> = {
   updated_at: "r.updated_at",
@@ -41,8 +40,8 @@ export async function listRepos(db: Sql, caller: Caller, q: RepoListQuery): Prom
   if (q.query) {
     where.push(
       q.match_prefix
-        ? sql`r.repo_handle ILIKE ${`${like(q.query)}%`}`
-        : sql`(r.repo_handle ILIKE ${`%${like(q.query)}%`} OR coalesce(r.description, '') ILIKE ${`%${like(q.query)}%`})`,
+        ? sql`r.repo_handle ILIKE ${`${likeLiteral(q.query)}%`}`
+        : sql`(r.repo_handle ILIKE ${`%${likeLiteral(q.query)}%`} OR coalesce(r.description, '') ILIKE ${`%${likeLiteral(q.query)}%`})`,
     );
   }
   if (q.is_public !== undefined) where.push(sql`r.is_public = ${q.is_public}`);

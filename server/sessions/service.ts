@@ -7,6 +7,7 @@ import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import type { Deleted, ProjectWithStats, SessionCreate, SessionListQuery, SessionUpdate, WireProject } from "./schema";
 import { projectStats } from "./stats";
 import { UUID } from "../core/uuid";
+import { likeLiteral } from "../core/like";
 
 const missing = (id: string) => notFound(`Project (session) ${id} not found.`);
 const taken = (name: string) => conflict(`A project named ${JSON.stringify(name)} already exists in this workspace.`);
@@ -34,9 +35,6 @@ function toWire(row: Project): WireProject {
   };
 }
 
-/** `text` matched literally inside a LIKE pattern (Prisma's `contains` leaves % and _ as wildcards). */
-const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 async function withStats(db: Sql, workspaceId: string, rows: Project[], include: boolean | undefined): Promise<ProjectWithStats[]> {
   if (!include) return rows.map(toWire);
   const stats = await projectStats(
@@ -51,7 +49,7 @@ async function withStats(db: Sql, workspaceId: string, rows: Project[], include:
 export async function listSessions(db: Sql, workspaceId: string, q: SessionListQuery): Promise<ProjectWithStats[]> {
   const where: Prisma.ProjectWhereInput[] = [{ workspaceId }];
   if (q.name !== undefined) where.push({ name: q.name });
-  if (q.name_contains) where.push({ name: { contains: literal(q.name_contains), mode: "insensitive" } });
+  if (q.name_contains) where.push({ name: { contains: likeLiteral(q.name_contains), mode: "insensitive" } });
   if (q.id) where.push({ id: { in: q.id } });
   if (q.reference_dataset) where.push({ referenceDatasetId: { in: q.reference_dataset } });
   if (q.reference_free !== undefined) where.push({ referenceDatasetId: q.reference_free ? null : { not: null } });

@@ -2,6 +2,7 @@ import { parseInstant, formatMicros } from "../../core/time";
 import type { Literal } from "./ast";
 import { FilterSyntaxError } from "./errors";
 import { UUID } from "../../core/uuid";
+import { likeLiteral } from "../../core/like";
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const DURATION = /^\s*(-?\d+(?:\.\d+)?)\s*(us|ms|s|m|h|d)?\s*$/i;
@@ -51,7 +52,7 @@ export function list(value: Literal, position: number): Literal[] {
 
 /** `%` and `_` in a search term match themselves. */
 export function likeContains(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${likeLiteral(term)}%`;
 }
 
 /** A filter value that is a JSON object (given as an object or as JSON text), else null. */
