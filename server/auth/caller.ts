@@ -5,6 +5,7 @@ import { apiKeyIdentity, type Identity } from "./identity";
 import { identityOfUser, sessionUser } from "./session";
 import { addMember, getUser, membershipsOf, type User } from "./users";
 import { createWorkspace, getWorkspace } from "./workspaces";
+import type { Role } from "./api-keys";
 
 export interface Caller {
   /** The workspace identity, or null for a signed-in user who belongs to no workspace yet. */
@@ -66,7 +67,13 @@ export async function listWorkspaces(db: Sql, caller: Caller) {
     select: { role: true, workspace: true },
     orderBy: [{ createdAt: "asc" }, { workspace: { name: "asc" } }, { workspaceId: "asc" }],
   });
-  return rows.map(({ role, workspace: w }) => ({ id: w.id, name: w.name, role, region: w.region, created_at: isoFromDb(w.createdAt)! }));
+  return rows.map(({ role, workspace: w }) => ({
+    id: w.id,
+    name: w.name,
+    role: role as Role,
+    region: w.region,
+    created_at: isoFromDb(w.createdAt)!,
+  }));
 }
 
 /** A signed-in user creates a workspace and becomes its admin. */

@@ -5,21 +5,14 @@ import { isoFromDb } from "../core/time";
 import type { Role } from "./api-keys";
 import { isUuid } from "../core/uuid";
 import { addMember, normalizeEmail, type User } from "./users";
+import type { WireMember } from "./wire";
 
 /** An invitation can be accepted for this long. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export interface MemberView {
-  user_id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  joined_at: string;
-}
-
-export async function listMembers(db: Sql, workspaceId: string): Promise<MemberView[]> {
+export async function listMembers(db: Sql, workspaceId: string): Promise<WireMember[]> {
   const rows = await db.prisma.membership.findMany({
     where: { workspaceId },
     select: { role: true, createdAt: true, user: { select: { id: true, email: true, name: true } } },
@@ -132,7 +125,7 @@ const personalKeys = (workspaceId: string, userId: string) => ({ workspaceId, us
  * Changes a member's role. The last admin cannot step down. The member's personal keys in this
  * workspace follow the new role, so a demotion also demotes their keys.
  */
-export async function setMemberRole(db: Sql, workspaceId: string, userId: string, role: Role): Promise<MemberView> {
+export async function setMemberRole(db: Sql, workspaceId: string, userId: string, role: Role): Promise<WireMember> {
   await db.prisma.$transaction(async (tx) => {
     const current = await lockedMember(tx, workspaceId, userId);
     if (current.role === "admin" && role !== "admin" && current.admins === 1) {

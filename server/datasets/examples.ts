@@ -5,7 +5,7 @@ import { join, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import { compileExampleFilter } from "./filter";
-import type { ExampleListQuery, WireExample } from "./schema";
+import type { ExampleListQuery, WireExample, WriteResult } from "./schema";
 import { findDataset, isUuid } from "./service";
 import { resolveAsOf, versionTime, visibleAt } from "./versions";
 import { fromStorage, storableJson } from "../db/storable";
@@ -58,12 +58,6 @@ export interface VersionRow {
   /** Index in the creating request, kept by every later version (list order after created_at). */
   position: number;
   valid_from: string;
-}
-
-export interface WriteResult {
-  count: number;
-  example_ids: string[];
-  as_of: string | null;
 }
 
 const exampleMissing = (id: string) => notFound(`Example ${id} not found in this workspace.`);

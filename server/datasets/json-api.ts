@@ -1,8 +1,7 @@
 import type { Sql } from "../db/client";
 import { badRequest } from "../core/errors";
-import { createExamples, readExample, readExamples, updateExamples, type WriteResult } from "./examples";
-import type { WireExample } from "./schema";
-import type { ExampleCreate, ExampleUpdate } from "./schema";
+import { createExamples, readExample, readExamples, updateExamples } from "./examples";
+import type { ExampleCreate, ExampleUpdate, WireExample, WriteResult } from "./schema";
 
 /** The JSON example endpoints (Python's fallback when multipart examples are off, and direct API use). */
 

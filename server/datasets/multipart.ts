@@ -3,8 +3,8 @@ import { putBlob } from "../blobs/store";
 import type { Sql } from "../db/client";
 import { badRequest, describeZodError } from "../core/errors";
 import { partText, type Part } from "../http/multipart";
-import { createExamples, updateExamples, type ExampleChange, type NewExample, type StoredAttachment, type WriteResult } from "./examples";
-import { split } from "./schema";
+import { createExamples, updateExamples, type ExampleChange, type NewExample, type StoredAttachment } from "./examples";
+import { split, type WriteResult } from "./schema";
 
 /**
  * The platform examples endpoint (`/v1/platform/datasets/{id}/examples`): one group of parts per

@@ -173,3 +173,23 @@ export const wireExample = z.object({
   attachment_urls: z.record(z.string(), z.object({ presigned_url: z.string(), s3_url: z.string(), mime_type: z.string() })).nullable(),
 });
 export type WireExample = z.infer<typeof wireExample>;
+
+/** What a write of examples answers: how many, their ids, and the version it made. */
+export const wireWriteResult = z.object({ count: z.number(), example_ids: z.array(z.string()), as_of: z.string().nullable() });
+export type WriteResult = z.infer<typeof wireWriteResult>;
+
+/** Examples deleted: how many, and which. */
+export const wireExamplesDeleted = z.object({ count: z.number(), example_ids: z.array(z.string()) });
+
+/** A dataset deleted, with how many current examples went with it. */
+export const wireDatasetDeleted = z.object({ examples: z.number() });
+
+/** A version of a dataset: its time and the tags on it. */
+export const wireVersion = z.object({ as_of: z.string().nullable(), tags: z.array(z.string()) });
+
+/** Example ids added, removed and modified between two versions. */
+export const wireVersionDiff = z.object({
+  examples_modified: z.array(z.string()),
+  examples_added: z.array(z.string()),
+  examples_removed: z.array(z.string()),
+});

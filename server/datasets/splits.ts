@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { updateExamples, type WriteResult } from "./examples";
-import type { MetadataOperations } from "./schema";
+import { updateExamples } from "./examples";
+import type { MetadataOperations, WriteResult } from "./schema";
 import { findDataset } from "./service";
 import { resolveAsOf, visibleAt } from "./versions";
 

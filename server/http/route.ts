@@ -58,6 +58,8 @@ interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | 
    * client that breaks later.
    */
   response?: z.ZodType<R>;
+  /** The status of a JSON answer (201 for a thing made, 202 for one accepted for later); 200 unless given. */
+  status?: 200 | 201 | 202;
   handler: (args: {
     ctx: A extends "public" ? Context : AuthedContext;
     body: BodyOf<B>;
@@ -190,7 +192,7 @@ export function route<
             if (result instanceof Response) return result;
             if (spec.response) checkResponse(spec.response, result);
             // Nothing to return (a DELETE, say) is still a JSON body: the SDKs call response.json() on it.
-            return Response.json(result === undefined ? {} : result);
+            return Response.json(result === undefined ? {} : result, { status: spec.status ?? 200 });
           } finally {
             if (spec.body === "multipart") await disposeParts(body as Part[]);
           }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { forbidden, notFound } from "../core/errors";
@@ -40,7 +41,34 @@ export const repoSelect = (liker: string) => sql`
   FROM prompt_repos r JOIN workspaces w ON w.id = r.workspace_id`;
 
 /** The Prompt (repo) schema the SDKs read. */
-export function repoWire(row: RepoRow) {
+export const wireRepo = z.object({
+  id: z.string(),
+  repo_handle: z.string(),
+  full_name: z.string(),
+  owner: z.string(),
+  tenant_id: z.string(),
+  description: z.string().nullable(),
+  readme: z.string().nullable(),
+  tags: z.array(z.string()),
+  is_public: z.boolean(),
+  is_archived: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  num_likes: z.number(),
+  num_downloads: z.number(),
+  num_views: z.number(),
+  num_commits: z.number(),
+  last_commit_hash: z.string().nullable(),
+  liked_by_auth_user: z.boolean(),
+  original_repo_id: z.null(),
+  upstream_repo_id: z.null(),
+  original_repo_full_name: z.null(),
+  upstream_repo_full_name: z.null(),
+  repo_type: z.literal("prompt"),
+});
+export type WireRepo = z.infer<typeof wireRepo>;
+
+export function repoWire(row: RepoRow): WireRepo {
   return {
     id: row.id,
     repo_handle: row.repo_handle,
@@ -64,12 +92,12 @@ export function repoWire(row: RepoRow) {
     upstream_repo_id: null,
     original_repo_full_name: null,
     upstream_repo_full_name: null,
-    repo_type: "prompt" as const,
+    repo_type: "prompt",
   };
 }
 
-/** A prompt repository as the SDKs read it. */
-export type WireRepo = ReturnType<typeof repoWire>;
+/** A repo's path: `/repos/{owner}/{repo}`, `/commits/{owner}/{repo}`, `/likes/{owner}/{repo}`. */
+export const repoParams = z.object({ owner: z.string(), repo: z.string() });
 
 /**
  * The workspace an owner names: "-" and the caller's own handle are the caller's workspace;
@@ -78,7 +106,7 @@ export type WireRepo = ReturnType<typeof repoWire>;
 export async function ownerWorkspace(db: Sql, workspaceId: string, owner: string): Promise<{ id: string; own: boolean } | null> {
   const handle = await ensureHandle(db, workspaceId);
   if (owner === "-" || owner === handle) return { id: workspaceId, own: true };
-  const [row] = await db.query<{ id: string }>(sql`SELECT id FROM workspaces WHERE handle = ${owner}`);
+  const row = await db.prisma.workspace.findUnique({ where: { handle: owner }, select: { id: true } });
   return row ? { id: row.id, own: row.id === workspaceId } : null;
 }
 

@@ -1,26 +1,15 @@
 import { createHash, randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { Sql } from "../db/client";
+import type { Prisma, PromptCommit, PromptCommitTag } from "../db/generated/client";
 import { sql } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
+import { UUID } from "../core/uuid";
 import { findRepo, type Caller, type RepoRow } from "./access";
 import type { CommitCreate, CommitListQuery } from "./schema";
 import { ensureHandle } from "./settings";
 import { promptEventHappened, type PromptEvent } from "./webhooks";
-
-interface CommitRow {
-  id: string;
-  repo_id: string;
-  version: number;
-  commit_hash: string;
-  parent_id: string | null;
-  parent_commit_hash: string | null;
-  manifest: unknown;
-  examples: unknown[] | null;
-  description: string | null;
-  num_downloads: number;
-  created_at: string;
-}
 
 const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
 
@@ -43,52 +32,84 @@ export function commitHash(parentHash: string | null, manifest: unknown): string
     .digest("hex");
 }
 
-function commitWire(row: CommitRow, repo: RepoRow) {
+/** A prompt commit as the SDKs read it. */
+export const wireCommit = z.object({
+  id: z.string(),
+  commit_hash: z.string(),
+  parent_id: z.string().nullable(),
+  parent_commit_hash: z.string().nullable(),
+  repo_id: z.string(),
+  owner: z.string(),
+  repo: z.string(),
+  full_name: z.string(),
+  manifest: z.unknown(),
+  examples: z.array(z.unknown()),
+  description: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  num_downloads: z.number(),
+  num_views: z.number(),
+  example_run_ids: z.array(z.string()),
+});
+export type WireCommit = z.infer<typeof wireCommit>;
+
+/** A tag on a commit, as `/repos/{owner}/{repo}/tags` answers it. */
+export const wireCommitTag = z.object({
+  id: z.string(),
+  repo_id: z.string(),
+  commit_id: z.string(),
+  commit_hash: z.string(),
+  tag_name: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WireCommitTag = z.infer<typeof wireCommitTag>;
+
+function commitWire(row: PromptCommit, repo: RepoRow): WireCommit {
   return {
     id: row.id,
-    commit_hash: row.commit_hash,
-    parent_id: row.parent_id,
-    parent_commit_hash: row.parent_commit_hash,
-    repo_id: row.repo_id,
+    commit_hash: row.commitHash,
+    parent_id: row.parentId,
+    parent_commit_hash: row.parentCommitHash,
+    repo_id: row.repoId,
     owner: repo.owner,
     repo: repo.repo_handle,
     full_name: `${repo.owner}/${repo.repo_handle}`,
     manifest: row.manifest,
-    examples: row.examples ?? [],
+    examples: (row.examples as unknown[] | null) ?? [],
     description: row.description,
-    created_at: isoFromDb(row.created_at)!,
-    updated_at: isoFromDb(row.created_at)!,
-    num_downloads: row.num_downloads,
+    created_at: isoFromDb(row.createdAt)!,
+    updated_at: isoFromDb(row.createdAt)!,
+    num_downloads: row.numDownloads,
     num_views: 0,
-    example_run_ids: [] as string[],
+    example_run_ids: [],
   };
 }
 
-/** A prompt commit as the SDKs read it. */
-export type WireCommit = ReturnType<typeof commitWire>;
-
-async function latestCommit(db: Sql, repoId: string): Promise<CommitRow | null> {
-  const [row] = await db.query<CommitRow>(sql`SELECT * FROM prompt_commits WHERE repo_id = ${repoId} ORDER BY version DESC LIMIT 1`);
-  return row ?? null;
-}
+const latestCommit = (db: Sql, repoId: string) => db.prisma.promptCommit.findFirst({ where: { repoId }, orderBy: { version: "desc" } });
 
 /**
  * A commit by reference: "latest", a tag name, or a hash or unique hash prefix (4+ hex digits).
  * 404 when nothing matches; 400 when a prefix matches more than one commit.
  */
-async function resolveCommit(db: Sql, repo: RepoRow, ref: string): Promise<CommitRow> {
+async function resolveCommit(db: Sql, repo: RepoRow, ref: string): Promise<PromptCommit> {
   const name = `${repo.owner}/${repo.repo_handle}`;
   if (ref === "latest") {
     const latest = await latestCommit(db, repo.id);
     if (!latest) throw notFound(`Prompt ${name} has no commits yet: push a manifest first.`);
     return latest;
   }
-  const [tagged] = await db.query<CommitRow>(sql`
-    SELECT c.* FROM prompt_commit_tags t JOIN prompt_commits c ON c.id = t.commit_id WHERE t.repo_id = ${repo.id} AND t.tag_name = ${ref}`);
-  if (tagged) return tagged;
+  const tagged = await db.prisma.promptCommitTag.findUnique({
+    where: { repoId_tagName: { repoId: repo.id, tagName: ref } },
+    include: { commit: true },
+  });
+  if (tagged) return tagged.commit;
   if (HEX_PREFIX.test(ref)) {
-    const rows = await db.query<CommitRow>(sql`
-      SELECT * FROM prompt_commits WHERE repo_id = ${repo.id} AND commit_hash LIKE ${`${ref.toLowerCase()}%`} ORDER BY version DESC LIMIT 2`);
+    const rows = await db.prisma.promptCommit.findMany({
+      where: { repoId: repo.id, commitHash: { startsWith: ref.toLowerCase() } },
+      orderBy: { version: "desc" },
+      take: 2,
+    });
     if (rows.length > 1)
       throw badRequest(`Commit prefix ${JSON.stringify(ref)} matches more than one commit of ${name}; give more characters of the hash.`);
     if (rows.length === 1) return rows[0];
@@ -105,8 +126,12 @@ export async function listCommits(
   q: CommitListQuery,
 ): Promise<{ commits: WireCommit[]; total: number }> {
   const row = await findRepo(db, caller, owner, repo, "read");
-  const commits = await db.query<CommitRow>(sql`
-    SELECT * FROM prompt_commits WHERE repo_id = ${row.id} ORDER BY version DESC LIMIT ${q.limit} OFFSET ${q.offset}`);
+  const commits = await db.prisma.promptCommit.findMany({
+    where: { repoId: row.id },
+    orderBy: { version: "desc" },
+    skip: q.offset,
+    take: q.limit,
+  });
   return { commits: commits.map((c) => commitWire(c, row)), total: row.num_commits };
 }
 
@@ -123,7 +148,7 @@ export async function createCommit(
   input: CommitCreate,
 ): Promise<{ commit: WireCommit }> {
   await ensureHandle(db, caller.workspaceId); // outside the transaction: choosing a handle may retry on a unique violation
-  return db.tx(async (t) => {
+  return db.transaction(async (t) => {
     const row = await findRepo(t, caller, owner, repo, "write");
     const name = `${row.owner}/${row.repo_handle}`;
     await t.query(sql`SELECT id FROM prompt_repos WHERE id = ${row.id} FOR UPDATE`);
@@ -132,28 +157,36 @@ export async function createCommit(
     if (parent && !latest) {
       throw conflict(`parent_commit ${parent} does not exist: prompt ${name} has no commits yet; push without a parent_commit.`);
     }
-    if (parent && latest && !(parent.length >= 4 && latest.commit_hash.startsWith(parent))) {
+    if (parent && latest && !(parent.length >= 4 && latest.commitHash.startsWith(parent))) {
       throw conflict(
-        `parent_commit ${parent} is not the latest commit of ${name} (the latest is ${latest.commit_hash}): pull the latest version and push again.`,
+        `parent_commit ${parent} is not the latest commit of ${name} (the latest is ${latest.commitHash}): pull the latest version and push again.`,
       );
     }
     if (latest && canonicalJson(latest.manifest) === canonicalJson(input.manifest)) {
-      throw conflict(`Nothing to commit: the manifest is identical to the latest commit ${latest.commit_hash} of ${name}.`);
+      throw conflict(`Nothing to commit: the manifest is identical to the latest commit ${latest.commitHash} of ${name}.`);
     }
-    const hash = commitHash(latest?.commit_hash ?? null, input.manifest);
-    const id = randomUUID();
+    let created: PromptCommit;
     try {
-      await t.query(sql`
-        INSERT INTO prompt_commits (id, workspace_id, repo_id, version, commit_hash, parent_id, parent_commit_hash, manifest, examples, description)
-        VALUES (${id}, ${caller.workspaceId}, ${row.id}, ${(latest?.version ?? 0) + 1}, ${hash}, ${latest?.id ?? null}, ${latest?.commit_hash ?? null},
-          ${JSON.stringify(input.manifest)}::jsonb, ${JSON.stringify(input.examples ?? [])}::jsonb, ${input.description ?? null})`);
+      created = await t.prisma.promptCommit.create({
+        data: {
+          id: randomUUID(),
+          workspaceId: caller.workspaceId,
+          repoId: row.id,
+          version: (latest?.version ?? 0) + 1,
+          commitHash: commitHash(latest?.commitHash ?? null, input.manifest),
+          parentId: latest?.id ?? null,
+          parentCommitHash: latest?.commitHash ?? null,
+          manifest: input.manifest as Prisma.InputJsonValue,
+          examples: (input.examples ?? []) as Prisma.InputJsonArray,
+          description: input.description ?? null,
+        },
+      });
     } catch (error) {
       if (isUniqueViolation(error))
         throw conflict(`Another commit to ${name} was pushed at the same time: pull the latest version and push again.`);
       throw error;
     }
-    await t.query(sql`UPDATE prompt_repos SET updated_at = now() WHERE id = ${row.id}`);
-    const [created] = await t.query<CommitRow>(sql`SELECT * FROM prompt_commits WHERE id = ${id}`);
+    await t.prisma.promptRepo.update({ where: { id: row.id }, data: { updatedAt: new Date() } });
     await promptEventHappened(t, caller.workspaceId, eventOf("commit", row, created, caller));
     return { commit: commitWire(created, row) };
   });
@@ -167,43 +200,47 @@ export async function pullCommit(db: Sql, caller: Caller, owner: string, repo: s
   const row = await findRepo(db, caller, owner, repo, "read");
   const commit = await resolveCommit(db, row, ref);
   if (!isView) {
-    await db.query(sql`UPDATE prompt_commits SET num_downloads = num_downloads + 1 WHERE id = ${commit.id}`);
-    await db.query(sql`UPDATE prompt_repos SET num_downloads = num_downloads + 1 WHERE id = ${row.id}`);
+    await db.prisma.promptCommit.update({ where: { id: commit.id }, data: { numDownloads: { increment: 1 } } });
+    await db.prisma.promptRepo.update({ where: { id: row.id }, data: { numDownloads: { increment: 1 } } });
   }
   return commitWire(commit, row);
 }
 
-interface TagRow {
-  id: string;
-  repo_id: string;
-  commit_id: string;
-  commit_hash: string;
-  tag_name: string;
-  created_at: string;
-  updated_at: string;
+const withCommitHash = { commit: { select: { commitHash: true } } } as const;
+
+function tagWire(tag: PromptCommitTag & { commit: { commitHash: string } }): WireCommitTag {
+  return {
+    id: tag.id,
+    repo_id: tag.repoId,
+    commit_id: tag.commitId,
+    commit_hash: tag.commit.commitHash,
+    tag_name: tag.tagName,
+    created_at: isoFromDb(tag.createdAt)!,
+    updated_at: isoFromDb(tag.updatedAt)!,
+  };
 }
 
-const tagWire = (t: TagRow) => ({ ...t, created_at: isoFromDb(t.created_at), updated_at: isoFromDb(t.updated_at) });
-
 /** What the prompt's webhooks are told about a commit, or a tag put on one. */
-function eventOf(event: PromptEvent["event"], repo: RepoRow, commit: CommitRow, caller: Caller): PromptEvent {
+function eventOf(event: PromptEvent["event"], repo: RepoRow, commit: PromptCommit, caller: Caller): PromptEvent {
   return {
     event,
     prompt_id: repo.id,
     prompt_name: repo.repo_handle,
-    commit_hash: commit.commit_hash,
-    created_at: isoFromDb(commit.created_at)!,
+    commit_hash: commit.commitHash,
+    created_at: isoFromDb(commit.createdAt)!,
     created_by: caller.liker,
     manifest: commit.manifest as Record<string, unknown>,
   };
 }
 
 /** GET /repos/{owner}/{repo}/tags */
-export async function listTags(db: Sql, caller: Caller, owner: string, repo: string): Promise<Record<string, unknown>[]> {
+export async function listTags(db: Sql, caller: Caller, owner: string, repo: string): Promise<WireCommitTag[]> {
   const row = await findRepo(db, caller, owner, repo, "read");
-  const tags = await db.query<TagRow>(sql`
-    SELECT t.id, t.repo_id, t.commit_id, c.commit_hash, t.tag_name, t.created_at, t.updated_at
-    FROM prompt_commit_tags t JOIN prompt_commits c ON c.id = t.commit_id WHERE t.repo_id = ${row.id} ORDER BY t.tag_name`);
+  const tags = await db.prisma.promptCommitTag.findMany({
+    where: { repoId: row.id },
+    include: withCommitHash,
+    orderBy: { tagName: "asc" },
+  });
   return tags.map(tagWire);
 }
 
@@ -215,22 +252,23 @@ export async function tagCommit(
   repo: string,
   tagName: string,
   commitRef: string,
-): Promise<Record<string, unknown>> {
+): Promise<WireCommitTag> {
   const row = await findRepo(db, caller, owner, repo, "write");
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(commitRef);
-  const [byId] = isUuid ? await db.query<CommitRow>(sql`SELECT * FROM prompt_commits WHERE id = ${commitRef} AND repo_id = ${row.id}`) : [];
+  const byId = UUID.test(commitRef) ? await db.prisma.promptCommit.findFirst({ where: { id: commitRef, repoId: row.id } }) : null;
   const commit = byId ?? (await resolveCommit(db, row, commitRef));
-  // xmax is 0 on a row the statement inserted, not on one it updated: a new tag, or a moved one.
-  const [{ inserted }] = await db.query<{ inserted: boolean }>(sql`
-    INSERT INTO prompt_commit_tags (id, repo_id, commit_id, tag_name) VALUES (${randomUUID()}, ${row.id}, ${commit.id}, ${tagName})
-    ON CONFLICT (repo_id, tag_name) DO UPDATE SET commit_id = EXCLUDED.commit_id, updated_at = now()
-    RETURNING (xmax = 0) AS inserted`);
-  await promptEventHappened(db, caller.workspaceId, {
-    ...eventOf(inserted ? "tag:create" : "tag:update", row, commit, caller),
-    tag_name: tagName,
+  return db.transaction(async (t) => {
+    const key = { repoId_tagName: { repoId: row.id, tagName } };
+    const existed = await t.prisma.promptCommitTag.findUnique({ where: key, select: { id: true } });
+    const tag = await t.prisma.promptCommitTag.upsert({
+      where: key,
+      create: { id: randomUUID(), repoId: row.id, commitId: commit.id, tagName },
+      update: { commitId: commit.id, updatedAt: new Date() },
+      include: withCommitHash,
+    });
+    await promptEventHappened(t, caller.workspaceId, {
+      ...eventOf(existed ? "tag:update" : "tag:create", row, commit, caller),
+      tag_name: tagName,
+    });
+    return tagWire(tag);
   });
-  const [tag] = await db.query<TagRow>(sql`
-    SELECT t.id, t.repo_id, t.commit_id, c.commit_hash, t.tag_name, t.created_at, t.updated_at
-    FROM prompt_commit_tags t JOIN prompt_commits c ON c.id = t.commit_id WHERE t.repo_id = ${row.id} AND t.tag_name = ${tagName}`);
-  return tagWire(tag);
 }

@@ -1,14 +1,7 @@
+import { z } from "zod";
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
 import { conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
-
-interface WorkspaceRow {
-  id: string;
-  name: string;
-  handle: string | null;
-  created_at: string;
-}
 
 /** "Default workspace" → "default-workspace"; always 3..40 characters of [a-z0-9-]. */
 export function slugify(name: string): string {
@@ -22,8 +15,15 @@ export function slugify(name: string): string {
   return slug.length >= 3 ? slug : `workspace${slug ? `-${slug}` : ""}`;
 }
 
-async function readWorkspace(db: Sql, workspaceId: string): Promise<WorkspaceRow> {
-  const [row] = await db.query<WorkspaceRow>(sql`SELECT id, name, handle, created_at FROM workspaces WHERE id = ${workspaceId}`);
+/** The workspace ("tenant") as `GET /settings` answers it. */
+export const wireTenant = z.object({ id: z.string(), display_name: z.string(), tenant_handle: z.string(), created_at: z.string() });
+export type WireTenant = z.infer<typeof wireTenant>;
+
+async function readWorkspace(db: Sql, workspaceId: string) {
+  const row = await db.prisma.workspace.findUnique({
+    where: { id: workspaceId },
+    select: { id: true, name: true, handle: true, createdAt: true },
+  });
   if (!row) throw notFound(`Workspace ${workspaceId} not found.`);
   return row;
 }
@@ -38,9 +38,9 @@ export async function ensureHandle(db: Sql, workspaceId: string): Promise<string
   const base = slugify(row.name);
   for (const candidate of [base, `${base}-${workspaceId.slice(0, 8)}`, `${base}-${workspaceId.replace(/-/g, "")}`]) {
     try {
-      const [updated] = await db.query<{ handle: string }>(sql`
-        UPDATE workspaces SET handle = coalesce(handle, ${candidate}) WHERE id = ${workspaceId} RETURNING handle`);
-      return updated.handle;
+      // Only a workspace still without a handle takes one: two requests at once agree on the first.
+      await db.prisma.workspace.updateMany({ where: { id: workspaceId, handle: null }, data: { handle: candidate } });
+      return (await readWorkspace(db, workspaceId)).handle!;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -49,17 +49,17 @@ export async function ensureHandle(db: Sql, workspaceId: string): Promise<string
 }
 
 /** GET /settings: the workspace ("tenant") the caller's key belongs to, with its hub handle. */
-export async function getSettings(db: Sql, workspaceId: string): Promise<Record<string, unknown>> {
+export async function getSettings(db: Sql, workspaceId: string): Promise<WireTenant> {
   const handle = await ensureHandle(db, workspaceId);
   const row = await readWorkspace(db, workspaceId);
-  return { id: row.id, display_name: row.name, tenant_handle: handle, created_at: isoFromDb(row.created_at) };
+  return { id: row.id, display_name: row.name, tenant_handle: handle, created_at: isoFromDb(row.createdAt)! };
 }
 
 /** POST /settings/handle: renames the workspace's handle; 409 when another workspace holds it. */
-export async function setHandle(db: Sql, workspaceId: string, handle: string): Promise<Record<string, unknown>> {
+export async function setHandle(db: Sql, workspaceId: string, handle: string): Promise<WireTenant> {
   await readWorkspace(db, workspaceId);
   try {
-    await db.query(sql`UPDATE workspaces SET handle = ${handle} WHERE id = ${workspaceId}`);
+    await db.prisma.workspace.update({ where: { id: workspaceId }, data: { handle } });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`The handle ${JSON.stringify(handle)} is taken by another workspace; choose another.`);
     throw error;

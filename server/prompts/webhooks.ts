@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Sql } from "../db/client";
 import type { PromptWebhook } from "../db/generated/client";
-import { sql } from "../db/sql";
 import { AppError, notFound } from "../core/errors";
 import { extraHeaders } from "../core/headers";
 import { decryptSecret, encryptSecret } from "../core/secret";
@@ -48,14 +47,30 @@ export const promptWebhookTest = z.object({
 const headersOf = (w: PromptWebhook) =>
   w.headersSealed ? (JSON.parse(decryptSecret(w.headersSealed) ?? "{}") as Record<string, string>) : null;
 
-/** The webhook as answered: header values are stored and sent, but never shown again. */
-function toWire(w: PromptWebhook) {
+/** A webhook as answered: header values are stored and sent, but never shown again. */
+export const wirePromptWebhook = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  url: z.string(),
+  headers: z.record(z.string(), z.literal("<redacted>")).nullable(),
+  include_prompts: z.array(z.string()).nullable(),
+  exclude_prompts: z.array(z.string()).nullable(),
+  triggers: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WirePromptWebhook = z.infer<typeof wirePromptWebhook>;
+
+/** What `test` did with the sample event. */
+export const webhookTestOutcome = z.object({ status: z.enum(["sent", "skipped"]), detail: z.string() });
+
+function toWire(w: PromptWebhook): WirePromptWebhook {
   const headers = headersOf(w);
   return {
     id: w.id,
     tenant_id: w.workspaceId,
     url: w.url,
-    headers: headers ? Object.fromEntries(Object.keys(headers).map((k) => [k, "<redacted>"])) : null,
+    headers: headers ? Object.fromEntries(Object.keys(headers).map((k) => [k, "<redacted>" as const])) : null,
     include_prompts: w.includePrompts.length ? w.includePrompts : null,
     exclude_prompts: w.excludePrompts.length ? w.excludePrompts : null,
     triggers: w.triggers,
@@ -130,7 +145,7 @@ async function deliver(url: string, headers: Record<string, string>, event: Prom
  * POST /api/v1/prompt-webhooks/test: sends the sample event to the configuration given (not
  * saved), if its triggers and prompt filters take that event; a destination that refuses it is a 502.
  */
-export async function testPromptWebhook(input: z.infer<typeof promptWebhookTest>) {
+export async function testPromptWebhook(input: z.infer<typeof promptWebhookTest>): Promise<z.infer<typeof webhookTestOutcome>> {
   const { webhook, payload } = input;
   const filters = {
     triggers: webhook.triggers?.length ? webhook.triggers : ["commit"],
@@ -151,9 +166,11 @@ const deliveries = defineQueue<{ webhook_id: string; event: PromptEvent }>("prom
  * the commit's transaction, so a commit's events exist exactly when the commit does).
  */
 export async function promptEventHappened(db: Sql, workspaceId: string, event: PromptEvent): Promise<void> {
-  const hooks = await db.query<{ id: string; triggers: string[]; include_prompts: string[]; exclude_prompts: string[] }>(sql`
-    SELECT id, triggers, include_prompts, exclude_prompts FROM prompt_webhooks WHERE workspace_id = ${workspaceId}`);
-  const listening = hooks.filter((h) => listens({ triggers: h.triggers, include: h.include_prompts, exclude: h.exclude_prompts }, event));
+  const hooks = await db.prisma.promptWebhook.findMany({
+    where: { workspaceId },
+    select: { id: true, triggers: true, includePrompts: true, excludePrompts: true },
+  });
+  const listening = hooks.filter((h) => listens({ triggers: h.triggers, include: h.includePrompts, exclude: h.excludePrompts }, event));
   await deliveries.enqueue(
     db,
     listening.map((h) => ({ data: { webhook_id: h.id, event } })),

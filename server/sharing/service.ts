@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { isUniqueViolation, notFound } from "../core/errors";
@@ -10,11 +11,12 @@ export type ShareKind = "run" | "thread" | "dataset";
 
 const LABEL: Record<ShareKind, string> = { run: "Run", thread: "Thread", dataset: "Dataset" };
 
-export interface ShareLink {
-  share_token: string;
-  run_id?: string;
-  dataset_id?: string;
-}
+/** A share link as the SDKs read it: the token and the id of what it shares. */
+export const wireShareLink = z.object({ share_token: z.string(), run_id: z.string().optional(), dataset_id: z.string().optional() });
+export type ShareLink = z.infer<typeof wireShareLink>;
+
+/** A thread's share link; `{}` when it is not shared. */
+export const wireThreadShare = z.object({ share_token: z.string().optional() });
 
 /** The share schema the SDKs read: the token and the id of what it shares. */
 const link = (kind: ShareKind, id: string, token: string): ShareLink =>

@@ -1,10 +1,13 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { createKey, listKeys } from "@/server/auth/keys-service";
 import { apiKeyCreate } from "@/server/auth/schema";
-import { reply, route } from "@/server/http/route";
+import { route } from "@/server/http/route";
+import { wireApiKey, wireNewApiKey } from "@/server/auth/wire";
 
 export const GET = route({
   access: "read",
+  response: z.array(wireApiKey),
   handler: ({ ctx }) => listKeys(ctx.sql, ctx.identity),
 });
 
@@ -12,7 +15,9 @@ export const GET = route({
 export const POST = route({
   access: "read",
   body: apiKeyCreate,
-  handler: async ({ ctx, body }) => reply(201, await createKey(ctx.sql, ctx.identity, body)),
+  status: 201,
+  response: wireNewApiKey,
+  handler: ({ ctx, body }) => createKey(ctx.sql, ctx.identity, body),
 });
 
 export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

@@ -1,9 +1,9 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { deleteExamples, listExamples } from "@/server/datasets/examples";
 import { createExampleJson } from "@/server/datasets/json-api";
-import { z } from "zod";
-import { exampleCreate, exampleDeleteQuery, exampleListQuery, wireExample } from "@/server/datasets/schema";
+import { exampleCreate, exampleDeleteQuery, exampleListQuery, wireExample, wireExamplesDeleted } from "@/server/datasets/schema";
 
 export const GET = route({
   access: "read",
@@ -15,6 +15,7 @@ export const GET = route({
 export const POST = route({
   access: "write",
   body: exampleCreate,
+  response: wireExample,
   handler: ({ ctx, body }) => createExampleJson(ctx.sql, ctx.workspaceId, body),
 });
 
@@ -22,6 +23,7 @@ export const POST = route({
 export const DELETE = route({
   access: "write",
   query: exampleDeleteQuery,
+  response: wireExamplesDeleted,
   handler: ({ ctx, query }) => deleteExamples(ctx.sql, ctx.workspaceId, query.example_ids),
 });
 

@@ -1,10 +1,13 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { createInvite, listMembers } from "@/server/auth/members";
 import { inviteCreate } from "@/server/auth/schema";
-import { reply, route } from "@/server/http/route";
+import { route } from "@/server/http/route";
+import { wireMember, wireNewInvite } from "@/server/auth/wire";
 
 export const GET = route({
   access: "read",
+  response: z.array(wireMember),
   handler: ({ ctx }) => listMembers(ctx.sql, ctx.workspaceId),
 });
 
@@ -12,7 +15,9 @@ export const GET = route({
 export const POST = route({
   access: "admin",
   body: inviteCreate,
-  handler: async ({ ctx, body }) => reply(201, await createInvite(ctx.sql, ctx.workspaceId, body, ctx.identity.userId ?? null)),
+  status: 201,
+  response: wireNewInvite,
+  handler: ({ ctx, body }) => createInvite(ctx.sql, ctx.workspaceId, body, ctx.identity.userId ?? null),
 });
 
 export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

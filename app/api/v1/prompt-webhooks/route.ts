@@ -1,9 +1,11 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { createPromptWebhook, listPromptWebhooks, promptWebhookCreate } from "@/server/prompts/webhooks";
+import { createPromptWebhook, listPromptWebhooks, promptWebhookCreate, wirePromptWebhook } from "@/server/prompts/webhooks";
 
 export const GET = route({
   access: "read",
+  response: z.array(wirePromptWebhook),
   handler: ({ ctx }) => listPromptWebhooks(ctx.sql, ctx.workspaceId),
 });
 
@@ -11,6 +13,7 @@ export const GET = route({
 export const POST = route({
   access: "write",
   body: promptWebhookCreate,
+  response: wirePromptWebhook,
   handler: ({ ctx, body }) => createPromptWebhook(ctx.sql, ctx.workspaceId, body),
 });
 

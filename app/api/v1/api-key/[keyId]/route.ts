@@ -1,9 +1,11 @@
+import { idParams } from "@/server/core/uuid";
 import { revokeKey } from "@/server/auth/keys-service";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
-export const DELETE = route<"read", undefined, undefined, { keyId: string }>({
+export const DELETE = route({
   access: "read",
+  params: idParams("keyId"),
   handler: ({ ctx, params }) => revokeKey(ctx.sql, ctx.identity, params.keyId),
 });
 

@@ -1,6 +1,6 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { datasetUpdate, wireDataset } from "@/server/datasets/schema";
+import { datasetUpdate, wireDataset, wireDatasetDeleted } from "@/server/datasets/schema";
 import { deleteDataset, readDataset, updateDataset } from "@/server/datasets/service";
 
 export const GET = route({
@@ -18,6 +18,7 @@ export const PATCH = route({
 
 export const DELETE = route({
   access: "write",
+  response: wireDatasetDeleted,
   handler: ({ ctx, params }) => deleteDataset(ctx.sql, ctx.workspaceId, params.datasetId),
 });
 

@@ -2,7 +2,7 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { deleteExamples, readExample } from "@/server/datasets/examples";
 import { updateExampleJson } from "@/server/datasets/json-api";
-import { exampleReadQuery, exampleUpdate, wireExample } from "@/server/datasets/schema";
+import { exampleReadQuery, exampleUpdate, wireExample, wireExamplesDeleted } from "@/server/datasets/schema";
 import { isUuid } from "@/server/datasets/service";
 import { notFound } from "@/server/core/errors";
 
@@ -16,6 +16,7 @@ export const GET = route({
 export const PATCH = route({
   access: "write",
   body: exampleUpdate,
+  response: wireExample,
   handler: ({ ctx, body, params }) => {
     if (!isUuid(params.exampleId)) throw notFound(`Example ${params.exampleId} not found in this workspace.`);
     return updateExampleJson(ctx.sql, ctx.workspaceId, params.exampleId, body);
@@ -24,6 +25,7 @@ export const PATCH = route({
 
 export const DELETE = route({
   access: "write",
+  response: wireExamplesDeleted,
   handler: ({ ctx, params }) => {
     if (!isUuid(params.exampleId)) throw notFound(`Example ${params.exampleId} not found in this workspace.`);
     return deleteExamples(ctx.sql, ctx.workspaceId, [params.exampleId]);

@@ -1,18 +1,23 @@
+import { idParams } from "@/server/core/uuid";
 import { removeMember, setMemberRole } from "@/server/auth/members";
 import { memberPatch } from "@/server/auth/schema";
 import { forbidden } from "@/server/core/errors";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
+import { wireMember } from "@/server/auth/wire";
 
-export const PATCH = route<"admin", typeof memberPatch, undefined, { userId: string }>({
+export const PATCH = route({
   access: "admin",
+  params: idParams("userId"),
   body: memberPatch,
+  response: wireMember,
   handler: ({ ctx, body, params }) => setMemberRole(ctx.sql, ctx.workspaceId, params.userId, body.role),
 });
 
 /** Admins remove anyone; a member may leave. */
-export const DELETE = route<"read", undefined, undefined, { userId: string }>({
+export const DELETE = route({
   access: "read",
+  params: idParams("userId"),
   handler: ({ ctx, params }) => {
     if (ctx.identity.role !== "admin" && params.userId !== ctx.identity.userId) {
       throw forbidden("Only workspace admins can remove other members.");

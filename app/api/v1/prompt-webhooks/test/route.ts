@@ -1,11 +1,12 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { promptWebhookTest, testPromptWebhook } from "@/server/prompts/webhooks";
+import { promptWebhookTest, testPromptWebhook, webhookTestOutcome } from "@/server/prompts/webhooks";
 
 /** Sends a sample event to a webhook configuration, without saving it. */
 export const POST = route({
   access: "write",
   body: promptWebhookTest,
+  response: webhookTestOutcome,
   handler: ({ body }) => testPromptWebhook(body),
 });
 

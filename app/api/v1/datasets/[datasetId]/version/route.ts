@@ -1,11 +1,12 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { versionQuery } from "@/server/datasets/schema";
+import { versionQuery, wireVersion } from "@/server/datasets/schema";
 import { readVersion } from "@/server/datasets/versions";
 
 export const GET = route({
   access: "read",
   query: versionQuery,
+  response: wireVersion,
   handler: ({ ctx, query, params }) => readVersion(ctx.sql, ctx.workspaceId, params.datasetId, query),
 });
 

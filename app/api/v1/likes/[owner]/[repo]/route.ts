@@ -1,15 +1,16 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { callerOf } from "@/server/prompts/access";
+import { callerOf, repoParams } from "@/server/prompts/access";
 import { likeRepo } from "@/server/prompts/repos";
 import { likeBody } from "@/server/prompts/schema";
 
-type Params = { owner: string; repo: string };
-
 /** Liking is the caller's own mark (like viewing), so any member may like a repo they can read. */
-export const POST = route<"read", typeof likeBody, undefined, Params>({
+export const POST = route({
   access: "read",
   body: likeBody,
+  params: repoParams,
+  response: z.object({ likes: z.number() }),
   handler: ({ ctx, body, params }) => likeRepo(ctx.sql, callerOf(ctx), params.owner, params.repo, body.like),
 });
 

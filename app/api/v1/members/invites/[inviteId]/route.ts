@@ -1,9 +1,11 @@
+import { idParams } from "@/server/core/uuid";
 import { deleteInvite } from "@/server/auth/members";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
-export const DELETE = route<"admin", undefined, undefined, { inviteId: string }>({
+export const DELETE = route({
   access: "admin",
+  params: idParams("inviteId"),
   handler: ({ ctx, params }) => deleteInvite(ctx.sql, ctx.workspaceId, params.inviteId),
 });
 

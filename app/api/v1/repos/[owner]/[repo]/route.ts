@@ -1,24 +1,30 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { callerOf } from "@/server/prompts/access";
+import { callerOf, repoParams, wireRepo } from "@/server/prompts/access";
 import { deleteRepo, getRepo, updateRepo } from "@/server/prompts/repos";
 import { repoUpdate } from "@/server/prompts/schema";
 
-type Params = { owner: string; repo: string };
+const oneRepo = z.object({ repo: wireRepo });
 
-export const GET = route<"read", undefined, undefined, Params>({
+export const GET = route({
   access: "read",
+  params: repoParams,
+  response: oneRepo,
   handler: ({ ctx, params }) => getRepo(ctx.sql, callerOf(ctx), params.owner, params.repo),
 });
 
-export const PATCH = route<"write", typeof repoUpdate, undefined, Params>({
+export const PATCH = route({
   access: "write",
   body: repoUpdate,
+  params: repoParams,
+  response: oneRepo,
   handler: ({ ctx, body, params }) => updateRepo(ctx.sql, callerOf(ctx), params.owner, params.repo, body),
 });
 
-export const DELETE = route<"write", undefined, undefined, Params>({
+export const DELETE = route({
   access: "write",
+  params: repoParams,
   handler: ({ ctx, params }) => deleteRepo(ctx.sql, callerOf(ctx), params.owner, params.repo),
 });
 

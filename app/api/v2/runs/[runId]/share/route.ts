@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
@@ -9,6 +10,7 @@ const params = idParams("runId");
 export const POST = route({
   access: "write",
   params,
+  response: z.object({ share_token: z.string() }),
   handler: async ({ ctx, params }) => ({ share_token: (await share(ctx.sql, ctx.workspaceId, "run", params.runId)).share_token }),
 });
 
@@ -16,6 +18,7 @@ export const POST = route({
 export const DELETE = route({
   access: "write",
   params,
+  response: z.object({}),
   handler: async ({ ctx, params }) => {
     await unshare(ctx.sql, ctx.workspaceId, "run", params.runId);
     return {};

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { uuid } from "@/server/core/uuid";
 import { reply, route } from "@/server/http/route";
 import { methodNotAllowed } from "@/server/http/not-found";
-import { readThreadShare, shareThread, unshareThread } from "@/server/sharing/service";
+import { readThreadShare, shareThread, unshareThread, wireThreadShare } from "@/server/sharing/service";
 
 /** A thread is named by its project and its id (the application's own string). */
 const inProject = z.looseObject({ project_id: uuid });
@@ -11,6 +11,7 @@ const inProject = z.looseObject({ project_id: uuid });
 export const POST = route({
   access: "write",
   body: inProject,
+  response: wireThreadShare,
   handler: ({ ctx, params, body }) => shareThread(ctx.sql, ctx.workspaceId, body.project_id, params.threadId),
 });
 
@@ -18,6 +19,7 @@ export const POST = route({
 export const GET = route({
   access: "read",
   query: inProject,
+  response: wireThreadShare,
   handler: ({ ctx, params, query }) => readThreadShare(ctx.sql, ctx.workspaceId, query.project_id, params.threadId),
 });
 

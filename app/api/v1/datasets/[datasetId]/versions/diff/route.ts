@@ -1,11 +1,12 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { diffQuery } from "@/server/datasets/schema";
+import { diffQuery, wireVersionDiff } from "@/server/datasets/schema";
 import { diffVersions } from "@/server/datasets/versions";
 
 export const GET = route({
   access: "read",
   query: diffQuery,
+  response: wireVersionDiff,
   handler: ({ ctx, query, params }) => diffVersions(ctx.sql, ctx.workspaceId, params.datasetId, query),
 });
 

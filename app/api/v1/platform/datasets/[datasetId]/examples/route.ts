@@ -1,11 +1,13 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { createFromMultipart, updateFromMultipart } from "@/server/datasets/multipart";
+import { wireWriteResult } from "@/server/datasets/schema";
 
 /** The SDKs' createExamples: multipart parts per example; `{count, example_ids, as_of}`. */
 export const POST = route({
   access: "write",
   body: "multipart",
+  response: wireWriteResult,
   handler: ({ ctx, body, params }) => createFromMultipart(ctx.sql, ctx.workspaceId, params.datasetId, body),
 });
 
@@ -13,6 +15,7 @@ export const POST = route({
 export const PATCH = route({
   access: "write",
   body: "multipart",
+  response: wireWriteResult,
   handler: ({ ctx, body, params }) => updateFromMultipart(ctx.sql, ctx.workspaceId, params.datasetId, body),
 });
 

@@ -1,19 +1,22 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { callerOf } from "@/server/prompts/access";
-import { listTags, tagCommit } from "@/server/prompts/commits";
+import { callerOf, repoParams } from "@/server/prompts/access";
+import { listTags, tagCommit, wireCommitTag } from "@/server/prompts/commits";
 import { tagCreate } from "@/server/prompts/schema";
 
-type Params = { owner: string; repo: string };
-
-export const GET = route<"read", undefined, undefined, Params>({
+export const GET = route({
   access: "read",
+  params: repoParams,
+  response: z.array(wireCommitTag),
   handler: ({ ctx, params }) => listTags(ctx.sql, callerOf(ctx), params.owner, params.repo),
 });
 
-export const POST = route<"write", typeof tagCreate, undefined, Params>({
+export const POST = route({
   access: "write",
   body: tagCreate,
+  params: repoParams,
+  response: wireCommitTag,
   handler: ({ ctx, body, params }) => tagCommit(ctx.sql, callerOf(ctx), params.owner, params.repo, body.tag_name, body.commit_id),
 });
 
