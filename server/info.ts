@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { env, regionBaseUrl } from "./env";
 import { publicBaseUrl } from "./http/public-url";
 
@@ -15,8 +16,31 @@ const list = (csv: string) =>
  */
 export const SERVICE_VERSION = "0.16.14";
 
+const ips = z.array(z.string());
+
+/** GET /info as the SDKs read it (`LangSmithInfo`), with this server's limits. */
+export const wireServiceInfo = z.object({
+  version: z.string(),
+  license_expiration_time: z.null(),
+  git_sha: z.string().nullish(),
+  region: z.string(),
+  region_urls: z.object({ us: z.string(), eu: z.string() }),
+  billing_region: z.string(),
+  network: z.object({ egress_ips: ips, ingress_ips: ips, egress_proxy: z.boolean() }),
+  batch_ingest_config: z.object({
+    use_multipart_endpoint: z.boolean(),
+    scale_up_qsize_trigger: z.number(),
+    scale_up_nthreads_limit: z.number(),
+    scale_down_nempty_trigger: z.number(),
+    size_limit: z.number(),
+    size_limit_bytes: z.number(),
+  }),
+  instance_flags: z.record(z.string(), z.boolean()),
+  limits: z.object({ max_body_bytes: z.number(), max_decompressed_bytes: z.number(), max_runs_per_request: z.number() }),
+});
+
 /** GET /info: what the SDKs read to decide how to send runs. Limits match what the server enforces. */
-export function serviceInfo() {
+export function serviceInfo(): z.infer<typeof wireServiceInfo> {
   const e = env();
   return {
     version: SERVICE_VERSION,

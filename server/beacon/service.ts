@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { parseJson, readDecodedBody } from "../http/body";
@@ -20,11 +20,9 @@ export async function readReport<T>(request: Request, schema: z.ZodType<T>): Pro
 
 const digest = (secret: string | undefined) => (secret ? createHash("sha256").update(secret).digest("hex") : null);
 
-export interface StoredReport {
-  id: string;
-  kind: string;
-  received_at: string;
-}
+/** A report received: its id, kind and when. */
+export const wireStoredReport = z.object({ id: z.string(), kind: z.string(), received_at: z.string() });
+export type StoredReport = z.infer<typeof wireStoredReport>;
 
 interface Report {
   kind: string;

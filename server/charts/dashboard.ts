@@ -99,12 +99,41 @@ const FEEDBACK = "feedback:";
 const strideSeconds = (s: NonNullable<DashboardParams["stride"]>) =>
   ((s.days ?? 0) * 24 * 60 + (s.hours ?? 0) * 60 + (s.minutes ?? 0)) * 60;
 
+/** A chart of the dashboard, in the client's `CustomChartsSection` shape. */
+const wireDashboardChart = z.object({
+  id: z.string(),
+  chart_type: z.literal("line"),
+  title: z.string(),
+  description: z.string().nullable(),
+  index: z.number(),
+  series: z.array(z.object({ id: z.string(), name: z.string(), metric: z.string(), feedback_key: z.string().nullable() })),
+  data: z.array(z.object({ series_id: z.string(), timestamp: z.string(), value: z.number().nullable(), group: z.string().nullable() })),
+  common_filters: z.null(),
+  metadata: z.object({ bucket_seconds: z.number(), start_time: z.string(), end_time: z.string() }),
+});
+
+/** `POST /sessions/{id}/dashboard` (`client.sessions.dashboard`). */
+export const wireDashboard = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.null(),
+  index: z.number(),
+  session_id: z.string(),
+  charts: z.array(wireDashboardChart),
+  sub_sections: z.array(z.never()),
+});
+
 /**
  * The project's prebuilt dashboard: one section of line charts (traces, latency, errors, LLM
  * calls, first token, tokens, cost, feedback) over the range, each read like any chart (from the
  * analytics rollups whenever they can answer). A project of another workspace is a 404.
  */
-export async function projectDashboard(db: Sql, workspaceId: string, projectId: string, params: DashboardParams) {
+export async function projectDashboard(
+  db: Sql,
+  workspaceId: string,
+  projectId: string,
+  params: DashboardParams,
+): Promise<z.infer<typeof wireDashboard>> {
   await projectOrNotFound(db, workspaceId, projectId);
   const stride = params.stride ? strideSeconds(params.stride) : 0;
   const charts = await Promise.all(

@@ -61,7 +61,7 @@ export type ChartRequest = z.infer<typeof chartRequest>;
 
 export { runSelection };
 
-const chartInSet = chartSpec.extend({
+export const chartInSet = chartSpec.extend({
   id: z.string().min(1).max(64).nullish(),
   title: z.string().min(1).max(256),
   description: z.string().max(2000).nullish(),

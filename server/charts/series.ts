@@ -1,29 +1,34 @@
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
 import { badRequest, notFound } from "../core/errors";
 import { formatMicros, parseInstant } from "../core/time";
 import { runConditions } from "../runs/conditions";
 import { bucketSeconds, bucketStarts } from "./buckets";
-import type { ChartRequest, GroupBy, Metric } from "./schema";
+import { GROUP_ATTRIBUTES, type ChartRequest, type GroupBy, type Metric } from "./schema";
 import type { RunSelection } from "../runs/schema";
 import { rollupChartRows, type ChartRow, type ChartRows, type ChartWindow } from "./rollup-rows";
 
-export interface Series {
-  metric: string;
+/** One line of a chart: a metric (of a group, when grouped), one value per bucket. */
+export const wireSeries = z.object({
+  metric: z.string(),
   /** The group's value (a model, a tag, ...); null when the chart is not grouped. */
-  group: string | null;
+  group: z.string().nullable(),
   /** One value per bucket, aligned with `buckets`; null where the bucket had no runs. */
-  values: (number | null)[];
-}
+  values: z.array(z.number().nullable()),
+});
+export type Series = z.infer<typeof wireSeries>;
 
-export interface Chart {
-  start_time: string;
-  end_time: string;
-  bucket_seconds: number;
-  buckets: string[];
-  group_by: GroupBy | null;
-  series: Series[];
-}
+/** A chart as `POST /charts` answers it. */
+export const wireChart = z.object({
+  start_time: z.string(),
+  end_time: z.string(),
+  bucket_seconds: z.number(),
+  buckets: z.array(z.string()),
+  group_by: z.object({ attribute: z.enum(GROUP_ATTRIBUTES), path: z.string().nullish() }).nullable(),
+  series: z.array(wireSeries),
+});
+export type Chart = z.infer<typeof wireChart>;
 
 const NONE = "(none)";
 /** Sums and counts are 0 in an empty bucket; percentiles and rates have no value there. */

@@ -1,23 +1,31 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import type { ChartSet as ChartSetRow, Prisma } from "../db/generated/client";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { compileFilter } from "../runs/filter/index";
-import { chartSection, type ChartSection, type ChartSetCreate, type ChartSetRender, type ChartSetUpdate } from "./schema";
-import { chartSeries, type Chart } from "./series";
+import { chartInSet, chartSection, type ChartSection, type ChartSetCreate, type ChartSetRender, type ChartSetUpdate } from "./schema";
+import { chartSeries, wireChart } from "./series";
 import { isUuid } from "../core/uuid";
 import { readSession } from "../sessions/service";
 
-export interface ChartSet {
-  id: string;
-  name: string;
-  description: string | null;
-  project_id: string | null;
-  sections: ChartSection[];
-  created_at: string | null;
-  modified_at: string | null;
-}
+/** A saved chart set as answered. */
+export const wireChartSet = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  project_id: z.string().nullable(),
+  sections: z.array(chartSection),
+  created_at: z.string().nullable(),
+  modified_at: z.string().nullable(),
+});
+export type ChartSet = z.infer<typeof wireChartSet>;
+
+/** A chart set drawn over one range: each chart with its series. */
+export const wireRenderedChartSet = wireChartSet.extend({
+  sections: z.array(chartSection.extend({ charts: z.array(chartInSet.extend({ data: wireChart })) })),
+});
 
 const missing = (id: string) => notFound(`Chart set ${id} not found.`);
 const taken = (name: string | undefined) => conflict(`A chart set named ${JSON.stringify(name)} already exists in this workspace.`);
@@ -109,7 +117,7 @@ export async function renderChartSet(
   workspaceId: string,
   id: string,
   range: ChartSetRender,
-): Promise<ChartSet & { sections: (ChartSection & { charts: (ChartSection["charts"][number] & { data: Chart })[] })[] }> {
+): Promise<z.infer<typeof wireRenderedChartSet>> {
   const set = await readChartSet(db, workspaceId, id);
   const sections = await Promise.all(
     set.sections.map(async (section) => ({

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { badRequest } from "./errors";
 
 /**
@@ -5,6 +6,9 @@ import { badRequest } from "./errors";
  * fits): the offset of the next page, base64url JSON.
  */
 export const encodeOffset = (offset: number) => Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
+
+/** A v2 page as the SDKs read it: `{items, next_cursor}` (null on the last page). */
+export const cursorPage = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), next_cursor: z.string().nullable() });
 
 /** The offset a cursor holds (0 for none); a cursor we did not make is a 400. */
 export function decodeOffset(cursor: string | null | undefined): number {

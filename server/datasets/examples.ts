@@ -314,6 +314,17 @@ export async function readExample(db: Sql, workspaceId: string, id: string, asOf
   return exampleWire(row);
 }
 
+/** The dataset's `n` most recently changed current examples, their inputs and outputs (a model's context). */
+export async function recentExamples(db: Sql, workspaceId: string, datasetId: string, n: number) {
+  const rows = await db.prisma.exampleVersion.findMany({
+    where: { workspaceId, datasetId, validTo: null },
+    orderBy: { validFrom: "desc" },
+    take: n,
+    select: { inputs: true, outputs: true },
+  });
+  return fromStorage(rows);
+}
+
 /** The current versions of examples, as the SDKs read them, in the order of `ids`. */
 export async function readExamples(db: Sql, workspaceId: string, ids: string[]): Promise<WireExample[]> {
   const rows = await db.query<VersionRow>(sql`

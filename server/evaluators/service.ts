@@ -6,7 +6,7 @@ import { isoFromDb } from "../core/time";
 import type { EvaluatorCreate, EvaluatorUpdate, evaluatorListQuery } from "./schema";
 import { asEvaluator, definitionOf, evaluatorToWire, insertEvaluator, loadEvaluator, type Evaluator, type WireEvaluator } from "./store";
 import { feedbackKeysOf } from "./verdict";
-import type { z } from "zod";
+import { z } from "zod";
 
 async function withRules(db: Sql, evaluators: Evaluator[]): Promise<WireEvaluator[]> {
   const rules = await db.prisma.runRule.findMany({
@@ -103,6 +103,35 @@ export async function deleteEvaluators(db: Sql, workspaceId: string, ids: string
   }
   return { succeeded, failed };
 }
+
+const spendDay = z.object({ date: z.string(), spend_usd: z.number(), trace_count: z.number() });
+
+/** The spend of evaluators per group, per day (the client's `EvaluatorSpendResponse`). */
+export const wireEvaluatorSpend = z.object({
+  period_start: z.string().nullable(),
+  period_end: z.string().nullable(),
+  groups: z.array(
+    z.object({
+      evaluator_id: z.string().optional(),
+      evaluator_name: z.string().optional(),
+      run_rule_id: z.string().optional(),
+      run_rule_name: z.string().optional(),
+      session_id: z.string().optional(),
+      dataset_id: z.string().optional(),
+      days: z.array(spendDay),
+      total_spend_usd: z.number(),
+      total_trace_count: z.number(),
+      prev_total_spend_usd: z.number(),
+      prev_total_trace_count: z.number(),
+    }),
+  ),
+});
+
+/** Each evaluator deleted, or why not. */
+export const wireBulkDeleted = z.object({
+  succeeded: z.array(z.string()),
+  failed: z.array(z.object({ id: z.string(), error: z.string() })),
+});
 
 /**
  * GET /api/v1/platform/evaluators/spend: per evaluator (or rule, or project/dataset), what its

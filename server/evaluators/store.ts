@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import type { Evaluator as EvaluatorRow, Prisma } from "../db/generated/client";
 import { badRequest, notFound } from "../core/errors";
@@ -91,12 +92,40 @@ export async function insertEvaluator(
 }
 
 /** The evaluator as LangSmith's platform API answers it (`OnlineEvaluator`), with our inline definition beside. */
-export function evaluatorToWire(e: Evaluator, rules: { id: string; session_id: string | null; dataset_id: string | null }[] = []) {
+export const wireEvaluator = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  name: z.string(),
+  type: z.literal("llm"),
+  is_managed: z.boolean(),
+  feedback_keys: z.array(z.string()),
+  metadata: z.record(z.string(), z.unknown()),
+  llm_evaluator: z.object({
+    evaluator_id: z.string(),
+    prompt_repo_handle: z.string().optional(),
+    commit_hash_or_tag: z.string().optional(),
+    variable_mapping: z.record(z.string(), z.string()),
+    prompt: z.array(z.tuple([z.string(), z.string()])),
+    schema: outputSchema,
+    template_format: z.string(),
+    model: z.string().nullable(),
+    connection_id: z.string().nullable(),
+  }),
+  run_rules: z.array(z.object({ id: z.string(), session_id: z.string().optional(), dataset_id: z.string().optional() })),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WireEvaluator = z.infer<typeof wireEvaluator>;
+
+export function evaluatorToWire(
+  e: Evaluator,
+  rules: { id: string; session_id: string | null; dataset_id: string | null }[] = [],
+): WireEvaluator {
   return {
     id: e.id,
     tenant_id: e.workspaceId,
     name: e.name,
-    type: "llm" as const,
+    type: "llm",
     is_managed: false,
     feedback_keys: feedbackKeysOf(e.outputSchema),
     metadata: e.metadata as Record<string, unknown>,
@@ -116,4 +145,3 @@ export function evaluatorToWire(e: Evaluator, rules: { id: string; session_id: s
     updated_at: isoFromDb(e.updatedAt)!,
   };
 }
-export type WireEvaluator = ReturnType<typeof evaluatorToWire>;

@@ -58,12 +58,28 @@ export async function createComparativeExperiment(db: Sql, workspaceId: string, 
   return comparativeWire(row, (id) => projects.find((p) => p.id === id)?.name ?? id, {});
 }
 
+/** A comparison as LangSmith's API answers it (`ComparativeExperiment`), each experiment with its name. */
+export const wireComparative = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+  tenant_id: z.string(),
+  reference_dataset_id: z.string(),
+  extra: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  modified_at: z.string(),
+  experiments_info: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** Per feedback key, the mean score of each experiment's runs. */
+  feedback_stats: z.record(z.string(), z.record(z.string(), z.number())),
+});
+export type WireComparative = z.infer<typeof wireComparative>;
+
 /** A comparison as LangSmith's API answers it, with each experiment's name and the feedback statistics given. */
-export function comparativeWire<S extends Record<string, unknown>>(
+export function comparativeWire(
   row: ComparativeExperiment,
   nameOf: (id: string) => string,
-  feedbackStats: S,
-) {
+  feedbackStats: WireComparative["feedback_stats"],
+): WireComparative {
   return {
     id: row.id,
     name: row.name,

@@ -3,13 +3,13 @@ import type { Sql } from "../db/client";
 import { badRequest, forbidden } from "../core/errors";
 import type { Identity } from "../auth/identity";
 import { addRunsToDataset } from "../datasets/runs";
-import { addRuns } from "../datasets/schema";
+import { addRuns, wireExample } from "../datasets/schema";
 import { decodeOffset, encodeOffset } from "../core/offset-cursor";
 import { uuid } from "../core/uuid";
 import { examplesInOrder } from "../datasets/ordered";
 import { findDataset } from "../datasets/service";
 import { experimentRuns } from "../runs/experiment-runs";
-import { heavyColumnsFor, runSelects, v2Run } from "../runs/v2";
+import { heavyColumnsFor, runSelects, v2Run, wireRunV2 } from "../runs/v2";
 import { loadExperiments } from "./list";
 
 /** POST /api/v2/datasets/{id}/experiment-runs, as the 0.12 client's `datasets.experimentRuns.query` sends it. */
@@ -74,6 +74,9 @@ async function examplesWithRuns(
   }
   return examples.map((example) => ({ ...example, runs: byExample.get(example.id)! }));
 }
+
+/** An example with its runs in the experiments, in the v2 shape (`datasets.experimentRuns.query`). */
+export const wireExampleWithRuns = wireExample.extend({ name: z.null(), runs: z.array(wireRunV2) });
 
 /** POST /api/v2/datasets/{id}/experiment-runs: `{items, next_cursor}` pages, runs in the v2 shape. */
 export async function queryExperimentRuns(db: Sql, workspaceId: string, datasetId: string, q: ExperimentRunsQuery) {

@@ -9,38 +9,29 @@ import { comparativeFeedback } from "../feedback/comparative";
 import { experimentRuns } from "../runs/experiment-runs";
 import { listSessions } from "../sessions/service";
 import { sessionListQuery } from "../sessions/schema";
-import { comparativeWire, createComparativeExperiment } from "./comparative";
+import { comparativeWire, createComparativeExperiment, wireComparative } from "./comparative";
 
 /** The key a reviewer's pick is stored under, as LangSmith's pairwise annotation does. */
 export const PREFERENCE_KEY = "preference";
 
-export interface Preference {
+export const wirePreference = z.object({
   /** Examples where this experiment's run scored highest alone, where it tied for highest, and where another won. */
-  wins: number;
-  ties: number;
-  losses: number;
+  wins: z.number(),
+  ties: z.number(),
+  losses: z.number(),
   /** wins / judged examples (ties count half). */
-  win_rate: number | null;
-}
+  win_rate: z.number().nullable(),
+});
+export type Preference = z.infer<typeof wirePreference>;
 
 /** A comparison as LangSmith's API answers it (`experiments_info`, `feedback_stats`), with our win rates and picks. */
-export interface PairwiseSummary {
-  id: string;
-  name: string | null;
-  description: string | null;
-  tenant_id: string;
-  reference_dataset_id: string;
-  extra: Record<string, unknown>;
-  created_at: string;
-  modified_at: string;
-  experiments_info: { id: string; name: string }[];
-  /** Per feedback key, the mean score of each experiment's runs. */
-  feedback_stats: Record<string, Record<string, number>>;
+export const wirePairwiseSummary = wireComparative.extend({
   /** Per feedback key, per experiment. */
-  preferences: Record<string, Record<string, Preference>>;
+  preferences: z.record(z.string(), z.record(z.string(), wirePreference)),
   /** Per example id, per key: the experiment preferred (null for a tie). */
-  picks: Record<string, Record<string, string | null>>;
-}
+  picks: z.record(z.string(), z.record(z.string(), z.string().nullable())),
+});
+export type PairwiseSummary = z.infer<typeof wirePairwiseSummary>;
 
 async function loadComparative(db: Sql, workspaceId: string, id: string) {
   const row = isUuid(id) ? await db.prisma.comparativeExperiment.findFirst({ where: { id, workspaceId } }) : null;

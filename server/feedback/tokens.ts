@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
+import type { FeedbackToken, Prisma } from "../db/generated/client";
 import { badRequest, notFound } from "../core/errors";
-import { formatMicros, isoFromDb, parseInstant } from "../core/time";
+import { isoFromDb, parseInstant } from "../core/time";
 import { publicBaseUrl } from "../http/public-url";
 import { hashToken, newLinkToken, sealToken, unsealToken } from "../core/tokens";
 import { uuid } from "../core/uuid";
 import { score } from "./schema";
 import { insertFeedback } from "./store";
 import { readFeedback } from "./service";
+import { wireFeedback } from "./wire";
 
 const DEFAULT_TTL_HOURS = 3;
 const MAX_TTL_DAYS = 365;
@@ -40,15 +41,29 @@ export const tokenFeedback = z.object({
 });
 export type TokenFeedback = z.infer<typeof tokenFeedback>;
 
-interface TokenRow {
-  id: string;
-  run_id: string;
-  feedback_key: string;
-  feedback_config: Record<string, unknown> | null;
-  token_sealed: string;
-  expires_at: string;
-  created_at: string;
-}
+/** A feedback link as its maker sees it (the `FeedbackIngestToken` the SDKs read). */
+export const wireFeedbackToken = z.object({
+  id: z.string(),
+  url: z.string(),
+  expires_at: z.string(),
+  run_id: z.string(),
+  feedback_key: z.string(),
+  feedback_config: z.record(z.string(), z.unknown()).nullable(),
+  created_at: z.string(),
+});
+export type WireFeedbackToken = z.infer<typeof wireFeedbackToken>;
+
+/** What someone holding the link recorded (never the workspace's project or trace ids). */
+export const wireTokenFeedback = wireFeedback.pick({
+  id: true,
+  run_id: true,
+  key: true,
+  score: true,
+  value: true,
+  comment: true,
+  correction: true,
+  created_at: true,
+});
 
 const linkFor = (token: string) => `${publicBaseUrl()}/feedback/tokens/${token}`;
 
@@ -68,37 +83,52 @@ function expiryOf(input: TokenCreate): Date {
   return new Date(at);
 }
 
-function tokenToWire(row: TokenRow) {
+function tokenToWire(row: FeedbackToken): WireFeedbackToken {
   return {
     id: row.id,
-    url: linkFor(unsealToken(row.token_sealed)),
-    expires_at: isoFromDb(row.expires_at),
-    run_id: row.run_id,
-    feedback_key: row.feedback_key,
-    feedback_config: row.feedback_config,
-    created_at: isoFromDb(row.created_at),
+    url: linkFor(unsealToken(row.tokenSealed)),
+    expires_at: isoFromDb(row.expiresAt)!,
+    run_id: row.runId,
+    feedback_key: row.feedbackKey,
+    feedback_config: (row.feedbackConfig ?? null) as Record<string, unknown> | null,
+    created_at: isoFromDb(row.createdAt)!,
   };
 }
 
 /** POST /feedback/tokens: a link an end user can open to leave feedback on one run, until it expires. */
-export async function createFeedbackToken(db: Sql, workspaceId: string, input: TokenCreate) {
-  const expires = formatMicros(BigInt(expiryOf(input).getTime()) * 1000n);
+export async function createFeedbackToken(db: Sql, workspaceId: string, input: TokenCreate): Promise<WireFeedbackToken> {
+  const expiresAt = expiryOf(input);
   // A link hands feedback rights on the run to anyone: only for a run this workspace holds.
-  const [run] = await db.query(sql`SELECT 1 FROM runs WHERE id = ${input.run_id} AND workspace_id = ${workspaceId}`);
-  if (!run) throw notFound(`Run ${input.run_id} not found.`);
+  if (!(await db.prisma.run.count({ where: { id: input.run_id, workspaceId } }))) throw notFound(`Run ${input.run_id} not found.`);
   const token = newLinkToken();
-  const [row] = await db.query<TokenRow>(sql`
-    INSERT INTO feedback_tokens (id, workspace_id, run_id, feedback_key, feedback_config, token_hash, token_sealed, expires_at)
-    VALUES (${randomUUID()}, ${workspaceId}, ${input.run_id}, ${input.feedback_key},
-      ${input.feedback_config ? JSON.stringify(input.feedback_config) : null}::jsonb, ${hashToken(token)}, ${sealToken(token)}, ${expires})
-    RETURNING *`);
+  const row = await db.prisma.feedbackToken.create({
+    data: {
+      id: randomUUID(),
+      workspaceId,
+      runId: input.run_id,
+      feedbackKey: input.feedback_key,
+      feedbackConfig: (input.feedback_config ?? undefined) as Prisma.InputJsonObject | undefined,
+      tokenHash: hashToken(token),
+      tokenSealed: sealToken(token),
+      expiresAt,
+    },
+  });
   return tokenToWire(row);
 }
 
-export async function listFeedbackTokens(db: Sql, workspaceId: string, runId: string, offset: number, limit: number) {
-  const rows = await db.query<TokenRow>(sql`
-    SELECT * FROM feedback_tokens WHERE workspace_id = ${workspaceId} AND run_id = ${runId} AND expires_at > now()
-    ORDER BY created_at DESC, id LIMIT ${limit} OFFSET ${offset}`);
+export async function listFeedbackTokens(
+  db: Sql,
+  workspaceId: string,
+  runId: string,
+  offset: number,
+  limit: number,
+): Promise<WireFeedbackToken[]> {
+  const rows = await db.prisma.feedbackToken.findMany({
+    where: { workspaceId, runId, expiresAt: { gt: new Date() } },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    skip: offset,
+    take: limit,
+  });
   return rows.map(tokenToWire);
 }
 
@@ -123,23 +153,23 @@ function checkAgainstConfig(config: Record<string, unknown> | null, input: Token
  * GET|POST /feedback/tokens/{token}: feedback from someone holding the link, no key needed. The
  * answer shows what was recorded, not the workspace's project or trace ids.
  */
-export async function submitWithToken(db: Sql, token: string, input: TokenFeedback) {
-  const [link] = await db.query<TokenRow & { workspace_id: string }>(sql`
-    SELECT * FROM feedback_tokens WHERE token_hash = ${hashToken(token)} AND expires_at > now()`);
+export async function submitWithToken(db: Sql, token: string, input: TokenFeedback): Promise<z.infer<typeof wireTokenFeedback>> {
+  const link = await db.prisma.feedbackToken.findFirst({ where: { tokenHash: hashToken(token), expiresAt: { gt: new Date() } } });
   if (!link) throw notFound("This feedback link is invalid or has expired.");
-  checkAgainstConfig(link.feedback_config, input);
-  const [feedbackId] = await insertFeedback(db, link.workspace_id, [
+  const config = (link.feedbackConfig ?? null) as Record<string, unknown> | null;
+  checkAgainstConfig(config, input);
+  const [feedbackId] = await insertFeedback(db, link.workspaceId, [
     {
-      run_id: link.run_id,
-      key: link.feedback_key,
+      run_id: link.runId,
+      key: link.feedbackKey,
       score: input.score,
       value: input.value,
       comment: input.comment,
       correction: input.correction,
-      feedback_config: link.feedback_config,
+      feedback_config: config,
       feedback_source: { type: "app", metadata: { ...(input.metadata ?? {}), feedback_token_id: link.id } },
     },
   ]);
-  const { id, run_id, key, score, value, comment, correction, created_at } = await readFeedback(db, link.workspace_id, feedbackId);
+  const { id, run_id, key, score, value, comment, correction, created_at } = await readFeedback(db, link.workspaceId, feedbackId);
   return { id, run_id, key, score, value, comment, correction, created_at };
 }

@@ -1,29 +1,19 @@
 import type { Sql } from "../db/client";
 import { env } from "../env";
-import { sql } from "../db/sql";
-import { AppError, badRequest, notFound } from "../core/errors";
+import { AppError, badRequest } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { resolveConnection } from "../models/connections";
 import { completeJson, type ChatMessage, type GenerationConfig } from "./client";
 import { chatPromptManifest } from "./manifest";
 import { evaluatorOutput, examplesOutput, promptOutput, type GenerateBody, type GenerationConfigUpdate } from "./schema";
 import { decryptSecret, encryptSecret } from "../core/secret";
-import type { z } from "zod";
-
-interface SettingsRow {
-  workspace_id: string;
-  base_url: string | null;
-  model: string | null;
-  api_key_encrypted: string | null;
-  updated_at: string;
-}
+import { z } from "zod";
+import { recentExamples } from "../datasets/examples";
+import { findDataset } from "../datasets/service";
 
 export const DEFAULT_MODEL = "gpt-4o-mini";
 
-async function settings(db: Sql, workspaceId: string): Promise<SettingsRow | null> {
-  const [row] = await db.query<SettingsRow>(sql`SELECT * FROM generation_settings WHERE workspace_id = ${workspaceId}`);
-  return row ?? null;
-}
+const settings = (db: Sql, workspaceId: string) => db.prisma.generationSettings.findUnique({ where: { workspaceId } });
 
 /**
  * The endpoint this workspace generates with. A workspace that set its own base_url uses only its
@@ -33,14 +23,14 @@ async function settings(db: Sql, workspaceId: string): Promise<SettingsRow | nul
 export async function generationConfig(db: Sql, workspaceId: string): Promise<GenerationConfig | null> {
   const row = await settings(db, workspaceId);
   const model = row?.model ?? env().GENERATION_MODEL ?? DEFAULT_MODEL;
-  if (row?.base_url) {
-    const apiKey = row.api_key_encrypted ? decryptSecret(row.api_key_encrypted) : null;
-    if (row.api_key_encrypted && apiKey === null) {
+  if (row?.baseUrl) {
+    const apiKey = row.apiKeyEncrypted ? decryptSecret(row.apiKeyEncrypted) : null;
+    if (row.apiKeyEncrypted && apiKey === null) {
       throw badRequest(
         "This workspace's generation API key can no longer be read (the server's SECRET_KEY changed): set it again with PUT /generate/config.",
       );
     }
-    return { baseUrl: row.base_url, apiKey, model, source: "workspace" };
+    return { baseUrl: row.baseUrl, apiKey, model, source: "workspace" };
   }
   const connection = await db.prisma.modelConnection.findFirst({
     where: { workspaceId, provider: "openai" },
@@ -57,41 +47,48 @@ export async function generationConfig(db: Sql, workspaceId: string): Promise<Ge
 }
 
 /** GET/PUT /generate/config answer: never the key, only whether one is set. */
-async function configWire(db: Sql, workspaceId: string): Promise<Record<string, unknown>> {
+export const wireGenerationConfig = z.object({
+  configured: z.boolean(),
+  source: z.enum(["workspace", "connection", "deployment"]).nullable(),
+  base_url: z.string().nullable(),
+  model: z.string(),
+  api_key_set: z.boolean(),
+  updated_at: z.string().nullable(),
+});
+type WireGenerationConfig = z.infer<typeof wireGenerationConfig>;
+
+async function configWire(db: Sql, workspaceId: string): Promise<WireGenerationConfig> {
   const row = await settings(db, workspaceId);
-  const own = !!row?.base_url;
+  const own = !!row?.baseUrl;
   const connection = !own && (await db.prisma.modelConnection.count({ where: { workspaceId, provider: "openai" } })) > 0;
   const deployment = !!env().GENERATION_BASE_URL;
   return {
     configured: own || connection || deployment,
     source: own ? "workspace" : connection ? "connection" : deployment ? "deployment" : null,
     // The deployment's URL is operator configuration: not shown to workspaces.
-    base_url: row?.base_url ?? null,
+    base_url: row?.baseUrl ?? null,
     model: row?.model ?? env().GENERATION_MODEL ?? DEFAULT_MODEL,
-    api_key_set: own ? !!row?.api_key_encrypted : deployment && !!env().GENERATION_API_KEY,
-    updated_at: isoFromDb(row?.updated_at ?? null),
+    api_key_set: own ? !!row?.apiKeyEncrypted : deployment && !!env().GENERATION_API_KEY,
+    updated_at: isoFromDb(row?.updatedAt ?? null),
   };
 }
 
 export const readGenerationConfig = configWire;
 
-export async function updateGenerationConfig(
-  db: Sql,
-  workspaceId: string,
-  input: GenerationConfigUpdate,
-): Promise<Record<string, unknown>> {
+export async function updateGenerationConfig(db: Sql, workspaceId: string, input: GenerationConfigUpdate): Promise<WireGenerationConfig> {
   const prior = await settings(db, workspaceId);
-  const baseUrl = input.base_url !== undefined ? input.base_url : (prior?.base_url ?? null);
+  const baseUrl = input.base_url !== undefined ? input.base_url : (prior?.baseUrl ?? null);
   const model = input.model !== undefined ? input.model : (prior?.model ?? null);
-  let key = prior?.api_key_encrypted ?? null;
-  if (input.api_key !== undefined) key = input.api_key === null ? null : encryptSecret(input.api_key);
+  let apiKeyEncrypted = prior?.apiKeyEncrypted ?? null;
+  if (input.api_key !== undefined) apiKeyEncrypted = input.api_key === null ? null : encryptSecret(input.api_key);
   // A new URL without a new key drops the old key: a key is only ever sent where it was set for.
-  else if (input.base_url !== undefined && input.base_url !== prior?.base_url) key = null;
-  await db.query(sql`
-    INSERT INTO generation_settings (workspace_id, base_url, model, api_key_encrypted)
-    VALUES (${workspaceId}, ${baseUrl}, ${model}, ${key})
-    ON CONFLICT (workspace_id) DO UPDATE SET base_url = EXCLUDED.base_url, model = EXCLUDED.model,
-      api_key_encrypted = EXCLUDED.api_key_encrypted, updated_at = now()`);
+  else if (input.base_url !== undefined && input.base_url !== prior?.baseUrl) apiKeyEncrypted = null;
+  const data = { baseUrl, model, apiKeyEncrypted };
+  await db.prisma.generationSettings.upsert({
+    where: { workspaceId },
+    create: { workspaceId, ...data },
+    update: { ...data, updatedAt: new Date() },
+  });
   return configWire(db, workspaceId);
 }
 
@@ -133,31 +130,13 @@ interface DatasetContext {
 }
 
 async function datasetContext(db: Sql, workspaceId: string, datasetId: string): Promise<DatasetContext> {
-  const [exists] = await db.query<{ t: string | null }>(sql`SELECT to_regclass('datasets')::text AS t`);
-  const missing = notFound(`Dataset ${datasetId} not found.`);
-  if (!exists?.t) throw missing;
-  const [ds] = await db.query<{
-    name: string;
-    description: string | null;
-    inputs_schema_definition: unknown;
-    outputs_schema_definition: unknown;
-  }>(sql`
-    SELECT name, description, inputs_schema_definition, outputs_schema_definition FROM datasets WHERE workspace_id = ${workspaceId} AND id = ${datasetId}`);
-  if (!ds) throw missing;
-  const samples = await db
-    .query<{ inputs: unknown; outputs: unknown }>(
-      sql`
-    SELECT inputs, outputs FROM example_versions
-    WHERE workspace_id = ${workspaceId} AND dataset_id = ${datasetId} AND valid_to IS NULL
-    ORDER BY valid_from DESC LIMIT 3`,
-    )
-    .catch(() => []);
+  const ds = await findDataset(db, workspaceId, datasetId);
   return {
     name: ds.name,
     description: ds.description,
-    inputs_schema: ds.inputs_schema_definition,
-    outputs_schema: ds.outputs_schema_definition,
-    samples,
+    inputs_schema: ds.inputsSchemaDefinition,
+    outputs_schema: ds.outputsSchemaDefinition,
+    samples: await recentExamples(db, workspaceId, datasetId, 3),
   };
 }
 

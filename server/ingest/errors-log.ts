@@ -41,8 +41,21 @@ export const ingestErrorsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
+/** A run ingest refused, and why. */
+export const wireRefusal = z.object({
+  id: z.string(),
+  session_id: z.string().nullable(),
+  run_id: z.string(),
+  detail: z.string(),
+  created_at: z.string(),
+});
+
 /** GET /runs/ingest-errors: the runs refused lately, newest first, for the workspace or one project. */
-export async function listRefusals(db: Sql, workspaceId: string, q: z.infer<typeof ingestErrorsQuery>) {
+export async function listRefusals(
+  db: Sql,
+  workspaceId: string,
+  q: z.infer<typeof ingestErrorsQuery>,
+): Promise<z.infer<typeof wireRefusal>[]> {
   const rows = await db.query<{ id: string; project_id: string | null; run_id: string; detail: string; created_at: string }>(sql`
     SELECT id, project_id, run_id, detail, created_at FROM ingest_errors
     WHERE workspace_id = ${workspaceId} ${q.session ? sql`AND project_id = ${q.session}` : sql``}
@@ -52,6 +65,6 @@ export async function listRefusals(db: Sql, workspaceId: string, q: z.infer<type
     session_id: r.project_id,
     run_id: r.run_id,
     detail: r.detail,
-    created_at: isoFromDb(r.created_at),
+    created_at: isoFromDb(r.created_at)!,
   }));
 }

@@ -1,50 +1,68 @@
+import { z } from "zod";
+
 /**
  * The canonical conversation model: every accepted message format (native, OpenAI chat and
  * Responses, Anthropic, Gemini, LangChain-serialized, other custom shapes) is read into these types,
- * and both the REST API and the UI render from them.
+ * and both the REST API (`GET /runs/{id}/conversation`, checked against these schemas) and the UI
+ * render from them.
  */
-export type MessageRole = "system" | "reasoning" | "user" | "assistant" | "tool";
+export const messageRole = z.enum(["system", "reasoning", "user", "assistant", "tool"]);
+export type MessageRole = z.infer<typeof messageRole>;
 
 /** Where a media block's bytes are: a URL, inline base64, or a provider file id. */
-export interface MediaSource {
-  url?: string;
-  base64?: string;
-  id?: string;
-  mimeType?: string;
-}
+export const mediaSource = z.object({
+  url: z.string().optional(),
+  base64: z.string().optional(),
+  id: z.string().optional(),
+  mimeType: z.string().optional(),
+});
+export type MediaSource = z.infer<typeof mediaSource>;
 
-export type Block =
-  | { type: "text"; text: string }
-  | { type: "reasoning"; text: string }
-  | { type: "image" | "audio" | "video" | "file"; source: MediaSource; name?: string }
-  | { type: "tool_call"; id: string | null; name: string; args: unknown }
-  | { type: "server_tool_call"; id: string | null; name: string; args: unknown }
-  | { type: "server_tool_result"; toolCallId: string | null; output: unknown; status?: "success" | "error" }
+const callId = z.string().nullable();
+
+export const block = z.union([
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({ type: z.literal("reasoning"), text: z.string() }),
+  z.object({ type: z.enum(["image", "audio", "video", "file"]), source: mediaSource, name: z.string().optional() }),
+  z.object({ type: z.literal("tool_call"), id: callId, name: z.string(), args: z.unknown() }),
+  z.object({ type: z.literal("server_tool_call"), id: callId, name: z.string(), args: z.unknown() }),
+  z.object({
+    type: z.literal("server_tool_result"),
+    toolCallId: callId,
+    output: z.unknown(),
+    status: z.enum(["success", "error"]).optional(),
+  }),
   /** A part we do not understand, kept as-is so nothing is lost. */
-  | { type: "json"; value: unknown };
+  z.object({ type: z.literal("json"), value: z.unknown() }),
+]);
+export type Block = z.infer<typeof block>;
 
-export interface Message {
-  role: MessageRole;
-  name?: string;
+export const message = z.object({
+  role: messageRole,
+  name: z.string().optional(),
   /** For role "tool": the id of the assistant tool call this message answers. */
-  toolCallId?: string;
-  blocks: Block[];
-}
+  toolCallId: z.string().optional(),
+  blocks: z.array(block),
+});
+export type Message = z.infer<typeof message>;
 
 /** A structural problem found while reading a run's messages; the run is still stored and shown. */
-export interface Diagnostic {
+export const diagnostic = z.object({
   /** Where in the run, e.g. "inputs.messages[3].tool_call_id". */
-  path: string;
-  message: string;
-}
+  path: z.string(),
+  message: z.string(),
+});
+export type Diagnostic = z.infer<typeof diagnostic>;
 
-export type ConversationFormat = "native" | "openai" | "openai-responses" | "anthropic" | "gemini" | "langchain" | "other" | "unknown";
+export const conversationFormat = z.enum(["native", "openai", "openai-responses", "anthropic", "gemini", "langchain", "other", "unknown"]);
+export type ConversationFormat = z.infer<typeof conversationFormat>;
 
-export interface Conversation {
-  format: ConversationFormat;
+export const conversation = z.object({
+  format: conversationFormat,
   /** Messages sent to the model (inputs), in order. Empty when the format is unknown. */
-  input: Message[];
+  input: z.array(message),
   /** Messages the model produced (outputs). */
-  output: Message[];
-  diagnostics: Diagnostic[];
-}
+  output: z.array(message),
+  diagnostics: z.array(diagnostic),
+});
+export type Conversation = z.infer<typeof conversation>;

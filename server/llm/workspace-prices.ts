@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import type { ModelPrice as PriceRow, Prisma } from "../db/generated/client";
 import { notFound } from "../core/errors";
@@ -8,18 +9,20 @@ import type { PriceEntry } from "./cost";
 import { TOKEN_TYPES, type ModelPriceCreate, type ModelPriceListQuery, type ModelPriceUpdate } from "./price-schema";
 import { isUuid } from "../core/uuid";
 
-export interface ModelPriceWire {
-  id: string;
-  source: "workspace" | "shipped";
-  name: string;
-  match_pattern: string;
-  provider: string | null;
-  start_date: string | null;
+/** A model price as answered (`/model-prices`). */
+export const wireModelPrice = z.object({
+  id: z.string(),
+  source: z.enum(["workspace", "shipped"]),
+  name: z.string(),
+  match_pattern: z.string(),
+  provider: z.string().nullable(),
+  start_date: z.string().nullable(),
   /** USD per 1M tokens by token type. */
-  prices: Record<string, number | null>;
-  created_at: string | null;
-  updated_at: string | null;
-}
+  prices: z.record(z.string(), z.number().nullable()),
+  created_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+});
+export type ModelPriceWire = z.infer<typeof wireModelPrice>;
 
 const missing = (id: string) => notFound(`Model price ${id} not found in this workspace.`);
 

@@ -44,7 +44,25 @@ const ANTHROPIC_URL = "https://api.anthropic.com";
 export const DEFAULT_CONNECTION = "default";
 
 /** A connection as the API answers it: whether a key is set and which headers, never their values. */
-function toWire(row: ModelConnection) {
+export const wireConnection = z.object({
+  id: z.string(),
+  name: z.string(),
+  provider: fields.provider,
+  base_url: z.string().nullable(),
+  default_model: z.string(),
+  api_key_set: z.boolean(),
+  header_names: z.array(z.string()),
+  requests_per_minute: z.number().nullable(),
+  source: z.enum(["workspace", "deployment"]),
+  created_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+});
+export type WireConnection = z.infer<typeof wireConnection>;
+
+/** What the "Test" button shows: the call's model, how long it took, or what went wrong. */
+export const wireConnectionTest = z.object({ ok: z.boolean(), model: z.string(), latency_ms: z.number(), detail: z.string() });
+
+function toWire(row: ModelConnection): WireConnection {
   const headers = row.headersSealed ? (JSON.parse(decryptSecret(row.headersSealed) ?? "{}") as Record<string, string>) : {};
   return {
     id: row.id,
@@ -55,12 +73,11 @@ function toWire(row: ModelConnection) {
     api_key_set: !!row.apiKeySealed,
     header_names: Object.keys(headers),
     requests_per_minute: row.requestsPerMinute,
-    source: "workspace" as "workspace" | "deployment",
+    source: "workspace",
     created_at: isoFromDb(row.createdAt),
     updated_at: isoFromDb(row.updatedAt),
   };
 }
-export type WireConnection = ReturnType<typeof toWire>;
 
 function deploymentConnection(): Connection | null {
   const base = env().GENERATION_BASE_URL;
@@ -215,7 +232,7 @@ export async function resolveConnection(db: Sql, workspaceId: string, id?: strin
 }
 
 /** The "Test" button: one tiny call (a one-token answer); says how long it took or what went wrong. */
-export async function testConnection(db: Sql, workspaceId: string, id: string) {
+export async function testConnection(db: Sql, workspaceId: string, id: string): Promise<z.infer<typeof wireConnectionTest>> {
   const connection = await resolveConnection(db, workspaceId, id);
   await admitCall(connection);
   const started = Date.now();

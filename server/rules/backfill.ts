@@ -8,6 +8,7 @@ import { defineQueue, onJobs, type Job } from "../jobs/queue";
 import { claimAndQueue } from "./evaluate";
 import { countUnconsidered, rangePage, type TimeRange } from "./match";
 import { loadRule, type Rule } from "./store";
+import type { WireBackfill } from "./schema";
 
 const PAGE = 500;
 
@@ -89,7 +90,7 @@ onJobs(backfillQueue, scan);
  * Backfills as the API shows them: evaluated so far (each finished evaluation, with feedback or an
  * error) out of queued — the evaluations of all of them counted in one query.
  */
-async function backfillsToWire(db: Sql, backfills: RuleBackfill[], rateOf: (ruleId: string) => number) {
+async function backfillsToWire(db: Sql, backfills: RuleBackfill[], rateOf: (ruleId: string) => number): Promise<WireBackfill[]> {
   if (backfills.length === 0) return [];
   const counts = await db.prisma.evaluation.groupBy({
     by: ["backfillId"],
@@ -107,7 +108,7 @@ async function backfillsToWire(db: Sql, backfills: RuleBackfill[], rateOf: (rule
       rule_id: b.ruleId,
       start_time: isoFromDb(b.startTime)!,
       end_time: isoFromDb(b.endTime)!,
-      status: completed ? ("completed" as const) : ("running" as const),
+      status: completed ? "completed" : "running",
       runs_total: b.runsTotal,
       runs_queued: b.runsQueued,
       runs_evaluated: n,
@@ -117,7 +118,6 @@ async function backfillsToWire(db: Sql, backfills: RuleBackfill[], rateOf: (rule
     };
   });
 }
-export type WireBackfill = Awaited<ReturnType<typeof backfillsToWire>>[number];
 
 export async function readBackfill(db: Sql, workspaceId: string, id: string): Promise<WireBackfill> {
   const row = await db.prisma.ruleBackfill.findFirstOrThrow({

@@ -7,13 +7,7 @@ import { projectsOfRuns } from "../runs/lookup";
 import { applyActions, loadRuleRuns } from "./actions";
 import { unconsideredMatches } from "./match";
 import { enabledRules, loadRule, type Rule } from "./store";
-
-export interface RuleReport {
-  rule_id: string;
-  matched: number;
-  sampled: number;
-  actions: { succeeded: number; failed: number };
-}
+import type { RuleReport } from "./schema";
 
 /**
  * Claims the runs for the rule, rolling the sampling dice once per run: the claim is one INSERT

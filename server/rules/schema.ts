@@ -108,3 +108,41 @@ export const wireRule = z.object({
   updated_at: z.string(),
 });
 export type WireRule = z.infer<typeof wireRule>;
+
+/** A backfill as answered: evaluated so far out of queued. */
+export const wireBackfill = z.object({
+  id: z.string(),
+  rule_id: z.string(),
+  start_time: z.string(),
+  end_time: z.string(),
+  status: z.enum(["completed", "running"]),
+  runs_total: z.number(),
+  runs_queued: z.number(),
+  runs_evaluated: z.number(),
+  progress: z.number(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+export type WireBackfill = z.infer<typeof wireBackfill>;
+
+/** What each action of a rule did. */
+export const wireRuleLog = z.object({
+  id: z.string(),
+  run_id: z.string(),
+  action: z.string(),
+  outcome: z.string(),
+  attempts: z.number(),
+  status_code: z.number().nullable(),
+  detail: z.string().nullable(),
+  created_at: z.string(),
+});
+export type WireRuleLog = z.infer<typeof wireRuleLog>;
+
+/** What applying a rule now did. */
+export const wireRuleReport = z.object({
+  rule_id: z.string(),
+  matched: z.number(),
+  sampled: z.number(),
+  actions: z.object({ succeeded: z.number(), failed: z.number() }),
+});
+export type RuleReport = z.infer<typeof wireRuleReport>;

@@ -9,9 +9,9 @@ import { insertEvaluator, loadEvaluator } from "../evaluators/store";
 import { readSession } from "../sessions/service";
 import { EVALUATOR_PROJECT } from "../sessions/v2";
 import { loadQueue } from "../review/queues/queues";
-import { latestBackfills, startBackfill, type WireBackfill } from "./backfill";
+import { latestBackfills, startBackfill } from "./backfill";
 import { checkRuleFilter } from "./match";
-import type { AddFeedback, RuleCreate, RuleListQuery, RuleUpdate, Webhook, WireRule } from "./schema";
+import type { AddFeedback, RuleCreate, RuleListQuery, RuleUpdate, Webhook, WireBackfill, WireRule, WireRuleLog } from "./schema";
 import { asRule, loadRule, type Rule } from "./store";
 
 /** Header values often carry secrets: they are stored and sent, but never shown again. */
@@ -217,7 +217,7 @@ export async function deleteRule(db: Sql, workspaceId: string, id: string): Prom
 }
 
 /** GET /runs/rules/{id}/logs: what each action did, newest first. */
-export async function ruleLogs(db: Sql, workspaceId: string, id: string, page: { offset: number; limit: number }) {
+export async function ruleLogs(db: Sql, workspaceId: string, id: string, page: { offset: number; limit: number }): Promise<WireRuleLog[]> {
   await loadRule(db, workspaceId, id);
   const rows = await db.prisma.runRuleLog.findMany({
     where: { ruleId: id, workspaceId },
@@ -233,6 +233,6 @@ export async function ruleLogs(db: Sql, workspaceId: string, id: string, page: {
     attempts: r.attempts,
     status_code: r.statusCode,
     detail: r.detail,
-    created_at: isoFromDb(r.createdAt),
+    created_at: isoFromDb(r.createdAt)!,
   }));
 }

@@ -45,8 +45,36 @@ const percentile = (xs: number[], p: number) => {
 };
 const sum = (runs: SelectedRun[], pick: (r: SelectedRun) => number | null | undefined) => runs.reduce((n, r) => n + (pick(r) ?? 0), 0);
 
+const seconds = z.number().nullable();
+const time = z.string().nullable();
+
+/** One thread's totals, the fields selected (`client.threads.stats`). */
+export const wireThreadStats = z
+  .object({
+    turns: z.number(),
+    first_start_time: time,
+    last_start_time: time,
+    last_end_time: time,
+    latency_p50_seconds: seconds,
+    latency_p99_seconds: seconds,
+    prompt_tokens: z.number(),
+    completion_tokens: z.number(),
+    total_tokens: z.number(),
+    prompt_cost: z.number(),
+    completion_cost: z.number(),
+    total_cost: z.number(),
+    feedback_stats: z.record(z.string(), z.unknown()),
+  })
+  .partial();
+type ThreadStats = z.infer<typeof wireThreadStats>;
+
 /** One thread's totals over its turns (each trace's tokens and cost, its root's latency), the fields selected. */
-export async function threadStatsV2(db: Sql, workspaceId: string, threadId: string, q: z.infer<typeof threadStatsQuery>) {
+export async function threadStatsV2(
+  db: Sql,
+  workspaceId: string,
+  threadId: string,
+  q: z.infer<typeof threadStatsQuery>,
+): Promise<ThreadStats> {
   const turns = await readTurns(db, workspaceId, q.session_id, threadId, q.filter, MAX_TURNS);
   const traceIds = turns.map((r) => r.trace_id);
   const times = (pick: (r: SelectedRun) => string | null | undefined) =>
@@ -55,7 +83,7 @@ export async function threadStatsV2(db: Sql, workspaceId: string, threadId: stri
       .filter((t): t is string => !!t)
       .sort();
   const latencies = turns.map((r) => r.latency).filter((l): l is number => typeof l === "number");
-  const all = {
+  const all: Required<ThreadStats> = {
     turns: turns.length,
     first_start_time: times((r) => r.start_time)[0] ?? null,
     last_start_time: times((r) => r.start_time).at(-1) ?? null,
@@ -76,7 +104,7 @@ export async function threadStatsV2(db: Sql, workspaceId: string, threadId: stri
         )
       : {},
   };
-  const wanted: Record<(typeof THREAD_STATS)[number], keyof typeof all | null> = {
+  const wanted: Record<(typeof THREAD_STATS)[number], keyof ThreadStats | null> = {
     TURNS: "turns",
     FIRST_START_TIME: "first_start_time",
     LAST_START_TIME: "last_start_time",
@@ -133,11 +161,43 @@ export const threadAggregateQuery = z.looseObject({
   max_start_time: instant.nullish(),
 });
 
+const count = z.number().nullable();
+
+/** Statistics over a project's threads, the aggregates selected (`client.threads.aggregateStats`). */
+export const wireThreadAggregates = z
+  .object({
+    thread_count: count,
+    trace_count: count,
+    total_tokens: count,
+    total_cost: count,
+    error_rate: count,
+    streaming_rate: count,
+    latency_p50_seconds: seconds,
+    latency_p99_seconds: seconds,
+    median_tokens: count,
+    first_token_p50_seconds: seconds,
+    first_token_p99_seconds: seconds,
+    prompt_tokens: count,
+    completion_tokens: count,
+    prompt_cost: count,
+    completion_cost: count,
+    prompt_token_details: z.null(),
+    completion_token_details: z.null(),
+    prompt_cost_details: z.null(),
+    completion_cost_details: z.null(),
+    thread_feedback_stats: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .partial();
+
 /**
  * Statistics over the project's threads in the window (a day by default): their traces (roots
  * that belong to a thread, with each trace's tokens and cost), and how many threads there are.
  */
-export async function threadAggregateStats(db: Sql, workspaceId: string, q: z.infer<typeof threadAggregateQuery>) {
+export async function threadAggregateStats(
+  db: Sql,
+  workspaceId: string,
+  q: z.infer<typeof threadAggregateQuery>,
+): Promise<z.infer<typeof wireThreadAggregates>> {
   const start = (q.min_start_time ?? new Date(Date.now() - DAY_MS)).toISOString();
   const end = (q.max_start_time ?? new Date()).toISOString();
   // The runs that belong to a thread.

@@ -108,20 +108,18 @@ export const threadTracesQuery = z.looseObject({
   page_size: z.coerce.number().int().min(1).max(100).default(20),
 });
 
+/** A turn of a thread (`client.threads.listTraces`): its trace id and the fields selected. */
+export const wireThreadTurn = z.looseObject({ trace_id: z.string() });
+type WireThreadTurn = z.infer<typeof wireThreadTurn>;
+
 /** The thread's turns (its traces' roots), oldest first, each with the selected fields and its turn number. */
 export async function threadTracesV2(db: Sql, workspaceId: string, threadId: string, q: z.infer<typeof threadTracesQuery>) {
   const offset = decodeOffset(q.cursor);
   const turns = await readTurns(db, workspaceId, q.project_id, threadId, q.filter, offset + q.page_size + 1);
   const selects: ThreadTraceToken[] = q.selects.length ? q.selects : ["TRACE_ID", "START_TIME"];
-  const items = turns
-    .slice(offset, offset + q.page_size)
-    .map((run, i) =>
-      Object.fromEntries(
-        ["TRACE_ID" as ThreadTraceToken, ...selects].map((s) => [
-          s.toLowerCase(),
-          s === "TURN_NUMBER" ? offset + i + 1 : THREAD_TRACE_FIELDS[s](run),
-        ]),
-      ),
-    );
+  const items = turns.slice(offset, offset + q.page_size).map((run, i): WireThreadTurn => ({
+    trace_id: run.trace_id,
+    ...Object.fromEntries(selects.map((s) => [s.toLowerCase(), s === "TURN_NUMBER" ? offset + i + 1 : THREAD_TRACE_FIELDS[s](run)])),
+  }));
   return { items, next_cursor: offset + items.length < turns.length ? encodeOffset(offset + items.length) : null };
 }

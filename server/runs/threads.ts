@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { badRequest } from "../core/errors";
@@ -8,21 +9,26 @@ import { fromStorage } from "../db/storable";
 import { PREVIEW_CHARS, spokenText } from "./preview";
 import type { FeedbackKeyStats } from "./stats";
 
-export interface Thread {
-  thread_id: string;
-  filter: string;
-  count: number;
-  total_tokens: number;
-  total_cost: number | null;
-  min_start_time: string | null;
-  max_start_time: string | null;
-  latency_p50: number | null;
-  latency_p99: number | null;
-  feedback_stats: Record<string, FeedbackKeyStats> | null;
-  first_inputs: string;
-  last_outputs: string;
-  last_error: string | null;
-}
+/** A conversation as `POST /runs/group` answers it (`filter` selects its runs in the filter language). */
+export const wireThread = z.object({
+  thread_id: z.string(),
+  filter: z.string(),
+  count: z.number(),
+  total_tokens: z.number(),
+  total_cost: z.number().nullable(),
+  min_start_time: z.string().nullable(),
+  max_start_time: z.string().nullable(),
+  latency_p50: z.number().nullable(),
+  latency_p99: z.number().nullable(),
+  feedback_stats: z.record(z.string(), z.custom<FeedbackKeyStats>()).nullable(),
+  first_inputs: z.string(),
+  last_outputs: z.string(),
+  last_error: z.string().nullable(),
+});
+export type Thread = z.infer<typeof wireThread>;
+
+/** A thread in the v2 shape (`client.threads.query`): without its filter, with `start_time`. */
+export const wireThreadV2 = wireThread.omit({ filter: true }).extend({ start_time: z.string().nullable() });
 
 const GROUPS = new Set(["conversation", "thread", "thread_id"]);
 

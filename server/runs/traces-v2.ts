@@ -6,7 +6,7 @@ import { uuid } from "../core/uuid";
 import { queryRuns, queryRunsUntil } from "./query";
 import { runQueryBody } from "./schema";
 import { classicSelect } from "./query-v2";
-import { runSelects, v2Run, type RunSelectToken } from "./v2";
+import { runSelects, v2Run, wireRunV2, type RunSelectToken } from "./v2";
 
 const DAY_MS = 86_400_000;
 /** The most runs `GET /api/v2/traces/{id}/runs` answers (a trace's runs, all on one page). */
@@ -30,6 +30,12 @@ export const traceQuery = z.looseObject({
   selects: runSelects.nullish().transform((v) => v ?? []),
   cursor: z.string().max(1000).nullish(),
   page_size: z.number().int().min(1).max(100).default(100),
+});
+
+/** A trace in the v2 shape: its root run and the trace's totals. */
+export const wireTraceV2 = z.object({
+  root_run: wireRunV2,
+  trace_aggregates: z.object({ total_tokens: z.number(), total_cost: z.number(), first_token_time: z.string().nullable() }),
 });
 
 /**

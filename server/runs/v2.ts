@@ -72,6 +72,9 @@ export function heavyColumnsFor(selects: readonly RunSelectToken[]): Set<string>
 }
 
 /** A run in the v2 shape: `id` always, then the selected fields under their v2 names. */
-export function v2Run(run: SelectedRun, selects: readonly RunSelectToken[]): Record<string, unknown> {
-  return Object.fromEntries(["ID" as const, ...selects].map((token) => [token.toLowerCase(), FIELDS[token](run)]));
+export const wireRunV2 = z.looseObject({ id: z.string() });
+export type WireRunV2 = z.infer<typeof wireRunV2>;
+
+export function v2Run(run: SelectedRun, selects: readonly RunSelectToken[]): WireRunV2 {
+  return { id: run.id, ...Object.fromEntries(selects.map((token) => [token.toLowerCase(), FIELDS[token](run)])) };
 }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { notFound } from "../core/errors";
@@ -6,11 +7,44 @@ import { feedbackStats } from "../feedback/stats";
 import { RUN_COLUMNS, type RunRow } from "../runs/columns";
 import { fromStorage } from "../db/storable";
 
+const count = z.number().nullable();
+const time = z.string().nullable();
+
 /**
  * A run as a public viewer sees it: content, timing, tokens and cost, but nothing that names the
  * workspace or project it lives in.
  */
-function publicRun(row: RunRow, stats: Record<string, unknown> | undefined) {
+export const wirePublicRun = z.object({
+  id: z.string(),
+  name: z.string(),
+  run_type: z.string(),
+  status: z.string(),
+  start_time: time,
+  end_time: time,
+  inputs: z.unknown(),
+  outputs: z.unknown(),
+  error: z.string().nullable(),
+  extra: z.unknown(),
+  events: z.unknown(),
+  tags: z.array(z.string()),
+  trace_id: z.string(),
+  dotted_order: z.string(),
+  parent_run_id: z.string().nullable(),
+  reference_example_id: z.string().nullable(),
+  prompt_tokens: count,
+  completion_tokens: count,
+  total_tokens: count,
+  prompt_cost: count,
+  completion_cost: count,
+  total_cost: count,
+  first_token_time: time,
+  feedback_stats: z.record(z.string(), z.unknown()),
+});
+export type PublicRun = z.infer<typeof wirePublicRun>;
+export type PublicRunTree = PublicRun & { child_runs: PublicRunTree[] };
+export const wirePublicRunTree: z.ZodType<PublicRunTree> = wirePublicRun.extend({ child_runs: z.lazy(() => z.array(wirePublicRunTree)) });
+
+function publicRun(row: RunRow, stats: Record<string, unknown> | undefined): PublicRun {
   return {
     id: row.id,
     name: row.name,
@@ -38,8 +72,6 @@ function publicRun(row: RunRow, stats: Record<string, unknown> | undefined) {
     feedback_stats: stats ?? {},
   };
 }
-export type PublicRun = ReturnType<typeof publicRun>;
-export type PublicRunTree = PublicRun & { child_runs: PublicRunTree[] };
 
 /** Every run of the shared trace, in execution (dotted_order) order; `ids` narrows it. */
 export async function sharedRuns(db: Sql, workspaceId: string, traceId: string, ids: string[] = []): Promise<PublicRun[]> {

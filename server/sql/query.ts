@@ -6,7 +6,7 @@ import { requireProjects } from "../sessions/service";
 import { checkQuery } from "./check";
 import { executeReadOnly, maxCost } from "./execute";
 import { ensureStatistics } from "./statistics";
-import { codec, type DataType } from "./values";
+import { codec, dataType } from "./values";
 
 export const sqlQueryBody = z.object({
   project_ids: z.array(uuid).min(1, "name at least one project").max(100),
@@ -15,15 +15,16 @@ export const sqlQueryBody = z.object({
 export type SqlQueryBody = z.infer<typeof sqlQueryBody>;
 
 /** The client's `SqlQueryResponse`. */
-export interface SqlQueryResult {
-  columns: { name: string; data_type: DataType }[];
-  rows: unknown[][];
-  row_count: number;
-  is_truncated: boolean;
-  truncation_reason: "row_limit" | "size_limit" | null;
-  execution_time_ms: number;
-  warnings: string[];
-}
+export const wireSqlQueryResult = z.object({
+  columns: z.array(z.object({ name: z.string(), data_type: dataType })),
+  rows: z.array(z.array(z.unknown())),
+  row_count: z.number(),
+  is_truncated: z.boolean(),
+  truncation_reason: z.enum(["row_limit", "size_limit"]).nullable(),
+  execution_time_ms: z.number(),
+  warnings: z.array(z.string()),
+});
+export type SqlQueryResult = z.infer<typeof wireSqlQueryResult>;
 
 /**
  * `POST /v2/sql/query` (`client.sql.query`): one read-only SELECT over the views `runs` and

@@ -1,8 +1,10 @@
 import { parse as parseArray } from "postgres-array";
+import { z } from "zod";
 import { fromStorage } from "../db/storable";
 
 /** How a column's values are encoded in JSON (the client's `SqlQueryResponse.Column.data_type`). */
-export type DataType = "uuid" | "string" | "integer" | "float" | "boolean" | "timestamp" | "date" | "binary" | "list" | "object" | "null";
+export const dataType = z.enum(["uuid", "string", "integer", "float", "boolean", "timestamp", "date", "binary", "list", "object", "null"]);
+export type DataType = z.infer<typeof dataType>;
 
 interface Codec {
   type: DataType;

@@ -1,11 +1,13 @@
 import { methodNotAllowed } from "@/server/http/not-found";
-import { reply, route } from "@/server/http/route";
+import { route } from "@/server/http/route";
 import { beaconReport } from "@/server/beacon/schema";
-import { readReport, submitBeacon } from "@/server/beacon/service";
+import { readReport, submitBeacon, wireStoredReport } from "@/server/beacon/service";
 
 export const POST = route({
   access: "public",
-  handler: async ({ ctx, request }) => reply(202, await submitBeacon(ctx.sql, ctx.ip, await readReport(request, beaconReport))),
+  status: 202,
+  response: wireStoredReport,
+  handler: async ({ ctx, request }) => submitBeacon(ctx.sql, ctx.ip, await readReport(request, beaconReport)),
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

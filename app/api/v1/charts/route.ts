@@ -1,12 +1,13 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { chartRequest } from "@/server/charts/schema";
-import { chartSeries } from "@/server/charts/series";
+import { chartSeries, wireChart } from "@/server/charts/series";
 
 export const POST = route({
   access: "read",
   replica: true,
   body: chartRequest,
+  response: wireChart,
   handler: ({ ctx, body }) => chartSeries(ctx.sql, ctx.workspaceId, body),
 });
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import {
@@ -11,7 +12,6 @@ import {
   updateFeedbackConfig,
   wireFeedbackConfig,
 } from "@/server/feedback/configs";
-import { z } from "zod";
 
 export const POST = route({
   access: "write",
@@ -37,6 +37,7 @@ export const PATCH = route({
 export const DELETE = route({
   access: "write",
   query: feedbackConfigDeleteQuery,
+  response: z.object({}),
   handler: async ({ ctx, query }) => {
     await deleteFeedbackConfig(ctx.sql, ctx.workspaceId, query);
     return {};

@@ -1,8 +1,8 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { serviceInfo } from "@/server/info";
+import { serviceInfo, wireServiceInfo } from "@/server/info";
 
-export const GET = route({ access: "public", handler: () => serviceInfo() });
+export const GET = route({ access: "public", response: wireServiceInfo, handler: () => serviceInfo() });
 export const POST = GET;
 
 export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

@@ -1,15 +1,18 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route, reply } from "@/server/http/route";
+import { route } from "@/server/http/route";
 import { ingestRuns } from "@/server/ingest/service";
 import { wireRun } from "@/server/ingest/schema";
 
 export const POST = route({
   access: "write",
   ingest: true,
+  status: 202,
   body: wireRun,
+  response: z.object({ message: z.string() }),
   handler: async ({ ctx, body }) => {
     await ingestRuns(ctx.sql, ctx.workspaceId, { post: [body] });
-    return reply(202, { message: "Run created" });
+    return { message: "Run created" };
   },
 });
 

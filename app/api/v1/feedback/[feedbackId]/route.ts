@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { feedbackUpdate } from "@/server/feedback/schema";
@@ -19,6 +20,7 @@ export const PATCH = route({
 
 export const DELETE = route({
   access: "write",
+  response: z.object({}),
   handler: async ({ ctx, params }) => {
     await deleteFeedback(ctx.sql, ctx.workspaceId, params.feedbackId);
     return {};

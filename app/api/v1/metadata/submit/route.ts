@@ -1,11 +1,13 @@
 import { methodNotAllowed } from "@/server/http/not-found";
-import { reply, route } from "@/server/http/route";
+import { route } from "@/server/http/route";
 import { metadataSubmit } from "@/server/beacon/schema";
-import { readReport, submitMetadata } from "@/server/beacon/service";
+import { readReport, submitMetadata, wireStoredReport } from "@/server/beacon/service";
 
 export const POST = route({
   access: "public",
-  handler: async ({ ctx, request }) => reply(202, await submitMetadata(ctx.sql, ctx.ip, await readReport(request, metadataSubmit))),
+  status: 202,
+  response: wireStoredReport,
+  handler: async ({ ctx, request }) => submitMetadata(ctx.sql, ctx.ip, await readReport(request, metadataSubmit)),
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

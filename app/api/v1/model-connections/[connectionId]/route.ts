@@ -1,7 +1,7 @@
 import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { connectionUpdate, deleteConnection, updateConnection } from "@/server/models/connections";
+import { connectionUpdate, deleteConnection, updateConnection, wireConnection } from "@/server/models/connections";
 
 const params = idParams("connectionId");
 
@@ -9,6 +9,7 @@ export const PATCH = route({
   access: "admin",
   params,
   body: connectionUpdate,
+  response: wireConnection,
   handler: ({ ctx, params, body }) => updateConnection(ctx.sql, ctx.workspaceId, params.connectionId, body),
 });
 

@@ -2,7 +2,7 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { idParams } from "@/server/core/uuid";
 import { modelPriceUpdate } from "@/server/llm/price-schema";
-import { deleteModelPrice, updateModelPrice } from "@/server/llm/workspace-prices";
+import { deleteModelPrice, updateModelPrice, wireModelPrice } from "@/server/llm/workspace-prices";
 
 const params = idParams("priceId");
 
@@ -10,6 +10,7 @@ export const PATCH = route({
   access: "admin",
   body: modelPriceUpdate,
   params,
+  response: wireModelPrice,
   handler: ({ ctx, body, params }) => updateModelPrice(ctx.sql, ctx.workspaceId, params.priceId, body),
 });
 

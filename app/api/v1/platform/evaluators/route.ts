@@ -3,17 +3,20 @@ import { uuid } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { evaluatorCreate, evaluatorListQuery } from "@/server/evaluators/schema";
-import { createEvaluator, deleteEvaluators, listEvaluators } from "@/server/evaluators/service";
+import { createEvaluator, deleteEvaluators, listEvaluators, wireBulkDeleted } from "@/server/evaluators/service";
+import { wireEvaluator } from "@/server/evaluators/store";
 
 export const GET = route({
   access: "read",
   query: evaluatorListQuery,
+  response: z.object({ evaluators: z.array(wireEvaluator), total: z.number() }),
   handler: ({ ctx, query }) => listEvaluators(ctx.sql, ctx.workspaceId, query),
 });
 
 export const POST = route({
   access: "write",
   body: evaluatorCreate,
+  response: z.object({ evaluator: wireEvaluator }),
   handler: ({ ctx, body }) => createEvaluator(ctx.sql, ctx.workspaceId, body),
 });
 
@@ -23,6 +26,7 @@ const many = z.union([uuid, z.array(uuid)]).transform((v) => (Array.isArray(v) ?
 export const DELETE = route({
   access: "write",
   query: z.object({ evaluator_ids: many, delete_run_rules: z.stringbool().default(false) }),
+  response: wireBulkDeleted,
   handler: ({ ctx, query }) => deleteEvaluators(ctx.sql, ctx.workspaceId, query.evaluator_ids, query.delete_run_rules),
 });
 

@@ -1,5 +1,6 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route, reply } from "@/server/http/route";
+import { route } from "@/server/http/route";
 import { badRequest, notFound } from "@/server/core/errors";
 import { ingestRuns } from "@/server/ingest/service";
 import { wireRun } from "@/server/ingest/schema";
@@ -9,12 +10,14 @@ import { runDetail } from "@/server/runs/serialize";
 export const PATCH = route({
   access: "write",
   ingest: true,
+  status: 202,
   body: wireRun,
+  response: z.object({ message: z.string() }),
   handler: async ({ ctx, body, params }) => {
     if (body.id && body.id !== params.runId)
       throw badRequest(`The body's id ${body.id} differs from the run id in the path (${params.runId}).`);
     await ingestRuns(ctx.sql, ctx.workspaceId, { patch: [{ ...body, id: params.runId }] });
-    return reply(202, { message: "Run updated" });
+    return { message: "Run updated" };
   },
 });
 

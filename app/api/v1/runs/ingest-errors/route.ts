@@ -1,4 +1,5 @@
-import { ingestErrorsQuery, listRefusals } from "@/server/ingest/errors-log";
+import { z } from "zod";
+import { ingestErrorsQuery, listRefusals, wireRefusal } from "@/server/ingest/errors-log";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
@@ -6,6 +7,7 @@ import { route } from "@/server/http/route";
 export const GET = route({
   access: "read",
   query: ingestErrorsQuery,
+  response: z.array(wireRefusal),
   handler: ({ ctx, query }) => listRefusals(ctx.sql, ctx.workspaceId, query),
 });
 

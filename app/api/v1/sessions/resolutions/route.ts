@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { resolveQuery, resolveSession } from "@/server/sessions/v2";
@@ -6,6 +7,7 @@ import { resolveQuery, resolveSession } from "@/server/sessions/v2";
 export const GET = route({
   access: "read",
   query: resolveQuery,
+  response: z.object({ session_id: z.string() }),
   handler: ({ ctx, query }) => resolveSession(ctx.sql, ctx.workspaceId, query),
 });
 

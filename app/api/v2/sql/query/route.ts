@@ -1,11 +1,12 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { runSqlQuery, sqlQueryBody } from "@/server/sql/query";
+import { runSqlQuery, sqlQueryBody, wireSqlQueryResult } from "@/server/sql/query";
 
 /** One read-only SELECT over the views `runs` and `feedback` of the given projects (`client.sql.query`). */
 export const POST = route({
   access: "read",
   body: sqlQueryBody,
+  response: wireSqlQueryResult,
   handler: ({ ctx, body }) => runSqlQuery(ctx.sql, ctx.workspaceId, body),
 });
 

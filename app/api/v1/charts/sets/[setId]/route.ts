@@ -1,7 +1,7 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { chartSetUpdate } from "@/server/charts/schema";
-import { deleteChartSet, readChartSet, updateChartSet } from "@/server/charts/sets";
+import { deleteChartSet, readChartSet, updateChartSet, wireChartSet } from "@/server/charts/sets";
 import { idParams } from "@/server/core/uuid";
 
 const params = idParams("setId");
@@ -9,6 +9,7 @@ const params = idParams("setId");
 export const GET = route({
   access: "read",
   params,
+  response: wireChartSet,
   handler: ({ ctx, params }) => readChartSet(ctx.sql, ctx.workspaceId, params.setId),
 });
 
@@ -16,6 +17,7 @@ export const PATCH = route({
   access: "write",
   body: chartSetUpdate,
   params,
+  response: wireChartSet,
   handler: ({ ctx, body, params }) => updateChartSet(ctx.sql, ctx.workspaceId, params.setId, body),
 });
 

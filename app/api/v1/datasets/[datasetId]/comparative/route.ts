@@ -1,5 +1,6 @@
+import { z } from "zod";
 import { idParams } from "@/server/core/uuid";
-import { listComparativeExperiments } from "@/server/experiments/pairwise";
+import { listComparativeExperiments, wirePairwiseSummary } from "@/server/experiments/pairwise";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
@@ -7,6 +8,7 @@ import { route } from "@/server/http/route";
 export const GET = route({
   access: "read",
   params: idParams("datasetId"),
+  response: z.array(wirePairwiseSummary),
   handler: ({ ctx, params }) => listComparativeExperiments(ctx.sql, ctx.workspaceId, params.datasetId),
 });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { submitWithToken, tokenFeedback } from "@/server/feedback/tokens";
+import { submitWithToken, tokenFeedback, wireTokenFeedback } from "@/server/feedback/tokens";
 
 /** A link's query string carries text only: a JSON-looking correction or value is read as JSON. */
 const jsonish = z
@@ -25,12 +25,14 @@ export const GET = route({
     comment: z.string().max(10_000).optional(),
     correction: jsonish,
   }),
+  response: wireTokenFeedback,
   handler: ({ ctx, params, query }) => submitWithToken(ctx.sql, params.token, query),
 });
 
 export const POST = route({
   access: "public",
   body: tokenFeedback,
+  response: wireTokenFeedback,
   handler: ({ ctx, params, body }) => submitWithToken(ctx.sql, params.token, body),
 });
 

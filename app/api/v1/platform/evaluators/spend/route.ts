@@ -3,7 +3,7 @@ import { instant } from "@/server/core/instant";
 import { uuid } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { evaluatorSpend } from "@/server/evaluators/service";
+import { evaluatorSpend, wireEvaluatorSpend } from "@/server/evaluators/service";
 
 export const GET = route({
   access: "read",
@@ -14,6 +14,7 @@ export const GET = route({
     session_id: uuid.optional(),
     dataset_id: uuid.optional(),
   }),
+  response: wireEvaluatorSpend,
   handler: ({ ctx, query }) => evaluatorSpend(ctx.sql, ctx.workspaceId, query),
 });
 

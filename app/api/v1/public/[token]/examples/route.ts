@@ -1,4 +1,5 @@
-import { exampleListQuery } from "@/server/datasets/schema";
+import { z } from "zod";
+import { exampleListQuery, wireExample } from "@/server/datasets/schema";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { sharedExamples } from "@/server/sharing/public-datasets";
@@ -7,6 +8,7 @@ import { sharedExamples } from "@/server/sharing/public-datasets";
 export const GET = route({
   access: "public",
   query: exampleListQuery,
+  response: z.array(wireExample),
   handler: ({ ctx, params, query }) => sharedExamples(ctx.sql, params.token, query),
 });
 

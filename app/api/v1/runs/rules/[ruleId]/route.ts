@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
@@ -24,6 +25,7 @@ export const PATCH = route({
 export const DELETE = route({
   access: "write",
   params,
+  response: z.object({}),
   handler: async ({ ctx, params }) => {
     await deleteRule(ctx.sql, ctx.workspaceId, params.ruleId);
     return {};

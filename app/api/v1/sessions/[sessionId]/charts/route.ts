@@ -1,12 +1,15 @@
+import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { chartRequest } from "@/server/charts/schema";
-import { projectChartSeries } from "@/server/charts/series";
+import { projectChartSeries, wireChart } from "@/server/charts/series";
 
-export const POST = route<"read", typeof chartRequest, undefined, { sessionId: string }>({
+export const POST = route({
   access: "read",
+  params: idParams("sessionId"),
   replica: true,
   body: chartRequest,
+  response: wireChart,
   handler: ({ ctx, body, params }) => projectChartSeries(ctx.sql, ctx.workspaceId, params.sessionId, body),
 });
 

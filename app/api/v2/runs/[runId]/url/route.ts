@@ -9,6 +9,7 @@ export const GET = route({
   access: "read",
   params: idParams("runId"),
   query: z.looseObject({ project_id: uuid, trace_id: uuid }),
+  response: z.object({ url: z.string() }),
   handler: ({ ctx, params, query }) => runUrl(ctx.workspaceId, params.runId, query),
 });
 

@@ -1,7 +1,7 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { chartSetRender } from "@/server/charts/schema";
-import { renderChartSet } from "@/server/charts/sets";
+import { renderChartSet, wireRenderedChartSet } from "@/server/charts/sets";
 import { idParams } from "@/server/core/uuid";
 
 export const POST = route({
@@ -9,6 +9,7 @@ export const POST = route({
   replica: true,
   body: chartSetRender,
   params: idParams("setId"),
+  response: wireRenderedChartSet,
   handler: ({ ctx, body, params }) => renderChartSet(ctx.sql, ctx.workspaceId, params.setId, body),
 });
 
