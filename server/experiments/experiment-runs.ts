@@ -11,6 +11,7 @@ import { findDataset } from "../datasets/service";
 import { experimentRuns } from "../runs/experiment-runs";
 import { heavyColumnsFor, runSelects, v2Run, wireRunV2 } from "../runs/v2";
 import { loadExperiments } from "./list";
+import { selectedRun } from "../runs/serialize";
 
 /** POST /api/v2/datasets/{id}/experiment-runs, as the 0.12 client's `datasets.experimentRuns.query` sends it. */
 export const experimentRunsQuery = z.looseObject({
@@ -114,11 +115,19 @@ export async function readDatasetRuns(db: Sql, workspaceId: string, datasetId: s
   return examples.slice(q.offset, q.offset + q.limit);
 }
 
+/** What POST /datasets/{id}/runs answers: examples with their runs (a read), or the examples made from runs (a copy). */
+export const wireDatasetRuns = z.array(wireExample.extend({ runs: z.array(selectedRun).optional() }));
+
 /**
  * POST /datasets/{id}/runs serves two uses: with `session_ids` (LangSmith's read) the dataset's
  * examples with their runs; with `run_ids`, runs copied into new examples, which needs write access.
  */
-export async function postDatasetRuns(db: Sql, identity: Identity, datasetId: string, body: unknown) {
+export async function postDatasetRuns(
+  db: Sql,
+  identity: Identity,
+  datasetId: string,
+  body: unknown,
+): Promise<z.infer<typeof wireDatasetRuns>> {
   const copy = addRuns.safeParse(body);
   if (!copy.success) return readDatasetRuns(db, identity.workspaceId, datasetId, datasetRunsQuery.parse(body));
   if (identity.role === "viewer") throw forbidden("Your role in this workspace is viewer: it can read but not change data.");

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { populate } from "@/server/review/queues/schema";
@@ -7,6 +8,7 @@ import { populateQueue } from "@/server/review/queues/service";
 export const POST = route({
   access: "write",
   body: populate,
+  response: z.object({ added: z.number() }),
   handler: ({ ctx, body }) => populateQueue(ctx.sql, ctx.workspaceId, body),
 });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idParams } from "@/server/core/uuid";
 import { addRuns } from "@/server/datasets/schema";
-import { datasetRunsQuery, postDatasetRuns } from "@/server/experiments/experiment-runs";
+import { datasetRunsQuery, postDatasetRuns, wireDatasetRuns } from "@/server/experiments/experiment-runs";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 
@@ -10,6 +10,7 @@ export const POST = route({
   access: "read",
   params: idParams("datasetId"),
   body: z.union([datasetRunsQuery, addRuns]),
+  response: wireDatasetRuns,
   handler: ({ ctx, body, params }) => postDatasetRuns(ctx.sql, ctx.identity, params.datasetId, body),
 });
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
@@ -9,6 +10,7 @@ export const POST = route({
   access: "write",
   params: idParams("queueId"),
   body: runsDelete,
+  response: z.object({ deleted: z.number() }),
   handler: ({ ctx, params, body }) => removeQueueRuns(ctx.sql, ctx.workspaceId, params.queueId, body),
 });
 
