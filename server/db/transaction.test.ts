@@ -21,6 +21,8 @@ withTestDatabases("Sql.transaction: Prisma Client and set-based SQL in one trans
       const [row] = await t.query<{ name: string }>(sql`SELECT name FROM datasets WHERE id = ${dataset.id}`);
       await t.query(sql`UPDATE datasets SET description = 'from SQL' WHERE id = ${dataset.id}`);
       const reread = await t.prisma.dataset.findUniqueOrThrow({ where: { id: dataset.id } });
+      const [raw] = await t.prisma.$queryRaw<{ description: string }[]>`SELECT description FROM datasets WHERE id = ${dataset.id}::uuid`;
+      assert.equal(raw?.description, "from SQL", "Prisma's raw queries run in the transaction too");
       // A nested transaction (Prisma's or the executor's) joins this one.
       await t.prisma.$transaction(async (inner) => inner.dataset.update({ where: { id: dataset.id }, data: { dataType: "chat" } }));
       await t.transaction(async (inner) => inner.query(sql`UPDATE datasets SET extra = '{"nested": true}' WHERE id = ${dataset.id}`));
