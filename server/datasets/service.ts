@@ -7,6 +7,7 @@ import { isoFromDb } from "../core/time";
 import type { DatasetCreate, DatasetListQuery, DatasetUpdate, WireDataset } from "./schema";
 import { UUID } from "../core/uuid";
 import { likeLiteral } from "../core/like";
+import { experimentsOfDatasets } from "../sessions/service";
 
 /** A dataset's row, as Prisma Client reads it. */
 export type DatasetRow = Dataset;
@@ -29,21 +30,15 @@ const asObject = (value: unknown) => (value ?? null) as Record<string, unknown> 
 async function wire(db: Sql, workspaceId: string, rows: DatasetRow[]): Promise<WireDataset[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [counts, sessions] = await Promise.all([
+  const [counts, experiments] = await Promise.all([
     db.prisma.exampleVersion.groupBy({
       by: ["datasetId"],
       where: { workspaceId, datasetId: { in: ids }, validTo: null },
       _count: { _all: true },
     }),
-    db.prisma.project.groupBy({
-      by: ["referenceDatasetId"],
-      where: { workspaceId, referenceDatasetId: { in: ids } },
-      _count: { _all: true },
-      _max: { startTime: true },
-    }),
+    experimentsOfDatasets(db, workspaceId, ids),
   ]);
   const exampleCount = new Map(counts.map((c) => [c.datasetId, c._count._all]));
-  const sessionStats = new Map(sessions.map((s) => [s.referenceDatasetId, s]));
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -57,8 +52,8 @@ async function wire(db: Sql, workspaceId: string, rows: DatasetRow[]): Promise<W
     metadata: asObject(asObject(row.extra)?.metadata),
     extra: asObject(row.extra),
     example_count: exampleCount.get(row.id) ?? 0,
-    session_count: sessionStats.get(row.id)?._count._all ?? 0,
-    last_session_start_time: isoFromDb(sessionStats.get(row.id)?._max.startTime ?? null),
+    session_count: experiments.get(row.id)?.count ?? 0,
+    last_session_start_time: isoFromDb(experiments.get(row.id)?.lastStart ?? null),
   }));
 }
 

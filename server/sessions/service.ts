@@ -75,6 +75,17 @@ export async function readSession(db: Sql, workspaceId: string, id: string, incl
   return (await withStats(db, workspaceId, [row], includeStats))[0];
 }
 
+/** Per dataset: how many projects (experiments) reference it, and when the newest of them started. */
+export async function experimentsOfDatasets(db: Sql, workspaceId: string, datasetIds: string[]) {
+  const rows = await db.prisma.project.groupBy({
+    by: ["referenceDatasetId"],
+    where: { workspaceId, referenceDatasetId: { in: datasetIds } },
+    _count: { _all: true },
+    _max: { startTime: true },
+  });
+  return new Map(rows.map((r) => [r.referenceDatasetId!, { count: r._count._all, lastStart: r._max.startTime }]));
+}
+
 /** 404 naming the first of `ids` that is not a project of the workspace. */
 export async function requireProjects(db: Sql, workspaceId: string, ids: string[]): Promise<void> {
   const found = await db.prisma.project.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } });
