@@ -49,18 +49,24 @@ for (const store of ["local files", "an S3 bucket"] as const) {
         await warmUp.postRun();
         await client.awaitPendingTraceBatches();
         const file = randomBytes(48 * MiB);
-        const before = statusMiB(server.pid, "VmRSS");
-        resetPeak(server.pid);
-        const run = new RunTree({
-          name: "big-file",
-          run_type: "chain",
-          inputs: { q: 1 },
-          client,
-          attachments: { video: ["video/mp4", file] } as never,
-        });
-        await run.postRun();
-        await client.awaitPendingTraceBatches();
-        const grown = statusMiB(server.pid, "VmHWM") - before;
+        const upload = async () => {
+          const before = statusMiB(server.pid, "VmRSS");
+          resetPeak(server.pid);
+          const run = new RunTree({
+            name: "big-file",
+            run_type: "chain",
+            inputs: { q: 1 },
+            client,
+            attachments: { video: ["video/mp4", file] } as never,
+          });
+          await run.postRun();
+          await client.awaitPendingTraceBatches();
+          return { run, grown: statusMiB(server.pid, "VmHWM") - before };
+        };
+        // The peak is the whole process's (the embedded database and background jobs too): a spike of
+        // other work during one upload is told apart from the file held in memory, which every upload would show.
+        let { run, grown } = await upload();
+        if (grown >= 16) ({ run, grown } = await upload());
         const link = await attachmentLink(client, run.id, "video");
         console.log(`server's peak resident memory grew ${grown.toFixed(1)} MiB during a 48 MiB attachment (${store})`);
         assert.ok(grown < 16, `the server grew ${grown.toFixed(1)} MiB: the file was held in memory`);
