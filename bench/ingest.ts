@@ -5,8 +5,6 @@
 // server's peak memory (VmHWM over the server process tree). The cost of the analytics rollups: the same
 // multipart requests to a second server whose database has the rollup triggers switched off.
 // Usage: npx tsx bench/ingest.ts [rounds]   (BENCH_DATABASE_URL=postgres://… to bench on PostgreSQL)
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,6 +18,7 @@ import { deriveLlm } from "../server/llm/derive";
 import { scratchDatabase, startServer } from "../e2e/harness/server";
 import { otlpJsonOf, otlpProtobufOf } from "./otlp";
 import { makeTrace, multipartOf } from "./payloads";
+import { memoryOf } from "./memory";
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const REQUESTS = 20; // per mode per round
@@ -40,34 +39,6 @@ const MODES = ["multipart", "batch", "otlp-proto", "otlp-json", "multipart-nollm
 type Mode = (typeof MODES)[number];
 
 const requestRuns = (llm = true) => Array.from({ length: TRACES_PER_REQUEST }, () => makeTrace("bench", 4, 5, { llm })).flat();
-
-/** The pid and its descendants (the server, and anything it starts). */
-function processTree(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = execFileSync("ps", ["--ppid", String(pid), "-o", "pid="], { encoding: "utf8" })
-      .split("\n")
-      .map(Number)
-      .filter(Boolean);
-  } catch {
-    // ps exits 1 when there are no children
-  }
-  return [pid, ...children.flatMap(processTree)];
-}
-
-/** Peak resident memory (VmHWM) of each process of the tree, in MB. */
-function peakMemory(pid: number): { pid: number; mb: number; command: string }[] {
-  return processTree(pid).flatMap((p) => {
-    try {
-      const status = readFileSync(`/proc/${p}/status`, "utf8");
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      const command = readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").slice(0, 3).join(" ");
-      return [{ pid: p, mb: kb / 1024, command }];
-    } catch {
-      return [];
-    }
-  });
-}
 
 /** A server like the benched one whose database keeps no analytics rollups (their triggers off). */
 async function serverWithoutRollups() {
@@ -204,7 +175,7 @@ async function main() {
     console.log(
       `LLM processing in isolation: ${llmMsPer100.toFixed(2)} ms per 100 runs = ${((llmMsPer100 / serverMsPer100) * 100).toFixed(1)}% of multipart ingest time per 100 runs`,
     );
-    const memory = peakMemory(server.pid);
+    const memory = memoryOf(server.pid);
     const peak = Math.max(...memory.map((m) => m.mb));
     console.log(
       `Peak server memory (VmHWM, max over the server process tree): ${peak.toFixed(0)} MB (target < 500 MB) ${peak < 500 ? "OK" : "MISSED"}; ${memory.map((m) => `pid ${m.pid} ${m.mb.toFixed(0)} MB (${m.command})`).join("; ")}`,

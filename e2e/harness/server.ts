@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,6 +15,8 @@ export interface RunningServer {
   pid: number;
   /** Everything the server printed, for assertions and for debugging a failure. */
   output: () => string;
+  /** Its PostgreSQL database (none when embedded). */
+  databaseUrl?: string;
   stop: () => Promise<void>;
 }
 
@@ -49,6 +52,8 @@ export async function startServer(
     unclaimed?: boolean;
     /** Listen here (default: a free port), so a caller can reach the server before it is ready. */
     port?: number;
+    /** Serve the build in this directory (another checkout, for an A/B of two builds); default: this one. */
+    dir?: string;
   } = {},
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
@@ -72,8 +77,9 @@ export async function startServer(
   if (env.DATABASE_URL) for (const name of ["NEXTAUTH_SECRET", "INTERNAL_SECRET"]) env[name] ||= randomBytes(32).toString("base64url");
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(process.env.E2E_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "scripts/serve.mjs"],
+    [...(process.env.E2E_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...serverCommand(options.dir, port)],
     {
+      cwd: options.dir,
       env: env as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     },
@@ -103,7 +109,7 @@ export async function startServer(
       );
       if (ready) {
         if (!options.existing && !options.unclaimed) await claimFirstWorkspace(url);
-        return { url, apiKey: key, workspaceId, pid: child.pid!, output: () => output, stop };
+        return { url, apiKey: key, workspaceId, pid: child.pid!, output: () => output, databaseUrl: env.DATABASE_URL, stop };
       }
     }
     if (child.exitCode !== null || Date.now() > deadline) {
@@ -112,6 +118,12 @@ export async function startServer(
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** scripts/serve.mjs, or `next start` in a checkout from before it existed. */
+function serverCommand(dir: string | undefined, port: number): string[] {
+  if (!dir || existsSync(path.join(dir, "scripts/serve.mjs"))) return ["scripts/serve.mjs"];
+  return ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"];
 }
 
 /** Signs up the owner of the workspace start-up created, as the first person to open the UI would. */
