@@ -3,6 +3,7 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { forbidden, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
+import { REPO_TYPES, type RepoType } from "./schema";
 import { ensureHandle } from "./settings";
 
 export interface RepoRow {
@@ -10,6 +11,7 @@ export interface RepoRow {
   workspace_id: string;
   owner: string;
   repo_handle: string;
+  repo_type: RepoType;
   description: string | null;
   readme: string | null;
   tags: string[];
@@ -33,7 +35,7 @@ export interface Caller {
 
 /** A repo with its looked-up counts, as every read sees it. */
 export const repoSelect = (liker: string) => sql`
-  SELECT r.id, r.workspace_id, w.handle AS owner, r.repo_handle, r.description, r.readme, r.tags, r.is_public,
+  SELECT r.id, r.workspace_id, w.handle AS owner, r.repo_handle, r.repo_type, r.description, r.readme, r.tags, r.is_public,
     r.is_archived, r.num_likes, r.num_downloads, r.num_views, r.created_at, r.updated_at,
     (SELECT count(*)::int FROM prompt_commits c WHERE c.repo_id = r.id) AS num_commits,
     (SELECT c.commit_hash FROM prompt_commits c WHERE c.repo_id = r.id ORDER BY c.version DESC LIMIT 1) AS last_commit_hash,
@@ -64,7 +66,7 @@ export const wireRepo = z.object({
   upstream_repo_id: z.null(),
   original_repo_full_name: z.null(),
   upstream_repo_full_name: z.null(),
-  repo_type: z.literal("prompt"),
+  repo_type: z.enum(REPO_TYPES),
 });
 export type WireRepo = z.infer<typeof wireRepo>;
 
@@ -92,7 +94,7 @@ export function repoWire(row: RepoRow): WireRepo {
     upstream_repo_id: null,
     original_repo_full_name: null,
     upstream_repo_full_name: null,
-    repo_type: "prompt",
+    repo_type: row.repo_type,
   };
 }
 
@@ -114,14 +116,21 @@ export async function ownerWorkspace(db: Sql, workspaceId: string, owner: string
  * A repo the caller may read ("read": own, or another workspace's public one) or change ("write":
  * own only). Another workspace's private repo is a 404, exactly like a missing one.
  */
-export async function findRepo(db: Sql, caller: Caller, owner: string, repo: string, mode: "read" | "write"): Promise<RepoRow> {
-  const missing = notFound(`Prompt ${owner}/${repo} not found.`);
+export async function findRepo(
+  db: Sql,
+  caller: Caller,
+  owner: string,
+  repo: string,
+  mode: "read" | "write",
+  noun = "Prompt",
+): Promise<RepoRow> {
+  const missing = notFound(`${noun} ${owner}/${repo} not found.`);
   const target = await ownerWorkspace(db, caller.workspaceId, owner);
   if (!target) throw missing;
   const [row] = await db.query<RepoRow>(sql`${repoSelect(caller.liker)} WHERE r.workspace_id = ${target.id} AND r.repo_handle = ${repo}`);
   if (!row || (!target.own && !row.is_public)) throw missing;
   if (mode === "write" && !target.own) {
-    throw forbidden(`Prompt ${row.owner}/${repo} belongs to another workspace: you can read it, but only its owner can change it.`);
+    throw forbidden(`${noun} ${row.owner}/${repo} belongs to another workspace: you can read it, but only its owner can change it.`);
   }
   return row;
 }

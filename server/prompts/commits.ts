@@ -1,11 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import type { Prisma, PromptCommit, PromptCommitTag } from "../db/generated/client";
+import type { Prisma, PromptCommit } from "../db/generated/client";
 import { sql } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
-import { UUID } from "../core/uuid";
 import { findRepo, type Caller, type RepoRow } from "./access";
 import type { CommitCreate, CommitListQuery } from "./schema";
 import { ensureHandle } from "./settings";
@@ -53,18 +52,6 @@ export const wireCommit = z.object({
 });
 export type WireCommit = z.infer<typeof wireCommit>;
 
-/** A tag on a commit, as `/repos/{owner}/{repo}/tags` answers it. */
-export const wireCommitTag = z.object({
-  id: z.string(),
-  repo_id: z.string(),
-  commit_id: z.string(),
-  commit_hash: z.string(),
-  tag_name: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export type WireCommitTag = z.infer<typeof wireCommitTag>;
-
 function commitWire(row: PromptCommit, repo: RepoRow): WireCommit {
   return {
     id: row.id,
@@ -88,15 +75,18 @@ function commitWire(row: PromptCommit, repo: RepoRow): WireCommit {
 
 const latestCommit = (db: Sql, repoId: string) => db.prisma.promptCommit.findFirst({ where: { repoId }, orderBy: { version: "desc" } });
 
+/** "prompt -/qa", "agent -/helper": how messages name a repo. */
+export const repoName = (repo: RepoRow) => `${repo.repo_type} ${repo.owner}/${repo.repo_handle}`;
+
 /**
  * A commit by reference: "latest", a tag name, or a hash or unique hash prefix (4+ hex digits).
  * 404 when nothing matches; 400 when a prefix matches more than one commit.
  */
-async function resolveCommit(db: Sql, repo: RepoRow, ref: string): Promise<PromptCommit> {
-  const name = `${repo.owner}/${repo.repo_handle}`;
+export async function resolveCommit(db: Sql, repo: RepoRow, ref: string): Promise<PromptCommit> {
+  const name = repoName(repo);
   if (ref === "latest") {
     const latest = await latestCommit(db, repo.id);
-    if (!latest) throw notFound(`Prompt ${name} has no commits yet: push a manifest first.`);
+    if (!latest) throw notFound(`The ${name} has no commits yet: push first.`);
     return latest;
   }
   const tagged = await db.prisma.promptCommitTag.findUnique({
@@ -114,7 +104,75 @@ async function resolveCommit(db: Sql, repo: RepoRow, ref: string): Promise<Promp
       throw badRequest(`Commit prefix ${JSON.stringify(ref)} matches more than one commit of ${name}; give more characters of the hash.`);
     if (rows.length === 1) return rows[0];
   }
-  throw notFound(`No commit or tag ${JSON.stringify(ref)} in prompt ${name}.`);
+  throw notFound(`No commit or tag ${JSON.stringify(ref)} in ${name}.`);
+}
+
+/** A pull: one more download on the commit and on its repo. */
+export async function countDownload(db: Sql, repo: RepoRow, commit: PromptCommit): Promise<void> {
+  await db.prisma.promptCommit.update({ where: { id: commit.id }, data: { numDownloads: { increment: 1 } } });
+  await db.prisma.promptRepo.update({ where: { id: repo.id }, data: { numDownloads: { increment: 1 } } });
+}
+
+/** What a push adds, built from the latest commit (null on the first push) under the repo's lock. */
+export interface CommitDraft {
+  manifest: unknown;
+  description?: string | null;
+  examples?: unknown[] | null;
+}
+
+/**
+ * The locked section of every push, a prompt's manifest or an agent's or skill's files; runs in the
+ * caller's transaction. `parentRef` (a hash or prefix; absent or "latest" means "on the latest")
+ * must name the latest commit, else 409: someone pushed in between. A draft whose manifest equals
+ * the latest commit's is a 409 too: there is nothing to commit.
+ */
+export async function appendCommit(
+  t: Sql,
+  caller: Caller,
+  row: RepoRow,
+  parentRef: string | null | undefined,
+  draft: (latest: PromptCommit | null) => CommitDraft,
+): Promise<PromptCommit> {
+  const name = repoName(row);
+  await t.query(sql`SELECT id FROM prompt_repos WHERE id = ${row.id} FOR UPDATE`);
+  const latest = await latestCommit(t, row.id);
+  const parent = parentRef && parentRef !== "latest" ? parentRef.toLowerCase() : null;
+  if (parent && !latest) {
+    throw conflict(`parent_commit ${parent} does not exist: the ${name} has no commits yet; push without a parent_commit.`);
+  }
+  if (parent && latest && !(parent.length >= 4 && latest.commitHash.startsWith(parent))) {
+    throw conflict(
+      `parent_commit ${parent} is not the latest commit of the ${name} (the latest is ${latest.commitHash}): pull the latest version and push again.`,
+    );
+  }
+  const input = draft(latest);
+  if (latest && canonicalJson(latest.manifest) === canonicalJson(input.manifest)) {
+    const what = row.repo_type === "prompt" ? "the manifest is" : "the files are";
+    throw conflict(`Nothing to commit: ${what} identical to the latest commit ${latest.commitHash} of the ${name}.`);
+  }
+  let created: PromptCommit;
+  try {
+    created = await t.prisma.promptCommit.create({
+      data: {
+        id: randomUUID(),
+        workspaceId: caller.workspaceId,
+        repoId: row.id,
+        version: (latest?.version ?? 0) + 1,
+        commitHash: commitHash(latest?.commitHash ?? null, input.manifest),
+        parentId: latest?.id ?? null,
+        parentCommitHash: latest?.commitHash ?? null,
+        manifest: input.manifest as Prisma.InputJsonValue,
+        examples: (input.examples ?? []) as Prisma.InputJsonArray,
+        description: input.description ?? null,
+      },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw conflict(`Another commit to the ${name} was pushed at the same time: pull the latest version and push again.`);
+    throw error;
+  }
+  await t.prisma.promptRepo.update({ where: { id: row.id }, data: { updatedAt: new Date() } });
+  return created;
 }
 
 /** GET /commits/{owner}/{repo}/: {commits, total}, newest first. */
@@ -135,11 +193,7 @@ export async function listCommits(
   return { commits: commits.map((c) => commitWire(c, row)), total: row.num_commits };
 }
 
-/**
- * POST /commits/{owner}/{repo}: a new commit on top of the latest one. `parent_commit` (a hash or
- * prefix; absent means "on the latest") must name the latest commit, else 409: someone pushed in
- * between. A manifest identical to the latest commit's is a 409 too: there is nothing to commit.
- */
+/** POST /commits/{owner}/{repo}: a new commit on top of the latest one (see appendCommit). */
 export async function createCommit(
   db: Sql,
   caller: Caller,
@@ -150,43 +204,12 @@ export async function createCommit(
   await ensureHandle(db, caller.workspaceId); // outside the transaction: choosing a handle may retry on a unique violation
   return db.transaction(async (t) => {
     const row = await findRepo(t, caller, owner, repo, "write");
-    const name = `${row.owner}/${row.repo_handle}`;
-    await t.query(sql`SELECT id FROM prompt_repos WHERE id = ${row.id} FOR UPDATE`);
-    const latest = await latestCommit(t, row.id);
-    const parent = input.parent_commit && input.parent_commit !== "latest" ? input.parent_commit.toLowerCase() : null;
-    if (parent && !latest) {
-      throw conflict(`parent_commit ${parent} does not exist: prompt ${name} has no commits yet; push without a parent_commit.`);
-    }
-    if (parent && latest && !(parent.length >= 4 && latest.commitHash.startsWith(parent))) {
+    if (row.repo_type !== "prompt") {
       throw conflict(
-        `parent_commit ${parent} is not the latest commit of ${name} (the latest is ${latest.commitHash}): pull the latest version and push again.`,
+        `${row.owner}/${row.repo_handle} is an ${row.repo_type}, not a prompt: push its files with POST /v1/platform/hub/repos/${row.owner}/${row.repo_handle}/directories/commits.`,
       );
     }
-    if (latest && canonicalJson(latest.manifest) === canonicalJson(input.manifest)) {
-      throw conflict(`Nothing to commit: the manifest is identical to the latest commit ${latest.commitHash} of ${name}.`);
-    }
-    let created: PromptCommit;
-    try {
-      created = await t.prisma.promptCommit.create({
-        data: {
-          id: randomUUID(),
-          workspaceId: caller.workspaceId,
-          repoId: row.id,
-          version: (latest?.version ?? 0) + 1,
-          commitHash: commitHash(latest?.commitHash ?? null, input.manifest),
-          parentId: latest?.id ?? null,
-          parentCommitHash: latest?.commitHash ?? null,
-          manifest: input.manifest as Prisma.InputJsonValue,
-          examples: (input.examples ?? []) as Prisma.InputJsonArray,
-          description: input.description ?? null,
-        },
-      });
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw conflict(`Another commit to ${name} was pushed at the same time: pull the latest version and push again.`);
-      throw error;
-    }
-    await t.prisma.promptRepo.update({ where: { id: row.id }, data: { updatedAt: new Date() } });
+    const created = await appendCommit(t, caller, row, input.parent_commit, () => input);
     await promptEventHappened(t, caller.workspaceId, eventOf("commit", row, created, caller));
     return { commit: commitWire(created, row) };
   });
@@ -199,29 +222,12 @@ export async function createCommit(
 export async function pullCommit(db: Sql, caller: Caller, owner: string, repo: string, ref: string, isView = false): Promise<WireCommit> {
   const row = await findRepo(db, caller, owner, repo, "read");
   const commit = await resolveCommit(db, row, ref);
-  if (!isView) {
-    await db.prisma.promptCommit.update({ where: { id: commit.id }, data: { numDownloads: { increment: 1 } } });
-    await db.prisma.promptRepo.update({ where: { id: row.id }, data: { numDownloads: { increment: 1 } } });
-  }
+  if (!isView) await countDownload(db, row, commit);
   return commitWire(commit, row);
 }
 
-const withCommitHash = { commit: { select: { commitHash: true } } } as const;
-
-function tagWire(tag: PromptCommitTag & { commit: { commitHash: string } }): WireCommitTag {
-  return {
-    id: tag.id,
-    repo_id: tag.repoId,
-    commit_id: tag.commitId,
-    commit_hash: tag.commit.commitHash,
-    tag_name: tag.tagName,
-    created_at: isoFromDb(tag.createdAt)!,
-    updated_at: isoFromDb(tag.updatedAt)!,
-  };
-}
-
 /** What the prompt's webhooks are told about a commit, or a tag put on one. */
-function eventOf(event: PromptEvent["event"], repo: RepoRow, commit: PromptCommit, caller: Caller): PromptEvent {
+export function eventOf(event: PromptEvent["event"], repo: RepoRow, commit: PromptCommit, caller: Caller): PromptEvent {
   return {
     event,
     prompt_id: repo.id,
@@ -231,44 +237,4 @@ function eventOf(event: PromptEvent["event"], repo: RepoRow, commit: PromptCommi
     created_by: caller.liker,
     manifest: commit.manifest as Record<string, unknown>,
   };
-}
-
-/** GET /repos/{owner}/{repo}/tags */
-export async function listTags(db: Sql, caller: Caller, owner: string, repo: string): Promise<WireCommitTag[]> {
-  const row = await findRepo(db, caller, owner, repo, "read");
-  const tags = await db.prisma.promptCommitTag.findMany({
-    where: { repoId: row.id },
-    include: withCommitHash,
-    orderBy: { tagName: "asc" },
-  });
-  return tags.map(tagWire);
-}
-
-/** POST /repos/{owner}/{repo}/tags {tag_name, commit_id}: points the tag at that commit (moving it if it exists). */
-export async function tagCommit(
-  db: Sql,
-  caller: Caller,
-  owner: string,
-  repo: string,
-  tagName: string,
-  commitRef: string,
-): Promise<WireCommitTag> {
-  const row = await findRepo(db, caller, owner, repo, "write");
-  const byId = UUID.test(commitRef) ? await db.prisma.promptCommit.findFirst({ where: { id: commitRef, repoId: row.id } }) : null;
-  const commit = byId ?? (await resolveCommit(db, row, commitRef));
-  return db.transaction(async (t) => {
-    const key = { repoId_tagName: { repoId: row.id, tagName } };
-    const existed = await t.prisma.promptCommitTag.findUnique({ where: key, select: { id: true } });
-    const tag = await t.prisma.promptCommitTag.upsert({
-      where: key,
-      create: { id: randomUUID(), repoId: row.id, commitId: commit.id, tagName },
-      update: { commitId: commit.id, updatedAt: new Date() },
-      include: withCommitHash,
-    });
-    await promptEventHappened(t, caller.workspaceId, {
-      ...eventOf(existed ? "tag:update" : "tag:create", row, commit, caller),
-      tag_name: tagName,
-    });
-    return tagWire(tag);
-  });
 }

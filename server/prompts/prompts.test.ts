@@ -6,10 +6,11 @@ import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
 import { AppError } from "../core/errors";
 import type { Caller } from "./access";
-import { commitHash, createCommit, listCommits, listTags, pullCommit, tagCommit } from "./commits";
+import { commitHash, createCommit, listCommits, pullCommit } from "./commits";
 import { createRepo, deleteRepo, getRepo, likeRepo, listRepos, updateRepo } from "./repos";
 import { commitCreate, repoCreate, repoListQuery, repoUpdate } from "./schema";
 import { getSettings, setHandle, slugify } from "./settings";
+import { listTags, tagCommit } from "./tags";
 
 const rejectsWith = (code: number, detail?: RegExp) => (e: unknown) => {
   assert.ok(e instanceof AppError, String(e));

@@ -32,11 +32,11 @@ async function listScope(db: Sql, caller: Caller, q: RepoListQuery): Promise<Sql
   return sql`r.workspace_id = ${caller.workspaceId}`;
 }
 
-/** GET /repos/: {repos, total}, filtered by text, visibility, archive state and tags, sorted and paged. */
+/** GET /repos/: {repos, total}, filtered by kind, text, visibility, archive state and tags, sorted and paged. */
 export async function listRepos(db: Sql, caller: Caller, q: RepoListQuery): Promise<{ repos: WireRepo[]; total: number }> {
   const scope = await listScope(db, caller, q);
   if (!scope) return { repos: [], total: 0 };
-  const where: SqlFragment[] = [scope];
+  const where: SqlFragment[] = [scope, sql`r.repo_type = ANY(${q.repo_type}::text[])`];
   if (q.query) {
     where.push(
       q.match_prefix
@@ -76,6 +76,7 @@ export async function createRepo(db: Sql, caller: Caller, input: RepoCreate): Pr
         id: randomUUID(),
         workspaceId: caller.workspaceId,
         repoHandle: input.repo_handle,
+        repoType: input.repo_type ?? "prompt",
         description: input.description ?? null,
         readme: input.readme ?? null,
         tags: input.tags ?? [],
@@ -83,7 +84,8 @@ export async function createRepo(db: Sql, caller: Caller, input: RepoCreate): Pr
       },
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`A prompt named ${JSON.stringify(input.repo_handle)} already exists in this workspace.`);
+    if (isUniqueViolation(error))
+      throw conflict(`A prompt, agent or skill named ${JSON.stringify(input.repo_handle)} already exists in this workspace.`);
     throw error;
   }
   return getRepo(db, caller, "-", input.repo_handle);

@@ -17,6 +17,10 @@ export const tenantHandle = z
   .max(64)
   .regex(/^[a-z0-9][a-z0-9_-]*$/, "may contain only lowercase letters, digits, '-' and '_', and must start with a letter or digit");
 
+/** What a hub repo holds: a prompt manifest per commit, or (agent, skill) a directory of files. */
+export const REPO_TYPES = ["prompt", "agent", "skill"] as const;
+export type RepoType = (typeof REPO_TYPES)[number];
+
 const tags = z.array(z.string().trim().min(1).max(128)).max(100);
 
 /** POST /repos/ as the SDKs send it. */
@@ -26,6 +30,7 @@ export const repoCreate = z.looseObject({
   readme: z.string().max(1_000_000).nullish(),
   tags: tags.nullish(),
   is_public: z.boolean().nullish(),
+  repo_type: z.enum(REPO_TYPES).optional(),
 });
 export type RepoCreate = z.infer<typeof repoCreate>;
 
@@ -58,6 +63,8 @@ export const repoListQuery = z.looseObject({
   is_liked: flag,
   tenant_handle: z.string().optional(),
   tenant_id: z.string().optional(),
+  /** One or several kinds; absent lists prompts only, as listPrompts expects (listAgents and listSkills send it). */
+  repo_type: many(z.enum(REPO_TYPES)).transform((v): RepoType[] => v ?? ["prompt"]),
   sort_field: z.enum(SORT_FIELDS).default("updated_at"),
   sort_direction: z.enum(["asc", "desc"]).default("desc"),
 });
@@ -93,3 +100,66 @@ export const tagCreate = z.looseObject({
 });
 
 export const handleBody = z.looseObject({ tenant_handle: tenantHandle });
+
+/** The repo kinds whose commits hold a directory of files instead of a manifest. */
+export const DIRECTORY_TYPES = ["agent", "skill"] as const;
+export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
+
+/**
+ * A path in an agent's or skill's directory: relative, "/"-separated, no empty, "." or ".."
+ * segment, no backslash or control character, so every client can write it to a disk as it is.
+ */
+const isDirectoryPath = (p: string) =>
+  p.length > 0 && p.length <= 1024 && !/[\\\p{Cc}]/u.test(p) && p.split("/").every((s) => s !== "" && s !== "." && s !== "..");
+
+const dropNullish = <T extends Record<string, unknown>>(entry: T) =>
+  Object.fromEntries(Object.entries(entry).filter(([, v]) => v !== null && v !== undefined)) as T;
+
+const linkEntry = <T extends DirectoryType>(type: T) =>
+  z
+    .object({
+      type: z.literal(type),
+      repo_handle: repoHandle,
+      owner: z.string().max(128).nullish(),
+      commit_id: z.uuid().nullish(),
+      commit_hash: z
+        .string()
+        .regex(/^[0-9a-f]{8,64}$/, "must be 8-64 lowercase hex digits")
+        .nullish(),
+    })
+    .transform(dropNullish);
+
+/** A file (its text) or a link to another agent or skill repo, as the SDKs' `Entry` types describe them. */
+export const directoryEntry = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("file"), content: z.string() }),
+  linkEntry("agent"),
+  linkEntry("skill"),
+]);
+export type DirectoryEntry = z.infer<typeof directoryEntry>;
+
+/** POST /v1/platform/hub/repos/{owner}/{repo}/directories/commits: changes on top of the latest commit; null removes a path. */
+export const directoryCommitCreate = z.looseObject({
+  files: z.record(z.string(), directoryEntry.nullable()).superRefine((files, ctx) => {
+    const paths = Object.keys(files);
+    if (paths.length === 0)
+      ctx.addIssue({ code: "custom", message: "must name at least one path (an entry to write, or null to remove it)" });
+    // Checked here rather than by a key schema, whose failure would not say what a path must be.
+    for (const path of paths.filter((p) => !isDirectoryPath(p))) {
+      ctx.addIssue({
+        code: "custom",
+        path: [path],
+        message:
+          "must be a relative path of '/'-separated names, 1-1024 characters (no leading or doubled '/', no '.' or '..', no '\\' or control characters)",
+      });
+    }
+  }),
+  parent_commit: z.string().trim().min(4).max(64).nullish(),
+});
+export type DirectoryCommitCreate = z.infer<typeof directoryCommitCreate>;
+
+/** GET /v1/platform/hub/repos/{owner}/{repo}/directories: `commit` is a hash (prefix), a tag or "latest" (the default). */
+export const directoryReadQuery = z.looseObject({
+  repo_type: z.enum(DIRECTORY_TYPES).optional(),
+  commit: z.string().trim().min(1).max(128).optional(),
+});
+export type DirectoryReadQuery = z.infer<typeof directoryReadQuery>;

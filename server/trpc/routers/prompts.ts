@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Caller } from "../../prompts/access";
 import { listCommits, pullCommit } from "../../prompts/commits";
 import { getRepo, listRepos } from "../../prompts/repos";
-import { commitListQuery, repoListQuery } from "../../prompts/schema";
+import { commitListQuery, REPO_TYPES, repoListQuery } from "../../prompts/schema";
 import { router, workspaceProcedure } from "../init";
 
 const caller = (ctx: { workspaceId: string; userId: string }): Caller => ({ workspaceId: ctx.workspaceId, liker: ctx.userId });
@@ -10,12 +10,24 @@ const repoRef = z.object({ owner: z.string().min(1).max(128), repo: z.string().m
 
 export const promptsRouter = router({
   list: workspaceProcedure
-    .input(z.object({ query: z.string().max(200).optional(), archived: z.boolean().default(false) }))
+    .input(
+      z.object({
+        query: z.string().max(200).optional(),
+        archived: z.boolean().default(false),
+        /** Prompts, agents and skills share the list; absent shows every kind. */
+        kind: z.enum(REPO_TYPES).optional(),
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const page = await listRepos(
         ctx.sql,
         caller(ctx),
-        repoListQuery.parse({ query: input.query || undefined, is_archived: input.archived ? "allow" : "false", limit: 200 }),
+        repoListQuery.parse({
+          query: input.query || undefined,
+          is_archived: input.archived ? "allow" : "false",
+          repo_type: input.kind ?? [...REPO_TYPES],
+          limit: 200,
+        }),
       );
       return { repos: page.repos, total: page.total };
     }),

@@ -5,16 +5,27 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { use, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
+import type { RouterInputs } from "@/app/trpc-types";
 import { formatCount, formatExactTime, relativeTime } from "../_components/format";
 import { EmptyState, ErrorState, LoadingState } from "../_components/ui";
+
+type Kind = RouterInputs["prompts"]["list"]["kind"];
+
+const KINDS: { kind: Kind; label: string }[] = [
+  { kind: undefined, label: "All" },
+  { kind: "prompt", label: "Prompts" },
+  { kind: "agent", label: "Agents" },
+  { kind: "skill", label: "Skills" },
+];
 
 export default function PromptsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = use(params);
   const trpc = useTRPC();
   const router = useRouter();
   const [search, setSearch] = useState("");
+  const [kind, setKind] = useState<Kind>(undefined);
   const list = useQuery({
-    ...trpc.prompts.list.queryOptions({ workspaceId, query: search.trim() || undefined }),
+    ...trpc.prompts.list.queryOptions({ workspaceId, query: search.trim() || undefined, kind }),
     placeholderData: (p) => p,
   });
   const href = (owner: string, repo: string) => `/o/${workspaceId}/prompts/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
@@ -23,24 +34,35 @@ export default function PromptsPage({ params }: { params: Promise<{ workspaceId:
       <div className="page-header">
         <div>
           <h1>Prompts</h1>
-          <div className="subtitle">Versioned prompts pushed with the SDK: every push is a commit you can pull by hash or tag.</div>
+          <div className="subtitle">
+            Versioned prompts, agents and skills pushed with the SDK: every push is a commit you can pull by hash or tag.
+          </div>
         </div>
-        <input
-          className="input"
-          placeholder="Search prompts"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          aria-label="Search prompts"
-        />
+        <div className="row">
+          <div className="segmented" role="group" aria-label="Kind">
+            {KINDS.map((k) => (
+              <button key={k.label} type="button" aria-pressed={kind === k.kind} onClick={() => setKind(k.kind)}>
+                {k.label}
+              </button>
+            ))}
+          </div>
+          <input
+            className="input"
+            placeholder="Search prompts"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            aria-label="Search prompts"
+          />
+        </div>
       </div>
       {list.isPending ? (
         <LoadingState label="Loading prompts…" />
       ) : list.error ? (
         <ErrorState error={list.error} retry={() => list.refetch()} />
       ) : list.data.repos.length === 0 ? (
-        <EmptyState title={search ? "No prompt matches" : "No prompts yet"}>
-          {search ? (
-            "Try another name."
+        <EmptyState title={search || kind ? "Nothing matches" : "No prompts yet"}>
+          {search || kind ? (
+            "Try another name or kind."
           ) : (
             <>
               Push one with the SDK, e.g. <code>client.pushPrompt(&quot;my-prompt&quot;, {"{ object: prompt }"})</code>.
@@ -52,7 +74,7 @@ export default function PromptsPage({ params }: { params: Promise<{ workspaceId:
           <table className="table" data-testid="prompts">
             <thead>
               <tr>
-                <th>Prompt</th>
+                <th>Name</th>
                 <th>Description</th>
                 <th>Tags</th>
                 <th className="num">Commits</th>
@@ -67,6 +89,11 @@ export default function PromptsPage({ params }: { params: Promise<{ workspaceId:
                     <Link href={href(p.owner, p.repo_handle)} onClick={(e) => e.stopPropagation()}>
                       {p.repo_handle}
                     </Link>
+                    {p.repo_type !== "prompt" && (
+                      <span className="badge badge-accent" style={{ marginLeft: 6 }} data-testid="repo-kind">
+                        {p.repo_type}
+                      </span>
+                    )}
                     {p.is_public && (
                       <span className="badge" style={{ marginLeft: 6 }}>
                         public

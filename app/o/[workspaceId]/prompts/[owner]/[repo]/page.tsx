@@ -120,13 +120,20 @@ export default function PromptPage({ params }: { params: Promise<{ workspaceId: 
             <span>{owner}</span>
             <span className="sep">/</span>
           </div>
-          <h1 data-testid="prompt-name">{repo}</h1>
+          <h1 data-testid="prompt-name">
+            {repo}
+            {p && p.repo_type !== "prompt" && (
+              <span className="badge badge-accent" style={{ marginLeft: 8, verticalAlign: "middle" }} data-testid="repo-kind">
+                {p.repo_type}
+              </span>
+            )}
+          </h1>
           {p?.description && <div className="subtitle">{p.description}</div>}
         </div>
         {p && (
           <div className="row muted">
             {p.num_commits} commits · {p.num_downloads} pulls{p.is_public ? " · public" : ""}
-            {compareHash && (
+            {compareHash && p.repo_type === "prompt" && (
               <Link
                 className="btn btn-sm"
                 href={`/o/${workspaceId}/playground?prompt=${encodeURIComponent(`${owner}/${repo}:${compareHash}`)}`}
@@ -142,7 +149,7 @@ export default function PromptPage({ params }: { params: Promise<{ workspaceId: 
       ) : commits.error ? (
         <ErrorState error={commits.error} retry={() => commits.refetch()} />
       ) : list.length === 0 ? (
-        <EmptyState title="No commits yet">Push a manifest with the SDK to create the first commit.</EmptyState>
+        <EmptyState title="No commits yet">Push with the SDK to create the first commit.</EmptyState>
       ) : (
         <div className={styles.layout}>
           <div className="card">

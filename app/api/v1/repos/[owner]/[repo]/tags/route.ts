@@ -2,7 +2,7 @@ import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { callerOf, repoParams } from "@/server/prompts/access";
-import { listTags, tagCommit, wireCommitTag } from "@/server/prompts/commits";
+import { listTags, tagCommit, wireCommitTag } from "@/server/prompts/tags";
 import { tagCreate } from "@/server/prompts/schema";
 
 export const GET = route({
