@@ -13,7 +13,7 @@ import { runsStored } from "./after-ingest";
 import { ingestedRuns } from "../core/metrics";
 import { foldOperations } from "./merge";
 import { placeRuns, repairPendingPlacements } from "./placement";
-import { refreshTraceTotals, traceTotalsUpsert } from "../runs/trace-totals";
+import { refreshTraceTotals, traceTotalsAdd, traceTotalsUpsert, type InsertedRun } from "../runs/trace-totals";
 import { DEFAULT_PROJECT, resolveProjects } from "./projects";
 import { derivedColumns, newRow, providedRow, withTimes, type TimedRun } from "./rows";
 import { recordRefusals } from "./errors-log";
@@ -178,15 +178,13 @@ async function ingestTogether(db: Sql, workspaceId: string, input: IngestInput):
     const defaultProject = projects.byName.get(DEFAULT_PROJECT)!;
     const newRows = fresh.map((run) => newRow(run, providedOf(run), placements.get(run.id), defaultProject, prices));
     // Billing counts runs created and traces begun (root runs created), in the same statement.
-    const inserted = new Set(
+    const insertedRuns =
       newRows.length === 0
         ? []
-        : (
-            await tx.query<{ id: string }>(sql`
+        : await tx.query<InsertedRun>(sql`
       WITH inserted_runs AS (${insertNewStatement(workspaceId, newRows)}), usage AS (${usageOfInsertedRuns(workspaceId)})
-      SELECT id FROM inserted_runs`)
-          ).map((r) => r.id),
-    );
+      SELECT * FROM inserted_runs`);
+    const inserted = new Set(insertedRuns.map((r) => r.id));
     // Posted runs already stored, and runs a concurrent request inserted first: apply ours on top.
     const stored = fresh.filter((r) => !inserted.has(r.id)).map(providedOf);
     for (const id of await updateExisting(tx, workspaceId, stored)) updated.add(id);
@@ -200,8 +198,11 @@ async function ingestTogether(db: Sql, workspaceId: string, input: IngestInput):
       // One statement: the traces' totals, feedback that arrived before these runs, and whether stored
       // runs wait for these as parents. When such runs were repaired, totals and feedback are
       // computed again on the repaired placements.
+      // Runs only inserted add to their traces' totals; an update may change what a run added, so
+      // then the traces are summed again from their runs.
+      const totals = updated.size === 0 ? traceTotalsAdd(workspaceId, insertedRuns) : traceTotalsUpsert(workspaceId, ids);
       const [after] = await tx.query<{ pending: number }>(sql`
-        WITH totals AS (${traceTotalsUpsert(workspaceId, ids)}), attached AS (${attachFeedbackUpdate(workspaceId, ids)})
+        WITH totals AS (${totals}), attached AS (${attachFeedbackUpdate(workspaceId, ids)})
         SELECT (${pendingChildrenCount(workspaceId, ids)}) AS pending`);
       if (after.pending > 0 && (await repairPendingPlacements(tx, workspaceId)) > 0) {
         await refreshTraceTotals(tx, workspaceId, ids);

@@ -1,6 +1,7 @@
 import type { Sql } from "../db/client";
 import { inWorkspace, raw as rawText, sql, type SqlFragment } from "../db/sql";
 import { storableJson } from "../db/storable";
+import { INSERTED_RUN_COLUMNS } from "../runs/trace-totals";
 
 /** Every column an ingest request may set, with its SQL type for jsonb_to_recordset. */
 const COLUMNS = {
@@ -97,7 +98,7 @@ export async function updateExisting(db: Sql, workspaceId: string, rows: RunRow[
   return result.map((r) => r.id);
 }
 
-/** The INSERT of `insertNew`, returning the id and trace_id of each run inserted (for use in a WITH). */
+/** The INSERT of `insertNew`, returning what each run inserted adds to its trace's totals (for use in a WITH). */
 export function insertNewStatement(workspaceId: string, rows: RunRow[]): SqlFragment {
   const columns = Object.keys(COLUMNS).join(", ");
   const values = Object.keys(COLUMNS)
@@ -109,7 +110,7 @@ export function insertNewStatement(workspaceId: string, rows: RunRow[]): SqlFrag
       ${rawText(STATUS("v.error", "v.end_time"))}, ${rawText(LATENCY("v.start_time", "v.end_time"))}
     FROM ${recordset(rows)}
     ON CONFLICT (id) DO NOTHING
-    RETURNING id, trace_id`;
+    RETURNING ${rawText(INSERTED_RUN_COLUMNS)}`;
 }
 
 /** Inserts complete rows for runs not stored yet; returns the ids inserted (a concurrent writer may win). */

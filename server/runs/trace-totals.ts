@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { sql, type SqlFragment } from "../db/sql";
+import { raw, sql, type SqlFragment } from "../db/sql";
 import { inWorkspace } from "../db/sql";
 
 /**
@@ -30,6 +30,54 @@ export function traceTotalsUpsert(workspaceId: string, runIds: string[]): SqlFra
       runs = EXCLUDED.runs, llm_runs = EXCLUDED.llm_runs, error_runs = EXCLUDED.error_runs,
       prompt_tokens = EXCLUDED.prompt_tokens, completion_tokens = EXCLUDED.completion_tokens, total_tokens = EXCLUDED.total_tokens,
       prompt_cost = EXCLUDED.prompt_cost, completion_cost = EXCLUDED.completion_cost, total_cost = EXCLUDED.total_cost,
+      updated_at = now()`;
+}
+
+/** A run just inserted, as its INSERT returned it: what it adds to its trace's totals. */
+export interface InsertedRun {
+  id: string;
+  trace_id: string;
+  run_type: string;
+  status: string;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  /** Costs as PostgreSQL's text form of the numeric, so no digit is lost on the way back. */
+  prompt_cost: string | null;
+  completion_cost: string | null;
+  total_cost: string | null;
+}
+
+/** The columns of `runs` an INSERT … RETURNING gives for `traceTotalsAdd`. */
+export const INSERTED_RUN_COLUMNS =
+  "id, trace_id, run_type, status, prompt_tokens, completion_tokens, total_tokens, prompt_cost::text, completion_cost::text, total_cost::text";
+
+const added = (column: string) =>
+  `${column} = CASE WHEN EXCLUDED.${column} IS NULL THEN t.${column} ELSE coalesce(t.${column}, 0) + EXCLUDED.${column} END`;
+
+/**
+ * Adds runs just inserted to their traces' totals (for use in a WITH; `runs` must not be empty).
+ * The same sums as `traceTotalsUpsert`, from the inserted rows alone: a new run only adds to its
+ * trace, so the trace's other runs are not read again — a request's cost no longer grows with the
+ * size of the traces it extends. A run that was updated changes what it added, so those traces
+ * are recomputed by `traceTotalsUpsert` instead.
+ */
+export function traceTotalsAdd(workspaceId: string, runs: InsertedRun[]): SqlFragment {
+  const rows = runs.map(({ id: _id, ...run }) => run);
+  return sql`
+    INSERT INTO trace_totals AS t (workspace_id, trace_id, runs, llm_runs, error_runs, prompt_tokens, completion_tokens,
+                                   total_tokens, prompt_cost, completion_cost, total_cost, updated_at)
+    SELECT ${workspaceId}::uuid, r.trace_id, count(*), count(*) FILTER (WHERE r.run_type = 'llm'),
+           count(*) FILTER (WHERE r.status = 'error'),
+           sum(r.prompt_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.completion_tokens) FILTER (WHERE r.run_type = 'llm'),
+           sum(r.total_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.prompt_cost) FILTER (WHERE r.run_type = 'llm'),
+           sum(r.completion_cost) FILTER (WHERE r.run_type = 'llm'), sum(r.total_cost) FILTER (WHERE r.run_type = 'llm'), now()
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(trace_id uuid, run_type text, status text, prompt_tokens bigint,
+      completion_tokens bigint, total_tokens bigint, prompt_cost numeric, completion_cost numeric, total_cost numeric)
+    GROUP BY r.trace_id
+    ON CONFLICT (workspace_id, trace_id) DO UPDATE SET
+      runs = t.runs + EXCLUDED.runs, llm_runs = t.llm_runs + EXCLUDED.llm_runs, error_runs = t.error_runs + EXCLUDED.error_runs,
+      ${raw([added("prompt_tokens"), added("completion_tokens"), added("total_tokens"), added("prompt_cost"), added("completion_cost"), added("total_cost")].join(",\n      "))},
       updated_at = now()`;
 }
 
