@@ -33,7 +33,8 @@ describe("what the SDKs' own test suites expect", () => {
       const socket = connect(Number(port), hostname, () => {
         const lines = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: close", ...headerLines];
         if (body) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
-        socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
+        // Written without ending the socket: the server closes it after its answer (Connection: close).
+        socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`);
       });
       const chunks: Buffer[] = [];
       socket.on("data", (c: Buffer) => chunks.push(c));
