@@ -1,6 +1,7 @@
 import { isoFromDb } from "../core/time";
 import type { Sql } from "../db/client";
 import { forbidden, unauthorized } from "../core/errors";
+import { credentialHeader } from "../core/headers";
 import { apiKeyIdentity, type Identity } from "./identity";
 import { identityOfUser, sessionUser } from "./session";
 import { addMember, getUser, membershipsOf, type User } from "./users";
@@ -19,8 +20,8 @@ export interface Caller {
  * (GET /auth, /workspaces, accepting an invitation). Nobody → 401.
  */
 export async function resolveCaller(request: Request, db: Sql): Promise<Caller> {
-  const key = request.headers.get("x-api-key")?.trim();
-  const tenant = request.headers.get("x-tenant-id")?.trim() || null;
+  const key = credentialHeader(request.headers, "x-api-key");
+  const tenant = credentialHeader(request.headers, "x-tenant-id");
   if (key) {
     const identity = await apiKeyIdentity(db, key, tenant);
     return { identity, user: identity.userId ? await getUser(db, identity.userId) : null };

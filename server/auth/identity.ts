@@ -2,6 +2,7 @@ import { findApiKey, regionOfKey, touchApiKey, type ApiKeyRecord, type Role } fr
 import type { Sql } from "../db/client";
 import { env, regionBaseUrl } from "../env";
 import { forbidden, unauthorized } from "../core/errors";
+import { credentialHeader } from "../core/headers";
 
 export interface Identity {
   kind: "api_key" | "user";
@@ -52,11 +53,12 @@ export async function apiKeyIdentity(db: Sql, key: string, tenantId: string | nu
 /**
  * Who is calling, for every request: an API key (`x-api-key`, with `x-tenant-id` to name its
  * workspace), else a signed-in user of the UI (session cookie and `x-user-id`, server/auth/session.ts).
+ * A header sent twice with the same value (the Python SDK's key) is that value.
  * Null when neither is present.
  */
 export async function requestIdentity(request: { headers: Headers }, db: Sql): Promise<Identity | null> {
-  const key = request.headers.get("x-api-key");
-  if (key) return apiKeyIdentity(db, key.trim(), request.headers.get("x-tenant-id"));
+  const key = credentialHeader(request.headers, "x-api-key");
+  if (key) return apiKeyIdentity(db, key, credentialHeader(request.headers, "x-tenant-id"));
   const { userIdentity } = await import("./session");
   return userIdentity(request, db);
 }

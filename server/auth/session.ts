@@ -2,6 +2,7 @@ import { decode } from "next-auth/jwt";
 import type { Sql } from "../db/client";
 import { env } from "../env";
 import { forbidden, unauthorized } from "../core/errors";
+import { credentialHeader } from "../core/headers";
 import type { Identity } from "./identity";
 import { getUser, membership, membershipsOf, type User } from "./users";
 
@@ -54,7 +55,7 @@ export async function sessionUserId(headers: Headers): Promise<string | null> {
  * attached, so the pair also stops request forgery). No `x-user-id` → null (no user identity).
  */
 export async function sessionUser({ headers }: { headers: Headers }, db: Sql): Promise<User | null> {
-  const claimed = headers.get("x-user-id")?.trim();
+  const claimed = credentialHeader(headers, "x-user-id");
   if (!claimed) return null;
   const userId = await sessionUserId(headers);
   if (!userId) {
@@ -76,7 +77,7 @@ export async function sessionUser({ headers }: { headers: Headers }, db: Sql): P
 export async function userIdentity({ headers }: { headers: Headers }, db: Sql): Promise<Identity | null> {
   const user = await sessionUser({ headers }, db);
   if (!user) return null;
-  return identityOfUser(db, user.id, headers.get("x-tenant-id")?.trim() || null);
+  return identityOfUser(db, user.id, credentialHeader(headers, "x-tenant-id"));
 }
 
 export async function identityOfUser(db: Sql, userId: string, tenantId: string | null): Promise<Identity> {

@@ -34,11 +34,29 @@ export interface CsvUpload {
   dataType?: "kv" | "llm" | "chat";
   inputKeys: string[];
   outputKeys: string[];
+  /** JSON Schemas every row's inputs and outputs must match (example-schemas.ts). */
+  inputsSchema?: Record<string, unknown> | null;
+  outputsSchema?: Record<string, unknown> | null;
+}
+
+/** A form field holding a JSON Schema document (absent or empty: none). */
+async function schemaField(parts: Part[], name: string): Promise<Record<string, unknown> | null> {
+  const value = (await text(parts, name))?.trim();
+  if (!value) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw badRequest(`The ${name} field is not valid JSON.`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw badRequest(`The ${name} field must be a JSON object.`);
+  return parsed as Record<string, unknown>;
 }
 
 /**
  * POST /datasets/upload: a new dataset from a CSV file; input_keys and output_keys (repeatable
- * form fields) name the columns that become each example's inputs and outputs.
+ * form fields) name the columns that become each example's inputs and outputs, and the optional
+ * inputs_schema_definition / outputs_schema_definition fields the schemas every row must match.
  */
 export async function uploadCsv(db: Sql, workspaceId: string, parts: Part[]): Promise<WireDataset> {
   const file = parts.find((p) => p.name === "file");
@@ -53,6 +71,8 @@ export async function uploadCsv(db: Sql, workspaceId: string, parts: Part[]): Pr
     dataType: parsedType?.data,
     inputKeys: await texts(parts, "input_keys"),
     outputKeys: await texts(parts, "output_keys"),
+    inputsSchema: await schemaField(parts, "inputs_schema_definition"),
+    outputsSchema: await schemaField(parts, "outputs_schema_definition"),
   });
 }
 
@@ -78,6 +98,8 @@ export async function datasetFromCsv(db: Sql, workspaceId: string, upload: CsvUp
       description: upload.description ?? null,
       data_type: upload.dataType ?? "kv",
       extra: { source: "csv_upload" },
+      inputs_schema_definition: upload.inputsSchema,
+      outputs_schema_definition: upload.outputsSchema,
     });
     await createExamples(
       t,

@@ -4,6 +4,7 @@ import type { Sql } from "../db/client";
 import { join, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
+import { checkExample } from "./example-schemas";
 import { compileExampleFilter } from "./filter";
 import type { ExampleListQuery, WireExample, WriteResult } from "./schema";
 import { findDataset, isUuid } from "./service";
@@ -32,19 +33,6 @@ export interface NewExample {
   attachments?: Record<string, StoredAttachment>;
 }
 
-export interface ExampleChange {
-  id: string;
-  inputs?: Json | null;
-  outputs?: Json | null;
-  metadata?: Json | null;
-  split?: string | string[] | null;
-  attachments?: Record<string, StoredAttachment>;
-  /** Given: only renamed and retained attachments stay (plus new uploads). Absent: all stay. */
-  attachments_operations?: { rename?: Record<string, string> | null; retain?: string[] | null } | null;
-  /** Applied to the current metadata inside the transaction (bulk metadata operations). */
-  editMetadata?: (metadata: Json) => Json;
-}
-
 export interface VersionRow {
   id: string;
   dataset_id: string;
@@ -60,14 +48,14 @@ export interface VersionRow {
   valid_from: string;
 }
 
-const exampleMissing = (id: string) => notFound(`Example ${id} not found in this workspace.`);
+export const exampleMissing = (id: string) => notFound(`Example ${id} not found in this workspace.`);
 
-function withSplit(metadata: Json | null, split: string | string[] | null | undefined): Json | null {
+export function withSplit(metadata: Json | null, split: string | string[] | null | undefined): Json | null {
   if (split === undefined || split === null) return metadata;
   return { ...(metadata ?? {}), dataset_split: Array.isArray(split) ? [...new Set(split)] : [split] };
 }
 
-function checkDistinct(ids: string[]): void {
+export function checkDistinct(ids: string[]): void {
   const seen = new Set<string>();
   for (const id of ids) {
     if (seen.has(id)) throw badRequest(`Example ${id} appears twice in one request.`);
@@ -99,9 +87,9 @@ export async function exampleWire(stored: VersionRow): Promise<WireExample> {
   };
 }
 
-type Insert = Omit<VersionRow, "valid_from" | "created_at"> & { created_at: string | null };
+export type Insert = Omit<VersionRow, "valid_from" | "created_at"> & { created_at: string | null };
 
-async function insertVersions(t: Sql, workspaceId: string, rows: Insert[], at: string): Promise<void> {
+export async function insertVersions(t: Sql, workspaceId: string, rows: Insert[], at: string): Promise<void> {
   if (rows.length === 0) return;
   await t.query(sql`
     INSERT INTO example_versions (id, workspace_id, dataset_id, example_id, inputs, outputs, metadata, attachments, source_run_id, created_at, position, valid_from)
@@ -111,7 +99,7 @@ async function insertVersions(t: Sql, workspaceId: string, rows: Insert[], at: s
       metadata jsonb, attachments jsonb, source_run_id uuid, created_at timestamptz, position integer)`);
 }
 
-async function touchDatasets(t: Sql, datasetIds: string[], at: string): Promise<void> {
+export async function touchDatasets(t: Sql, datasetIds: string[], at: string): Promise<void> {
   await t.prisma.dataset.updateMany({ where: { id: { in: [...new Set(datasetIds)] } }, data: { modifiedAt: new Date(at) } });
 }
 
@@ -135,7 +123,7 @@ async function sourceRuns(db: Sql, workspaceId: string, items: NewExample[]) {
 
 /** Adds examples to a dataset as one new version (multipart POST, POST /examples, bulk, CSV, runs). */
 export async function createExamples(db: Sql, workspaceId: string, datasetId: string, items: NewExample[]): Promise<WriteResult> {
-  await findDataset(db, workspaceId, datasetId);
+  const dataset = await findDataset(db, workspaceId, datasetId);
   if (items.length === 0) return { count: 0, example_ids: [], as_of: null };
   const ids = items.map((i) => i.id ?? randomUUID());
   checkDistinct(ids);
@@ -171,6 +159,7 @@ export async function createExamples(db: Sql, workspaceId: string, datasetId: st
       position: i,
     };
   });
+  for (const row of rows) checkExample(dataset, row.example_id, row.inputs, row.outputs);
   return db.transaction(async (t) => {
     const at = await versionTime(t);
     const [taken] = await t.query<{ example_id: string }>(
@@ -179,75 +168,6 @@ export async function createExamples(db: Sql, workspaceId: string, datasetId: st
     if (taken) throw conflict(`An example with id ${taken.example_id} already exists.`);
     await insertVersions(t, workspaceId, rows, at);
     await touchDatasets(t, [datasetId], at);
-    return { count: ids.length, example_ids: ids, as_of: isoFromDb(at) };
-  });
-}
-
-function applyChange(row: VersionRow, change: ExampleChange): Insert {
-  let metadata = row.metadata;
-  if (change.metadata !== undefined && change.metadata !== null) {
-    metadata = { ...change.metadata };
-    if (row.metadata?.dataset_split !== undefined && !("dataset_split" in metadata)) metadata.dataset_split = row.metadata.dataset_split;
-  }
-  metadata = withSplit(metadata, change.split);
-  if (change.editMetadata) metadata = change.editMetadata({ ...(metadata ?? {}) });
-  let attachments = row.attachments ?? {};
-  const ops = change.attachments_operations;
-  if (ops) {
-    const kept: Record<string, StoredAttachment> = {};
-    for (const [from, to] of Object.entries(ops.rename ?? {})) {
-      if (!attachments[from]) throw badRequest(`Example ${row.example_id} has no attachment named ${JSON.stringify(from)} to rename.`);
-      kept[to] = attachments[from];
-    }
-    for (const name of ops.retain ?? []) {
-      if (!attachments[name]) throw badRequest(`Example ${row.example_id} has no attachment named ${JSON.stringify(name)} to retain.`);
-      kept[name] = attachments[name];
-    }
-    attachments = kept;
-  }
-  return {
-    id: randomUUID(),
-    dataset_id: row.dataset_id,
-    example_id: row.example_id,
-    inputs: change.inputs ?? row.inputs,
-    outputs: change.outputs ?? row.outputs,
-    metadata,
-    attachments: { ...attachments, ...(change.attachments ?? {}) },
-    source_run_id: row.source_run_id,
-    created_at: row.created_at,
-    position: row.position,
-  };
-}
-
-/** Changes examples as one new version; every example must exist (in `datasetId` when given). */
-export async function updateExamples(
-  db: Sql,
-  workspaceId: string,
-  datasetId: string | null,
-  changes: ExampleChange[],
-): Promise<WriteResult> {
-  if (datasetId) await findDataset(db, workspaceId, datasetId);
-  if (changes.length === 0) return { count: 0, example_ids: [], as_of: null };
-  const ids = changes.map((c) => c.id);
-  const bad = ids.find((id) => !isUuid(id));
-  if (bad !== undefined) throw badRequest(`Invalid example id ${JSON.stringify(bad)}: must be a UUID.`);
-  checkDistinct(ids);
-  return db.transaction(async (t) => {
-    const at = await versionTime(t);
-    const current = await t.query<VersionRow>(sql`
-      SELECT * FROM example_versions WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL
-        ${datasetId ? sql`AND dataset_id = ${datasetId}` : sql``} FOR UPDATE`);
-    const byId = new Map(current.map((r) => [r.example_id, fromStorage(r)]));
-    const gone = ids.find((id) => !byId.has(id));
-    if (gone) throw datasetId ? notFound(`Example ${gone} not found in dataset ${datasetId}.`) : exampleMissing(gone);
-    const next = changes.map((c) => applyChange(byId.get(c.id)!, c));
-    await t.query(sql`UPDATE example_versions SET valid_to = ${at}::timestamptz WHERE id = ANY(${current.map((r) => r.id)}::uuid[])`);
-    await insertVersions(t, workspaceId, next, at);
-    await touchDatasets(
-      t,
-      current.map((r) => r.dataset_id),
-      at,
-    );
     return { count: ids.length, example_ids: ids, as_of: isoFromDb(at) };
   });
 }

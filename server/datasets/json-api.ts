@@ -1,6 +1,7 @@
 import type { Sql } from "../db/client";
 import { badRequest } from "../core/errors";
-import { createExamples, readExample, readExamples, updateExamples } from "./examples";
+import { updateExamples } from "./example-updates";
+import { createExamples, readExample, readExamples } from "./examples";
 import type { ExampleCreate, ExampleUpdate, WireExample, WriteResult } from "./schema";
 
 /** The JSON example endpoints (Python's fallback when multipart examples are off, and direct API use). */

@@ -3,7 +3,8 @@ import { putBlob } from "../blobs/store";
 import type { Sql } from "../db/client";
 import { badRequest, describeZodError } from "../core/errors";
 import { partText, type Part } from "../http/multipart";
-import { createExamples, updateExamples, type ExampleChange, type NewExample, type StoredAttachment } from "./examples";
+import { updateExamples, type ExampleChange } from "./example-updates";
+import { createExamples, type NewExample, type StoredAttachment } from "./examples";
 import { split, type WriteResult } from "./schema";
 
 /**

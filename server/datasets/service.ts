@@ -8,6 +8,7 @@ import type { DatasetCreate, DatasetListQuery, DatasetUpdate, WireDataset } from
 import { UUID } from "../core/uuid";
 import { likeLiteral } from "../core/like";
 import { experimentsOfDatasets } from "../sessions/service";
+import { checkDatasetSchema } from "./example-schemas";
 
 /** A dataset's row, as Prisma Client reads it. */
 export type DatasetRow = Dataset;
@@ -66,6 +67,8 @@ const json = (value: object | null | undefined) => (value == null ? Prisma.DbNul
 
 /** Inserts a dataset row; 409 when the name (or the id) is taken. */
 export async function insertDataset(db: Sql, workspaceId: string, input: DatasetCreate): Promise<DatasetRow> {
+  checkDatasetSchema(input.inputs_schema_definition, "inputs_schema_definition");
+  checkDatasetSchema(input.outputs_schema_definition, "outputs_schema_definition");
   const extra = { ...(input.extra ?? {}), ...(input.metadata ? { metadata: input.metadata } : {}) };
   // Checked first: inside a transaction a failed INSERT would end it, so the cause could not be read after.
   if (await db.prisma.dataset.findFirst({ where: { workspaceId, name: input.name }, select: { id: true } })) throw taken(input.name);
@@ -123,6 +126,8 @@ export async function readDataset(db: Sql, workspaceId: string, id: string): Pro
 /** PATCH /datasets/{id}: fields left out or null stay as they are; metadata replaces `extra.metadata`. */
 export async function updateDataset(db: Sql, workspaceId: string, id: string, change: DatasetUpdate): Promise<WireDataset> {
   const row = await findDataset(db, workspaceId, id);
+  checkDatasetSchema(change.inputs_schema_definition, "inputs_schema_definition");
+  checkDatasetSchema(change.outputs_schema_definition, "outputs_schema_definition");
   const data: Prisma.DatasetUpdateInput = {
     name: change.name ?? undefined,
     description: change.description ?? undefined,

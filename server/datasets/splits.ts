@@ -1,6 +1,6 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { updateExamples } from "./examples";
+import { updateExamples } from "./example-updates";
 import type { MetadataOperations, WriteResult } from "./schema";
 import { findDataset } from "./service";
 import { resolveAsOf, visibleAt } from "./versions";

@@ -78,16 +78,22 @@ function checkConfig(c: FeedbackScoring): void {
   }
 }
 
-/** POST /feedback-configs: creating an identical config again returns it; a different one is refused. */
+/** A scoring config without its absent (null) fields, so `categories: null` and no categories compare equal. */
+const scoringOf = (config: unknown) => Object.fromEntries(Object.entries(config as FeedbackScoring).filter(([, v]) => v != null));
+
+/**
+ * POST /feedback-configs: creating the same scoring config again returns the stored config
+ * unchanged, whatever is_lower_score_better says (the SDKs send their default, false, even after a
+ * PATCH set it); a different scoring config for the key is refused.
+ */
 export async function createFeedbackConfig(db: Sql, workspaceId: string, input: FeedbackConfigCreate) {
   checkConfig(input.feedback_config);
   const key = { workspaceId_feedbackKey: { workspaceId, feedbackKey: input.feedback_key } };
   const existing = await db.prisma.feedbackConfig.findUnique({ where: key });
   if (existing) {
-    const same =
-      isDeepStrictEqual(existing.feedbackConfig, input.feedback_config) &&
-      (input.is_lower_score_better == null || input.is_lower_score_better === existing.isLowerScoreBetter);
-    if (!same) throw badRequest(`Feedback config already exists for key "${input.feedback_key}"; update it with PATCH.`);
+    if (!isDeepStrictEqual(scoringOf(existing.feedbackConfig), scoringOf(input.feedback_config))) {
+      throw badRequest(`A different feedback config already exists for key "${input.feedback_key}"; update it with PATCH.`);
+    }
     return toWire(existing);
   }
   // Two identical creations at once both get the one that was stored.

@@ -162,6 +162,11 @@ withTestDatabases("feedback", (open) => {
     assert.equal((given as Record<string, unknown>).session_id, undefined, "the link holder does not learn the project");
     await assert.rejects(submitWithToken(db, token, { score: 9 }), status(400), "outside the config's bounds");
     await assert.rejects(submitWithToken(db, `${token}x`, { score: 1 }), status(404));
+    // The Python client names the link by its id (create_feedback_from_token checks for a UUID).
+    const byId = await submitWithToken(db, made.id.toUpperCase(), { score: 3 });
+    assert.equal(byId.key, "rating");
+    assert.equal(byId.score, 3);
+    await assert.rejects(submitWithToken(db, randomUUID(), { score: 1 }), status(404), "an id no link has");
     const [row] = await db.query<{ token_hash: string }>({
       strings: ["SELECT token_hash FROM feedback_tokens WHERE id = ", ""],
       values: [made.id],
@@ -171,6 +176,7 @@ withTestDatabases("feedback", (open) => {
     const expired = await createFeedbackToken(db, ws, tokenCreate.parse({ run_id: runId, feedback_key: "k", expires_in: { seconds: 1 } }));
     await new Promise((r) => setTimeout(r, 1100));
     await assert.rejects(submitWithToken(db, expired.url.split("/").pop()!, { score: 1 }), status(404));
+    await assert.rejects(submitWithToken(db, expired.id, { score: 1 }), status(404), "an expired link by its id");
     await assert.rejects(
       createFeedbackToken(db, ws, tokenCreate.parse({ run_id: runId, feedback_key: "k", expires_at: "2001-01-01T00:00:00Z" })),
       status(400),

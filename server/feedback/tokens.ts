@@ -6,7 +6,7 @@ import { badRequest, notFound } from "../core/errors";
 import { isoFromDb, parseInstant } from "../core/time";
 import { publicBaseUrl } from "../http/public-url";
 import { hashToken, newLinkToken, sealToken, unsealToken } from "../core/tokens";
-import { uuid } from "../core/uuid";
+import { isUuid, uuid } from "../core/uuid";
 import { score } from "./schema";
 import { insertFeedback } from "./store";
 import { readFeedback } from "./service";
@@ -151,10 +151,13 @@ function checkAgainstConfig(config: Record<string, unknown> | null, input: Token
 
 /**
  * GET|POST /feedback/tokens/{token}: feedback from someone holding the link, no key needed. The
- * answer shows what was recorded, not the workspace's project or trace ids.
+ * link is named by the token in its `url` or by its `id` (a random UUID, shown only to the
+ * workspace like the url): the Python client sends the id. The answer shows what was recorded,
+ * not the workspace's project or trace ids.
  */
 export async function submitWithToken(db: Sql, token: string, input: TokenFeedback): Promise<z.infer<typeof wireTokenFeedback>> {
-  const link = await db.prisma.feedbackToken.findFirst({ where: { tokenHash: hashToken(token), expiresAt: { gt: new Date() } } });
+  const named = isUuid(token) ? { id: token.toLowerCase() } : { tokenHash: hashToken(token) };
+  const link = await db.prisma.feedbackToken.findFirst({ where: { ...named, expiresAt: { gt: new Date() } } });
   if (!link) throw notFound("This feedback link is invalid or has expired.");
   const config = (link.feedbackConfig ?? null) as Record<string, unknown> | null;
   checkAgainstConfig(config, input);

@@ -1,3 +1,4 @@
+import { limiterKey } from "../core/headers";
 import { rateLimiter } from "../ratelimit";
 
 /**
@@ -9,8 +10,8 @@ export async function withRateLimit(request: Request, ip: string, next: () => Pr
   const decision = await rateLimiter().check({
     method: request.method,
     path: new URL(request.url).pathname,
-    apiKey: request.headers.get("x-api-key") ?? undefined,
-    userId: request.headers.get("x-user-id") ?? undefined,
+    apiKey: limiterKey(request.headers, "x-api-key"),
+    userId: limiterKey(request.headers, "x-user-id"),
     ip,
   });
   if (!decision.allowed) {

@@ -127,3 +127,26 @@ test("a chain run without usage has no tokens; unknown shapes never throw", () =
   assert.equal(d.total_tokens, null);
   assert.doesNotThrow(() => deriveLlm(run({ inputs: "just text", outputs: [null, 5, { weird: true }] })));
 });
+
+test("usage_metadata's token and cost details are kept as sent, unknown keys too, under the SDKs' names", () => {
+  const derived = deriveLlm(
+    run({
+      outputs: {
+        usage_metadata: {
+          input_tokens: 10,
+          output_tokens: 20,
+          total_tokens: 30,
+          input_cost: 1e-6,
+          input_token_details: { audio: 1, foo: 2, cache_read: 0, note: "not a number" },
+          output_token_details: { reasoning: 3, foo: 4 },
+          input_cost_details: { audio: 1e-7, foo: 2e-7 },
+        },
+      },
+    }),
+  );
+  assert.deepEqual(derived.usage_details?.prompt_token_details, { audio: 1, foo: 2, cache_read: 0 });
+  assert.deepEqual(derived.usage_details?.completion_token_details, { reasoning: 3, foo: 4 });
+  assert.deepEqual(derived.usage_details?.prompt_cost_details, { audio: 1e-7, foo: 2e-7 });
+  assert.equal(derived.usage_details?.completion_cost_details, undefined, "not sent, so derived from the price table when read");
+  assert.equal(derived.usage_details?.input_audio, 1);
+});

@@ -140,6 +140,7 @@ export function deriveLlm(run: LlmRunInput, customPrices?: readonly PriceEntry[]
       ...(price ? { price_model: price.model } : {}),
       ...(cost.breakdown ? { cost: cost.breakdown } : {}),
       ...(usage.reported_cost ? { cost_reported: true } : {}),
+      ...usage.reported_details,
     },
     first_token_time,
     diagnostics: null,

@@ -18,6 +18,15 @@ export interface Usage {
   output_audio: number;
   /** Costs the caller reported itself (usage_metadata.input_cost …); they win over our price table. */
   reported_cost?: { prompt: number | null; completion: number | null; total: number | null };
+  /** usage_metadata's own breakdowns, every key as sent, under the names the SDKs read them back by. */
+  reported_details?: ReportedDetails;
+}
+
+export interface ReportedDetails {
+  prompt_token_details?: Record<string, number>;
+  completion_token_details?: Record<string, number>;
+  prompt_cost_details?: Record<string, number>;
+  completion_cost_details?: Record<string, number>;
 }
 
 type Obj = Record<string, unknown>;
@@ -30,6 +39,24 @@ function finish(u: Omit<Usage, "total_tokens">, total?: number | null): Usage {
   return { ...u, total_tokens: total && total > sum ? total : sum };
 }
 
+/** A breakdown map's numeric entries, every key kept (`foo` too); undefined when it has none. */
+function numericEntries(v: unknown): Record<string, number> | undefined {
+  if (!isObj(v)) return undefined;
+  const kept = Object.entries(v).filter((e): e is [string, number] => num(e[1]) !== null);
+  return kept.length ? Object.fromEntries(kept) : undefined;
+}
+
+function reportedDetails(u: Obj): ReportedDetails | undefined {
+  const details: ReportedDetails = {
+    prompt_token_details: numericEntries(u.input_token_details),
+    completion_token_details: numericEntries(u.output_token_details),
+    prompt_cost_details: numericEntries(u.input_cost_details),
+    completion_cost_details: numericEntries(u.output_cost_details),
+  };
+  const given = Object.entries(details).filter(([, v]) => v !== undefined);
+  return given.length ? Object.fromEntries(given) : undefined;
+}
+
 /** LangChain / LangSmith `usage_metadata` (input_tokens already include cache; output include reasoning). */
 function fromUsageMetadata(u: Obj): Usage | null {
   if (num(u.input_tokens) === null && num(u.output_tokens) === null && num(u.total_tokens) === null) return null;
@@ -38,6 +65,7 @@ function fromUsageMetadata(u: Obj): Usage | null {
   const cost = [u.input_cost, u.output_cost, u.total_cost].some((c) => num(c) !== null)
     ? { prompt: num(u.input_cost), completion: num(u.output_cost), total: num(u.total_cost) }
     : undefined;
+  const details = reportedDetails(u);
   return finish(
     {
       prompt_tokens: n0(u.input_tokens),
@@ -48,6 +76,7 @@ function fromUsageMetadata(u: Obj): Usage | null {
       input_audio: n0(inDetails.audio),
       output_audio: n0(outDetails.audio),
       ...(cost ? { reported_cost: cost } : {}),
+      ...(details ? { reported_details: details } : {}),
     },
     num(u.total_tokens),
   );

@@ -48,6 +48,11 @@ export interface UsageDetails {
   output_audio?: number;
   /** Cost by token type: input, cache_read, cache_write, input_audio, output, reasoning, output_audio. */
   cost?: Record<string, number>;
+  /** The breakdowns a run's usage_metadata reported, as sent (server/llm/usage.ts ReportedDetails). */
+  prompt_token_details?: Record<string, number>;
+  completion_token_details?: Record<string, number>;
+  prompt_cost_details?: Record<string, number>;
+  completion_cost_details?: Record<string, number>;
 }
 
 const LIGHT = [

@@ -114,16 +114,32 @@ function details(entries: Record<string, number | undefined>): Record<string, nu
   return kept.length ? Object.fromEntries(kept) : null;
 }
 
-/** The token and cost breakdowns under the SDK's names (usage_metadata's input/output_token_details keys). */
+/**
+ * The token and cost breakdowns under the SDK's names: as the run's usage_metadata reported them
+ * (every key, as sent), else from what ingest derived (usage_metadata's input/output_token_details keys).
+ */
 function breakdowns(u: UsageDetails | null) {
   const cost = u?.cost ?? {};
   return {
-    prompt_token_details: details({ cache_read: u?.cache_read, cache_creation: u?.cache_creation, audio: u?.input_audio }),
-    completion_token_details: details({ reasoning: u?.reasoning, audio: u?.output_audio }),
-    prompt_cost_details: details({ cache_read: cost.cache_read, cache_creation: cost.cache_write, audio: cost.input_audio }),
-    completion_cost_details: details({ reasoning: cost.reasoning, audio: cost.output_audio }),
+    prompt_token_details:
+      u?.prompt_token_details ?? details({ cache_read: u?.cache_read, cache_creation: u?.cache_creation, audio: u?.input_audio }),
+    completion_token_details: u?.completion_token_details ?? details({ reasoning: u?.reasoning, audio: u?.output_audio }),
+    prompt_cost_details:
+      u?.prompt_cost_details ?? details({ cache_read: cost.cache_read, cache_creation: cost.cache_write, audio: cost.input_audio }),
+    completion_cost_details: u?.completion_cost_details ?? details({ reasoning: cost.reasoning, audio: cost.output_audio }),
   };
 }
+
+/**
+ * Each breakdown comes with its total: the Python client's default `select` names the totals only,
+ * yet its Run model reads the breakdowns (input_token_details, input_cost_details…).
+ */
+const BREAKDOWN_OF: Record<string, keyof WireRun> = {
+  prompt_tokens: "prompt_token_details",
+  completion_tokens: "completion_token_details",
+  prompt_cost: "prompt_cost_details",
+  completion_cost: "completion_cost_details",
+};
 
 /** A run as the LangSmith API returns it: whole, or only the selected fields beside its identity. */
 export function serializeRun(row: RunRow, options?: SerializeOptions & { select?: null }): WireRun;
@@ -169,7 +185,10 @@ export function serializeRun(row: RunRow, options: SerializeOptions = {}): Selec
   };
   if (!options.select) return run;
   const picked: Record<string, unknown> = {};
-  for (const key of [...IDENTITY_FIELDS, ...options.select]) if (key in run) picked[key] = run[key as keyof WireRun];
+  for (const key of [...IDENTITY_FIELDS, ...options.select]) {
+    if (key in run) picked[key] = run[key as keyof WireRun];
+    if (BREAKDOWN_OF[key]) picked[BREAKDOWN_OF[key]] = run[BREAKDOWN_OF[key]];
+  }
   // Attachments are part of what a run is, so they come back even when not selected by name.
   if (options.attachments && Object.keys(options.attachments).length > 0) picked.s3_urls = options.attachments;
   return picked as SelectedRun;

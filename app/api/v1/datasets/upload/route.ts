@@ -3,7 +3,10 @@ import { route } from "@/server/http/route";
 import { uploadCsv } from "@/server/datasets/csv";
 import { wireDataset } from "@/server/datasets/schema";
 
-/** A new dataset from a CSV file (form fields: file, input_keys, output_keys, name, description, data_type). */
+/**
+ * A new dataset from a CSV file (form fields: file, input_keys, output_keys, name, description,
+ * data_type, inputs_schema_definition, outputs_schema_definition).
+ */
 export const POST = route({
   access: "write",
   body: "multipart",
