@@ -257,7 +257,25 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
   return self;
 }
 
+/**
+ * Creates a new embedded database (initdb) in a child process that exits when it is done. Run in
+ * the server, initdb's WebAssembly instance and buffers held about 450 MB at once, and a process
+ * keeps its peak: the server would stay near 900 MB resident for its whole life.
+ */
+async function initializeDataDir(dataDir: string): Promise<void> {
+  const [{ existsSync }, { execFile }, { promisify }, path] = await Promise.all([
+    import("node:fs"),
+    import("node:child_process"),
+    import("node:util"),
+    import("node:path"),
+  ]);
+  if (existsSync(path.join(dataDir, "PG_VERSION"))) return;
+  const script = `import("@electric-sql/pglite").then(async ({ PGlite }) => { const db = new PGlite(${JSON.stringify(dataDir)}); await db.waitReady; await db.close(); })`;
+  await promisify(execFile)(process.execPath, ["-e", script]);
+}
+
 async function openEmbedded(dataDir: string): Promise<Database> {
+  if (dataDir !== "memory") await initializeDataDir(dataDir);
   const [{ PGlite, types }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const parsers = { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v };
   const pglite = dataDir === "memory" ? new PGlite({ parsers }) : new PGlite(dataDir, { parsers });
