@@ -76,6 +76,13 @@ function callerAddress(socketAddress, forwardedFor) {
   return address || "unknown";
 }
 
+/**
+ * Ingest answers are a few bytes (`{}`, or a 207 naming refused runs): a gzip stream per answer
+ * costs more CPU and memory than it saves, so Next is not asked to compress them.
+ */
+const INGEST = /^(\/api)?(\/v1)?\/(runs(\/batch|\/multipart|\/[0-9a-f-]{36})?|otel\/v1\/traces)\/?(\?|$)/i;
+const isIngest = (req) => req.method !== "GET" && INGEST.test(req.url ?? "");
+
 function refuse(res, status, detail) {
   res.writeHead(status, { "content-type": "application/json", connection: "close" });
   res.end(JSON.stringify({ detail }));
@@ -109,6 +116,7 @@ const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) =
   }
   req.headers["x-forwarded-for"] = callerAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
   delete req.headers["x-real-ip"];
+  if (isIngest(req)) delete req.headers["accept-encoding"];
   handle(req, res);
 });
 // Node answers 408 itself when a request's body has not fully arrived within requestTimeout.

@@ -4,7 +4,6 @@ import type { SpooledFile } from "../http/multipart";
 import { sql } from "../db/sql";
 import { env } from "../env";
 import { localBackend } from "./local";
-import { s3Backend } from "./s3";
 
 export { verifyBlobSignature } from "./local";
 
@@ -27,13 +26,29 @@ export interface BlobBackend {
   check(): Promise<void>;
 }
 
+/**
+ * The S3 backend, loaded on first use: the AWS SDK is tens of megabytes of code that a server
+ * storing blobs on disk never needs in memory.
+ */
+function lazyS3(): BlobBackend {
+  const backend = import("./s3").then((m) => m.s3Backend());
+  backend.catch(() => undefined); // a misconfiguration is reported by the first call that uses it
+  return {
+    put: async (key, content) => (await backend).put(key, content),
+    get: async (key) => (await backend).get(key),
+    delete: async (key) => (await backend).delete(key),
+    url: async (key, mimeType, ttlSeconds) => (await backend).url(key, mimeType, ttlSeconds),
+    check: async () => (await backend).check(),
+  };
+}
+
 const state = globalThis as unknown as { tracelightBlobs?: { bucket: string | undefined; backend: BlobBackend } };
 
 /** The process's blob store, as configured (made again when tests change the configuration). */
 export function blobs(): BlobBackend {
   const bucket = env().S3_BUCKET;
   if (!state.tracelightBlobs || state.tracelightBlobs.bucket !== bucket)
-    state.tracelightBlobs = { bucket, backend: bucket ? s3Backend() : localBackend() };
+    state.tracelightBlobs = { bucket, backend: bucket ? lazyS3() : localBackend() };
   return state.tracelightBlobs.backend;
 }
 
