@@ -133,3 +133,45 @@ BEGIN
     EXECUTE format('DELETE FROM %I WHERE merged AND %I = 0', tbl, CASE tbl WHEN 'run_buckets' THEN 'runs' ELSE 'n' END);
   END LOOP;
 END $$;
+
+-- A feedback value is counted per value (feedback_stats' `values`) only when it is a JSON string of
+-- at most 1,500 bytes: with the key (at most 256 characters as stored, 768 bytes) it is the key of
+-- feedback_buckets, whose index rows hold at most 2,704 bytes. A longer string is free text, not a
+-- category: it counts in `n` like any feedback. The scans that answer what the buckets cannot
+-- (server/runs/stats.ts, server/runs/rollups/measures.ts) count through this function too.
+CREATE FUNCTION rollup_feedback_value(value JSONB) RETURNS TEXT LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN jsonb_typeof(value) = 'string' AND octet_length(value #>> '{}') <= 1500 THEN value #>> '{}' END
+$$;
+
+CREATE OR REPLACE FUNCTION rollup_feedback_sql(src TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE AS $f$
+SELECT format($q$
+INSERT INTO feedback_buckets (workspace_id, project_id, bucket_start, run_type, is_root, status, key, value, n, score_n, score_sum, score_sq)
+SELECT * FROM (
+  SELECT s.workspace_id, s.project_id, b.bucket_start, s.run_type, s.is_root, s.status, s.key, rollup_feedback_value(s.value) AS value,
+    sum(s.sign) AS n, coalesce(sum(s.sign) FILTER (WHERE s.score IS NOT NULL), 0) AS score_n,
+    coalesce(sum(s.sign * s.score), 0) AS score_sum, coalesce(sum(s.sign * s.score * s.score), 0) AS score_sq
+  FROM (%1$s) s
+  CROSS JOIN LATERAL (VALUES (date_bin('1 hour', s.start_time, TIMESTAMPTZ '1970-01-01 00:00:00+00'))) b(bucket_start)
+  GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+) a
+WHERE (n, score_n, score_sum, score_sq) IS DISTINCT FROM (0, 0, 0, 0) AND EXISTS (SELECT 1 FROM projects p WHERE p.id = a.project_id)
+$q$, src)
+$f$;
+
+-- The insert trigger of runs holds the statements as static SQL (see 20261126000400_rollups): written
+-- again from the generators, so it counts feedback values by the rule above too. The other trigger
+-- functions run the generators' statements through EXECUTE, which reads the new definition.
+DO $do$ BEGIN
+  EXECUTE format($f$CREATE OR REPLACE FUNCTION rollup_runs_inserted() RETURNS trigger LANGUAGE plpgsql AS %L$f$,
+    'BEGIN ' || rollup_runs_sql(rollup_with_totals('SELECT 1 AS sign, * FROM new_rows')) || ';
+      IF EXISTS (SELECT 1 FROM new_rows c WHERE EXISTS (SELECT 1 FROM feedback f WHERE f.workspace_id = c.workspace_id AND f.run_id = c.id)) THEN '
+      || rollup_feedback_sql(rollup_feedback_of_runs('SELECT 1 AS sign, * FROM new_rows')) || '; END IF;
+      RETURN NULL; END');
+END $do$;
+
+-- Buckets already holding a longer value count it without the value from now on. A merged hour row
+-- becomes a delta row again (the fold adds it to its hour and to all time), so the all-time rows of
+-- such values go; under the fold's lock, so no fold runs meanwhile.
+SELECT pg_advisory_xact_lock(hashtext('rollup_compact'));
+DELETE FROM feedback_buckets WHERE merged AND bucket_start = '-infinity' AND octet_length(value) > 1500;
+UPDATE feedback_buckets SET value = NULL, merged = false WHERE octet_length(value) > 1500;
