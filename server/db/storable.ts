@@ -31,8 +31,11 @@ export function escapeText(text: string): string {
   return out;
 }
 
-/** The length of `text` as stored: what an index over it holds (3 bytes of UTF-8 at most per unit). */
-export const storedLength = (text: string) => escapeText(text).length;
+/**
+ * The length of `text` as stored: what an index over it holds (3 bytes of UTF-8 at most per unit).
+ * A text longer than `limit` as sent is longer stored too, so it is not escaped to be counted.
+ */
+export const storedLength = (text: string, limit = Infinity) => (text.length > limit ? text.length : escapeText(text).length);
 
 /** The longest start of `text` whose stored form has at most `limit` units, never splitting a surrogate pair. */
 export function truncateStored(text: string, limit: number): string {

@@ -46,7 +46,7 @@ export async function insertFeedback(db: Sql, workspaceId: string, items: Feedba
   if (items.length === 0) return [];
   // Every writer of feedback comes here (REST, multipart parts, rules, evaluators, reviews, links).
   for (const item of items) {
-    const length = storedLength(item.key);
+    const length = storedLength(item.key, MAX_FEEDBACK_KEY);
     if (length > MAX_FEEDBACK_KEY) throw badRequest(`A feedback key is at most ${MAX_FEEDBACK_KEY} characters; this one has ${length}.`);
   }
   // One statement cannot upsert the same id twice: the last copy in the request wins.

@@ -47,9 +47,13 @@ withTestDatabases("ingest limits on text that reaches an index or a rollup key",
     for (const name of ["x".repeat(3000), "x".repeat(20 * 1024 * 1024), `${"x".repeat(499)}\u0000`]) {
       const parsed = wireRun.safeParse(run({ name }));
       assert.equal(parsed.success, false);
-      assert.match(describeZodError(parsed.error!, "body"), /^Invalid body: name: a run name is at most 500 characters; this one has [\d,]+$/);
+      assert.match(
+        describeZodError(parsed.error!, "body"),
+        /^Invalid body: name: a run name is at most 500 characters; this one has [\d,]+$/,
+      );
     }
-    const refused = (e: unknown) => e instanceof AppError && e.status === 422 && /run_type "agent" is not a run type; use one of tool, chain, llm/.test(e.detail);
+    const refused = (e: unknown) =>
+      e instanceof AppError && e.status === 422 && /run_type "agent" is not a run type; use one of tool, chain, llm/.test(e.detail);
     const agent = run({ run_type: "agent" });
     await assert.rejects(ingestRuns(db, ws, { post: [agent] }), refused);
     const stored = run({ name: wide(500) });
@@ -86,7 +90,10 @@ withTestDatabases("ingest limits on text that reaches an index or a rollup key",
     assert.deepEqual({ ...cut }, { model: "m".repeat(200), provider: "p".repeat(100) });
     const [wideCut] = await db.query<{ model: string; provider: string }>(sql`SELECT model, provider FROM runs WHERE id = ${wideModel.id}`);
     assert.deepEqual({ ...wideCut }, { model: wide(200), provider: wide(99) });
-    assert.equal(((await readRun(db, ws, longModel.id))!.extra as { metadata: { ls_model_name: string } }).metadata.ls_model_name.length, 8000);
+    assert.equal(
+      ((await readRun(db, ws, longModel.id))!.extra as { metadata: { ls_model_name: string } }).metadata.ls_model_name.length,
+      8000,
+    );
     // The longest values allowed, in 3-byte characters, fit the rollups' merged-key indexes.
     assert.equal(await unmergeable(db), 0);
   });

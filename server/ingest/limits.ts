@@ -21,7 +21,7 @@ const count = (n: number) => n.toLocaleString("en");
 /** Why a run's name is refused, or null. */
 export function runNameFault(name: string | null | undefined): string | null {
   if (typeof name !== "string") return null;
-  const length = storedLength(name);
+  const length = storedLength(name, MAX_RUN_NAME);
   return length > MAX_RUN_NAME ? `a run name is at most ${count(MAX_RUN_NAME)} characters; this one has ${count(length)}` : null;
 }
 
