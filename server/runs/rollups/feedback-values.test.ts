@@ -1,6 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { listMigrations, migrate } from "../../db/migrate";
 import { sql } from "../../db/sql";
 import { withTestDatabases } from "../../db/test-databases";
 import { AppError } from "../../core/errors";
@@ -47,3 +51,45 @@ withTestDatabases("feedback keys and string values in the rollups' keys", (open)
     }
   });
 });
+
+withTestDatabases(
+  "feedback string values in the rollups, from an older install",
+  (open) => {
+    test("buckets already merged with a value over 1,500 bytes count it without the value after the migration", async () => {
+      const database = await open();
+      const db = database.sql;
+      const dir = await mkdtemp(path.join(tmpdir(), "tracelight-migrations-"));
+      try {
+        const all = await listMigrations();
+        const before = all.findIndex((m) => m.name.endsWith("_rollup_quarantine"));
+        for (const m of all.slice(0, before)) await cp(path.join("prisma/migrations", m.name), path.join(dir, m.name), { recursive: true });
+        await migrate(database, dir);
+        const ws = randomUUID();
+        const ids = [randomUUID(), randomUUID(), randomUUID()];
+        const hours = ["2026-05-01T10:00:00Z", "2026-05-01T11:00:00Z", "2026-05-01T11:30:00Z"];
+        await ingestRuns(db, ws, { post: ids.map((id, i) => ({ id, name: "r", run_type: "chain", start_time: hours[i] })) });
+        const long = wide(600);
+        await insertFeedback(db, ws, [
+          { run_id: ids[0], key: "k", value: long, score: 1 },
+          { run_id: ids[1], key: "k", value: "good", score: 0 },
+        ]);
+        await db.query(sql`SELECT rollup_compact()`);
+        // One more, left a delta row, with the long value too.
+        await insertFeedback(db, ws, [{ run_id: ids[2], key: "k", value: long, score: 1 }]);
+
+        await migrate(database);
+        await compactRollups(db);
+        const selection = runSelection.parse({});
+        for (const stats of [await runStats(db, ws, selection), await runStatsScan(db, ws, selection)]) {
+          const { n, values, avg } = stats.feedback_stats.k;
+          assert.deepEqual({ n, values, avg }, { n: 3, values: { good: 1 }, avg: 2 / 3 });
+        }
+        const [left] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM feedback_buckets WHERE octet_length(value) > 1500`);
+        assert.equal(left.n, 0);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  },
+  { migrated: false },
+);
