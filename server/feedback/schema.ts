@@ -9,7 +9,7 @@ export const score = z
 
 /**
  * The longest feedback key, counted as stored (db/storable). With a string value of up to 1,500
- * bytes (migration 20261127000000_rollup_quarantine) it is a key of the feedback_buckets rollup, whose
+ * bytes (migration 20261127000200_rollup_quarantine) it is a key of the feedback_buckets rollup, whose
  * index row must fit 2,704 bytes: 256 characters take at most 768.
  */
 export const MAX_FEEDBACK_KEY = 256;

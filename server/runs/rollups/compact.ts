@@ -11,7 +11,7 @@ const BATCH = 50_000;
  * proportional to the keys, not to the writes. Safe to call from every instance: one at a time
  * compacts, the others return at once (an advisory lock inside rollup_compact()).
  *
- * A row the fold cannot merge (migration 20261127000000_rollup_quarantine) is quarantined by the
+ * A row the fold cannot merge (migration 20261127000200_rollup_quarantine) is quarantined by the
  * database and skipped from then on, so it is logged and counted here once, and the other rows fold.
  */
 export async function compactRollups(db: Sql): Promise<void> {
