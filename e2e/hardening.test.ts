@@ -171,6 +171,49 @@ describe("hardening: sizes, content types", () => {
     }
   });
 
+  test("over-long names and unknown run types (issues 35, 36): refused alone on every path, and the rollups keep folding", async () => {
+    const project = `limits-${randomUUID().slice(0, 8)}`;
+    const run = (extra: Record<string, unknown> = {}) => ({
+      id: randomUUID(),
+      name: "ok",
+      run_type: "chain",
+      session_name: project,
+      start_time: new Date().toISOString(),
+      inputs: {},
+      ...extra,
+    });
+    const longName = await call(server, "POST", "/runs", run({ name: noise(3000) }));
+    assert.equal(longName.status, 400, JSON.stringify(longName.body));
+    assert.match(longName.body.detail, /name: a run name is at most 500 characters; this one has 3,000/);
+    const agent = await call(server, "POST", "/runs", run({ run_type: "agent" }));
+    assert.equal(agent.status, 422, JSON.stringify(agent.body));
+    assert.match(
+      agent.body.detail,
+      /run_type "agent" is not a run type; use one of tool, chain, llm, retriever, embedding, prompt, parser/,
+    );
+    const stored = run();
+    assert.equal((await call(server, "POST", "/runs", stored)).status, 202);
+    assert.equal((await call(server, "PATCH", `/runs/${stored.id}`, { name: noise(3000) })).status, 400);
+    assert.equal((await call(server, "PATCH", `/runs/${stored.id}`, { run_type: "agent" })).status, 422);
+
+    const good = run();
+    const model = run({ run_type: "llm", extra: { metadata: { ls_model_name: noise(8000), ls_provider: noise(8000) } } });
+    const [badName, badType] = [run({ name: noise(3000) }), run({ run_type: noise(8000) })];
+    const batch = await call(server, "POST", "/runs/batch", { post: [good, badName, badType, model] });
+    assert.equal(batch.status, 207, JSON.stringify(batch.body));
+    assert.deepEqual(batch.body.errors.map((e: { id: string }) => e.id).sort(), [badName.id, badType.id].sort());
+    const multi = [run(), run({ name: noise(3000) }), run({ run_type: "agent" })];
+    const { body, contentType } = multipartBody(multi.map((r) => ({ name: `post.${r.id}`, json: r })));
+    const multipart = await call(server, "POST", "/runs/multipart", body, { "content-type": contentType });
+    assert.equal(multipart.status, 207, JSON.stringify(multipart.body));
+    assert.deepEqual(multipart.body.errors.map((e: { id: string }) => e.id).sort(), [multi[1].id, multi[2].id].sort());
+    for (const id of [good.id, model.id, multi[0].id]) assert.equal((await call(server, "GET", `/runs/${id}`)).status, 200);
+
+    // The fold runs every 5 s (ROLLUP_COMPACT_SECONDS): it merged everything, for every workspace.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    assert.doesNotMatch(server.output(), /rollup-compact failed|Rollup fold:/);
+  });
+
   test("bad input anywhere is a clear 4xx that says what was wrong, never a 500", async () => {
     const now = new Date().toISOString();
     const run = (extra: Record<string, unknown>) => ({

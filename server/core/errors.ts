@@ -23,6 +23,8 @@ export const notFound = (detail: string) => new AppError(404, detail);
 export const conflict = (detail: string) => new AppError(409, detail);
 export const payloadTooLarge = (detail: string) => new AppError(413, detail);
 export const unsupportedMediaType = (detail: string) => new AppError(415, detail);
+/** Well-formed, but a value is not one the contract allows (a run type outside the SDKs' list). */
+export const unprocessable = (detail: string) => new AppError(422, detail);
 
 /** Lower-level errors that carry a position or reason we can show (e.g. the filter parser). */
 export interface ClientFacingError extends Error {

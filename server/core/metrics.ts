@@ -19,4 +19,14 @@ export const jobFailures = metric(
   (name) => new client.Counter({ name, help: "Job batches that failed (retried by the queue up to 3 times)", labelNames: ["queue"] }),
 );
 
+export const rollupRowsQuarantined = metric(
+  "tracelight_rollup_rows_quarantined_total",
+  (name) =>
+    new client.Counter({
+      name,
+      help: "Rollup delta rows the fold could not merge, left unmerged (reads still count them) and skipped from then on",
+      labelNames: ["table"],
+    }),
+);
+
 export { client as prometheus };

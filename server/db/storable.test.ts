@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { escapeText, fromStorage, storableJson, unescapeText } from "./storable";
+import { escapeText, fromStorage, storableJson, storedLength, truncateStored, unescapeText } from "./storable";
 
 test("NUL, lone surrogates and the escape character itself round-trip; other text is untouched", () => {
   for (const text of ["a\u0000b", "\ud800", "x\udc00y", "\ue000", "\ue0000", "emoji 😀 ok", "plain"]) {
@@ -36,6 +36,25 @@ test("property: any JSON value round-trips through storage", () => {
       const doc = { value, text, [text]: text };
       assert.deepEqual(fromStorage(JSON.parse(storableJson(doc))), JSON.parse(JSON.stringify(doc)));
       assert.equal(unescapeText(escapeText(text)), text);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("a text is counted and cut as stored, escapes included, never splitting a surrogate pair", () => {
+  assert.equal(storedLength("a\u0000\ud800"), 1 + 2 + 6);
+  assert.equal(truncateStored("ab", 5), "ab");
+  assert.equal(truncateStored("\u0000".repeat(10), 5), "\u0000\u0000");
+  assert.equal(truncateStored(`${"x".repeat(4)}😀`, 5), "xxxx");
+  fc.assert(
+    fc.property(fc.string({ unit: "binary" }), fc.integer({ min: 0, max: 30 }), (text, limit) => {
+      const cut = truncateStored(text, limit);
+      assert.ok(text.startsWith(cut) && storedLength(cut) <= limit);
+      assert.ok(
+        cut.length === text.length ||
+          storedLength(text.slice(0, cut.length + 1)) > limit ||
+          /[\ud800-\udbff]$/.test(text.slice(0, cut.length + 1)),
+      );
     }),
     { numRuns: 300 },
   );

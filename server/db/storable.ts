@@ -31,6 +31,21 @@ export function escapeText(text: string): string {
   return out;
 }
 
+/**
+ * The length of `text` as stored: what an index over it holds (3 bytes of UTF-8 at most per unit).
+ * A text longer than `limit` as sent is longer stored too, so it is not escaped to be counted.
+ */
+export const storedLength = (text: string, limit = Infinity) => (text.length > limit ? text.length : escapeText(text).length);
+
+/** The longest start of `text` whose stored form has at most `limit` units, never splitting a surrogate pair. */
+export function truncateStored(text: string, limit: number): string {
+  if (text.length <= limit && !NEEDS_ESCAPE.test(text)) return text;
+  let end = Math.min(text.length, limit);
+  while (end > 0 && storedLength(text.slice(0, end)) > limit) end--;
+  const last = text.charCodeAt(end - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff && (text.charCodeAt(end) & 0xfc00) === 0xdc00 ? end - 1 : end);
+}
+
 export function unescapeText(text: string): string {
   if (!text.includes(ESC)) return text;
   return text.replace(ESCAPED, (_, code: string) =>

@@ -7,6 +7,13 @@ export const score = z
   .transform((v) => (typeof v === "boolean" ? Number(v) : v))
   .nullish();
 
+/**
+ * The longest feedback key, counted as stored (db/storable). With a string value of up to 1,500
+ * bytes (migration 20261127000200_rollup_quarantine) it is a key of the feedback_buckets rollup, whose
+ * index row must fit 2,704 bytes: 256 characters take at most 768.
+ */
+export const MAX_FEEDBACK_KEY = 256;
+
 const json = z.unknown().optional();
 const feedbackSource = z.looseObject({ type: z.string().nullish(), metadata: z.record(z.string(), z.unknown()).nullish() });
 const time = z.union([z.string(), z.number()]).nullish();
@@ -20,7 +27,7 @@ export const feedbackCreate = z.looseObject({
   run_id: uuid.nullish(),
   trace_id: uuid.nullish(),
   session_id: uuid.nullish(),
-  key: z.string().min(1, "must not be empty").max(256),
+  key: z.string().min(1, "must not be empty").max(MAX_FEEDBACK_KEY),
   score,
   value: json,
   comment: z.string().nullish(),

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
-import { conflict } from "../core/errors";
+import { badRequest, conflict } from "../core/errors";
 import { formatMicros, parseInstant } from "../core/time";
-import type { FeedbackCreate } from "./schema";
-import { storableJson } from "../db/storable";
+import { MAX_FEEDBACK_KEY, type FeedbackCreate } from "./schema";
+import { storableJson, storedLength } from "../db/storable";
 
 const RECORD = `id uuid, run_id uuid, trace_id uuid, session_id uuid, key text, score double precision,
   value jsonb, comment text, correction jsonb, feedback_source jsonb, feedback_config jsonb,
@@ -44,6 +44,11 @@ function toRecord(item: FeedbackCreate) {
  */
 export async function insertFeedback(db: Sql, workspaceId: string, items: FeedbackCreate[]): Promise<string[]> {
   if (items.length === 0) return [];
+  // Every writer of feedback comes here (REST, multipart parts, rules, evaluators, reviews, links).
+  for (const item of items) {
+    const length = storedLength(item.key, MAX_FEEDBACK_KEY);
+    if (length > MAX_FEEDBACK_KEY) throw badRequest(`A feedback key is at most ${MAX_FEEDBACK_KEY} characters; this one has ${length}.`);
+  }
   // One statement cannot upsert the same id twice: the last copy in the request wins.
   const records = [...new Map(items.map(toRecord).map((r) => [r.id, r])).values()];
   const rows = await db.query<{ id: string }>(sql`

@@ -4,6 +4,7 @@ import { previewOf } from "../runs/preview";
 import type { PendingRun } from "./merge";
 import type { Placement } from "./placement";
 import type { WireRun } from "./schema";
+import { checkRunType } from "./limits";
 import { dottedStamp, formatMicros, parseInstant } from "../core/time";
 import type { RunRow } from "./write";
 
@@ -22,7 +23,9 @@ function instant(run: WireRun, field: "start_time" | "end_time"): bigint | null 
   return micros;
 }
 
+/** The run with its times read; a run whose times or run type cannot be taken is refused here. */
 export function withTimes(run: PendingRun): TimedRun {
+  checkRunType(run.fields);
   return { ...run, start: instant(run.fields, "start_time"), end: instant(run.fields, "end_time") };
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { describeZodError } from "../core/errors";
 import { uuid } from "../core/uuid";
+import { MAX_INDEXED_TEXT, runNameFault, runTypeFault } from "./limits";
 
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const time = z.union([z.string(), z.number()]).nullish();
@@ -36,19 +37,21 @@ export const wireRun = z
     events: optional(z.array(z.unknown())),
     error: optional(z.unknown()),
     serialized: optional(z.unknown()),
-    tags: optional(z.array(z.string().max(1000, "a tag is at most 1,000 characters"))),
+    tags: optional(z.array(z.string().max(MAX_INDEXED_TEXT, "a tag is at most 1,000 characters"))),
     reference_example_id: optional(uuid),
     parent_run_id: optional(uuid),
     trace_id: optional(uuid),
     dotted_order: optional(z.string()),
     session_name: optional(
-      z.string().max(1000, "a project name is at most 1,000 characters").refine(NO_NUL, "a project name cannot contain U+0000"),
+      z.string().max(MAX_INDEXED_TEXT, "a project name is at most 1,000 characters").refine(NO_NUL, "a project name cannot contain U+0000"),
     ),
     session_id: optional(uuid),
     start_time: time,
     end_time: time,
   })
   .superRefine((run, ctx) => {
+    const name = runNameFault(run.name);
+    if (name) ctx.addIssue({ code: "custom", path: ["name"], message: name });
     for (const field of ["inputs", "outputs", "extra", "events", "serialized", "error"] as const) {
       if (jsonDepth(run[field]) > MAX_DEPTH)
         ctx.addIssue({ code: "custom", path: [field], message: `nests deeper than ${MAX_DEPTH} levels` });
@@ -56,16 +59,22 @@ export const wireRun = z
   });
 export type WireRun = z.infer<typeof wireRun>;
 
-/** Each run of a batch checked on its own: the valid ones, and why each other one was refused. */
+/**
+ * Each run of a batch checked on its own: the valid ones, and why each other one was refused. The
+ * run type is checked here rather than in `wireRun`, whose failures are a 400: alone (POST /runs),
+ * a run type the SDKs do not know is a 422 (limits.ts checkRunType, at ingest).
+ */
 export function checkRuns(items: unknown[], kind: "post" | "patch"): { runs: WireRun[]; rejected: { id: string; detail: string }[] } {
   const runs: WireRun[] = [];
   const rejected: { id: string; detail: string }[] = [];
   items.forEach((item, i) => {
     const parsed = wireRun.safeParse(item);
-    if (parsed.success) runs.push(parsed.data);
+    const runType = parsed.success ? runTypeFault(parsed.data.run_type) : null;
+    if (parsed.success && !runType) runs.push(parsed.data);
     else {
       const id = (item as { id?: unknown } | null)?.id;
-      rejected.push({ id: typeof id === "string" ? id : `${kind}[${i}]`, detail: describeZodError(parsed.error, `${kind}[${i}]`) });
+      const detail = parsed.success ? `Invalid ${kind}[${i}]: ${runType}` : describeZodError(parsed.error, `${kind}[${i}]`);
+      rejected.push({ id: typeof id === "string" ? id : `${kind}[${i}]`, detail });
     }
   });
   return { runs, rejected };

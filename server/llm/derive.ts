@@ -1,3 +1,4 @@
+import { truncateStored } from "../db/storable";
 import { computeCost, findPrice, type PriceEntry } from "./cost";
 import { collectText } from "./text";
 import { countTokens } from "./tokenizer";
@@ -34,18 +35,30 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
 
+/**
+ * The longest model and provider names kept (as stored, db/storable): with the run's name they are
+ * a key of the run_buckets rollup, whose index row must fit 2,704 bytes (see ingest/limits.ts).
+ * They are read from what the run carries rather than sent as fields, so a longer one is cut, not
+ * refused; the run's inputs and metadata keep the whole text.
+ */
+export const MAX_MODEL_NAME = 200;
+export const MAX_PROVIDER_NAME = 100;
+
+const bounded = (text: string | null, limit: number) => (text === null ? null : truncateStored(text, limit));
+
 /** The model, in the contract's order: metadata.ls_model_name, inputs.model, inputs.model_name; then invocation params. */
 export function modelName(inputs: unknown, extra: unknown, outputs?: unknown): string | null {
   const meta = isObj(extra) && isObj(extra.metadata) ? extra.metadata : {};
   const params = isObj(extra) && isObj(extra.invocation_params) ? extra.invocation_params : {};
   const i = isObj(inputs) ? inputs : {};
   const o = isObj(outputs) ? outputs : {};
-  return str(meta.ls_model_name) ?? str(i.model) ?? str(i.model_name) ?? str(params.model) ?? str(params.model_name) ?? str(o.model);
+  const found = str(meta.ls_model_name) ?? str(i.model) ?? str(i.model_name) ?? str(params.model) ?? str(params.model_name) ?? str(o.model);
+  return bounded(found, MAX_MODEL_NAME);
 }
 
 function providerName(extra: unknown): string | null {
   const meta = isObj(extra) && isObj(extra.metadata) ? extra.metadata : {};
-  return str(meta.ls_provider);
+  return bounded(str(meta.ls_provider), MAX_PROVIDER_NAME);
 }
 
 /** The time of the first `new_token` event: what time-to-first-token is measured to. */

@@ -4,6 +4,7 @@ import { env } from "../env";
 import { unsupportedMediaType } from "../core/errors";
 import { recordRefusals } from "../ingest/errors-log";
 import { ingestRuns, type RejectedRun } from "../ingest/service";
+import { runTextFault } from "../ingest/limits";
 import { decodeExportRequest, encodeErrorStatus, encodeExportResponse, encodingOf, type OtlpEncoding } from "./decode";
 import { OtlpContentTypeError, OtlpDecodeError } from "./otlp";
 import { spansToRuns, type WireRun } from "./to-runs";
@@ -72,16 +73,22 @@ export async function exportTraces(db: Sql, workspaceId: string, input: ExportIn
     if (error instanceof OtlpDecodeError) return answer(400, encodeErrorStatus(3, error.message, encoding));
     throw error;
   }
-  const { runs, rejected } = spansToRuns(request, { projectName: input.projectName?.trim() || undefined });
-  const warning = await withKnownSessions(db, workspaceId, runs);
+  const { runs: mapped, rejected } = spansToRuns(request, { projectName: input.projectName?.trim() || undefined });
+  // The limits a run posted to REST meets in its wire schema: a span past them is refused alone.
   const refused: RejectedRun[] = [];
+  const runs = mapped.filter((run) => {
+    const fault = runTextFault(run);
+    if (fault) refused.push({ id: run.id, detail: `Invalid span: ${fault}.` });
+    return !fault;
+  });
+  const warning = await withKnownSessions(db, workspaceId, runs);
   for (const batch of batches(runs, env().MAX_BATCH_RUNS)) {
     refused.push(...(await ingestRuns(db, workspaceId, { post: batch })).rejected);
   }
   await recordRefusals(
     db,
     workspaceId,
-    refused.map((r) => ({ ...r, run: runs.find((run) => run.id === r.id) })),
+    refused.map((r) => ({ ...r, run: mapped.find((run) => run.id === r.id) })),
   );
   const refusedMessage = refused.length
     ? `${refused.length} span(s) refused: ${refused

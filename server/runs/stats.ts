@@ -80,10 +80,11 @@ export async function feedbackStatsOver(db: Sql, workspaceId: string, runIds: Sq
     db.query<{ key: string; n: number; avg: number | null; stdev: number | null }>(sql`
       SELECT f.key, count(*)::int AS n, avg(f.score)::float8 AS avg, stddev_pop(f.score)::float8 AS stdev
       FROM feedback f WHERE f.workspace_id = ${workspaceId} AND f.run_id IN (${runIds}) GROUP BY f.key`),
+    // String values counted as the rollups count them (rollup_feedback_value: longer ones are free text).
     db.query<{ key: string; value: string; n: number }>(sql`
-      SELECT f.key, f.value #>> '{}' AS value, count(*)::int AS n
-      FROM feedback f WHERE f.workspace_id = ${workspaceId} AND f.run_id IN (${runIds}) AND jsonb_typeof(f.value) = 'string'
-      GROUP BY f.key, f.value #>> '{}'`),
+      SELECT f.key, rollup_feedback_value(f.value) AS value, count(*)::int AS n
+      FROM feedback f WHERE f.workspace_id = ${workspaceId} AND f.run_id IN (${runIds}) AND rollup_feedback_value(f.value) IS NOT NULL
+      GROUP BY 1, 2`),
   ]);
   const out: Record<string, FeedbackKeyStats> = {};
   for (const row of scores) out[row.key] = { n: row.n, avg: row.avg, stdev: row.stdev, values: {} };

@@ -1,7 +1,8 @@
 import type { OtlpSpan } from "../otlp";
+import type { RunType } from "../../ingest/limits";
 
-export const RUN_TYPES = ["llm", "chain", "tool", "retriever", "embedding", "prompt", "parser"] as const;
-export type RunType = (typeof RUN_TYPES)[number];
+/** Spans become runs of ingest's run types only: a span of no known kind is a chain (to-runs.ts). */
+export { RUN_TYPES, type RunType } from "../../ingest/limits";
 
 /** LangSmith's usage_metadata: totals plus per-kind details, so cost is computed as for native runs. */
 export interface UsageMetadata {

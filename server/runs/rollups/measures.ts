@@ -90,7 +90,7 @@ export function feedbackRows(buckets: SqlFragment[], edges: SqlFragment | null):
   );
   if (!edges) return fromBuckets;
   return sql`${fromBuckets} UNION ALL SELECT r.start_time, ${raw(DIMS.map((c) => `r.${c}`).join(", "))}, f.key,
-      CASE WHEN jsonb_typeof(f.value) = 'string' THEN f.value #>> '{}' END, 1, (f.score IS NOT NULL)::int,
+      rollup_feedback_value(f.value), 1, (f.score IS NOT NULL)::int,
       coalesce(f.score, 0), coalesce(f.score * f.score, 0)
     FROM runs r JOIN feedback f ON f.workspace_id = r.workspace_id AND f.run_id = r.id WHERE ${edges}`;
 }
