@@ -31,8 +31,8 @@ function scope(rule: RuleTarget): SqlFragment {
 const unconsidered = (rule: RuleTarget) => sql`NOT EXISTS (SELECT 1 FROM run_rule_runs c WHERE c.rule_id = ${rule.id} AND c.run_id = r.id)`;
 
 /**
- * Runs the rule is about and has not considered yet: among `candidates` after ingest, or the
- * newest ones when triggered by hand.
+ * Runs the rule is about and has not considered yet: among `candidates` (a claimed page of new
+ * runs), or the newest ones when triggered by hand.
  */
 export async function unconsideredMatches(db: Sql, rule: RuleTarget, candidates: string[] | null, limit: number): Promise<string[]> {
   const rows = await db.query<{ id: string }>(sql`
