@@ -135,6 +135,7 @@ describe("rule webhooks survive kill -9 of the process that runs them", () => {
       process.kill(first.pid, "SIGKILL");
       const acknowledged = await sending;
       assert.ok(hook.deliveries.size < N, `killed mid-way (${hook.deliveries.size} of ${N} delivered)`);
+      console.log(`killed with ${hook.deliveries.size} of ${N} delivered, ${acknowledged.length} acknowledged`);
       await first.stop();
       again = await startServer({
         env,
@@ -200,6 +201,7 @@ describe("rule webhooks survive kill -9 of the process that runs them", () => {
         worker.kill("SIGKILL");
         const delivered = runs.filter((r) => hook.deliveries.has(r.id)).length;
         assert.ok(delivered < N, `killed mid-way (${delivered} of ${N} delivered)`);
+        console.log(`worker killed with ${delivered} of ${N} delivered`);
         worker = await startWorker();
         await assertDelivered(
           web,

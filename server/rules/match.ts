@@ -32,12 +32,21 @@ const unconsidered = (rule: RuleTarget) => sql`NOT EXISTS (SELECT 1 FROM run_rul
 
 /**
  * Runs the rule is about and has not considered yet: among `candidates` (a claimed page of new
- * runs), or the newest ones when triggered by hand.
+ * runs: those written since the rule was made, so a rule made while the claim is behind does not
+ * reach back, which is a backfill's or a trigger's to do), or the newest ones when triggered by hand.
  */
-export async function unconsideredMatches(db: Sql, rule: RuleTarget, candidates: string[] | null, limit: number): Promise<string[]> {
+export async function unconsideredMatches(
+  db: Sql,
+  rule: RuleTarget & { createdAt: Date },
+  candidates: string[] | null,
+  limit: number,
+): Promise<string[]> {
+  const among = candidates
+    ? sql`AND r.id = ANY(${candidates}::uuid[]) AND r.updated_at >= ${rule.createdAt.toISOString()}::timestamptz`
+    : sql``;
   const rows = await db.query<{ id: string }>(sql`
     SELECT r.id FROM runs r
-    WHERE ${scope(rule)} ${candidates ? sql`AND r.id = ANY(${candidates}::uuid[])` : sql``} AND ${unconsidered(rule)}
+    WHERE ${scope(rule)} ${among} AND ${unconsidered(rule)}
     ORDER BY r.start_time DESC, r.id
     LIMIT ${limit}`);
   return rows.map((r) => r.id);
