@@ -80,8 +80,14 @@ export async function claimRuns(db: Sql): Promise<void> {
     UPDATE rule_cursors c SET claimed_time = ${upTo}::timestamptz, claimed_id = ${NIL}::uuid
     WHERE c.claimed_time < ${upTo}::timestamptz
       AND NOT EXISTS (SELECT 1 FROM run_rules r WHERE r.workspace_id = c.workspace_id AND r.is_enabled)`);
+  // Only the workspaces with runs to claim: an idle one costs an index probe, not a transaction.
   const behind = await db.query<{ workspace_id: string }>(sql`
-    SELECT workspace_id FROM rule_cursors WHERE claimed_time < ${upTo}::timestamptz ORDER BY claimed_time`);
+    SELECT c.workspace_id FROM rule_cursors c
+    WHERE c.claimed_time < ${upTo}::timestamptz AND EXISTS (
+      SELECT 1 FROM runs r
+      WHERE r.workspace_id = c.workspace_id AND r.end_time IS NOT NULL
+        AND (r.updated_at, r.id) > (c.claimed_time, c.claimed_id) AND r.updated_at < ${upTo}::timestamptz)
+    ORDER BY c.claimed_time`);
   for (const { workspace_id } of behind) while (await claimPage(db, workspace_id, upTo));
 }
 
