@@ -24,7 +24,7 @@ describe("automation rules", () => {
     });
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
-    server = await startServer({ env: { ALLOW_PRIVATE_EGRESS: "1" } });
+    server = await startServer({ env: { ALLOW_PRIVATE_EGRESS: "1", RULE_RETRY_BASE_MS: "100" } });
     earlyRun = await ingest("wanted");
     // The project's id, as the feedback on one of its runs names it.
     const probe = await call(server, "POST", "/feedback", { run_id: earlyRun, key: "probe" });
@@ -89,17 +89,20 @@ describe("automation rules", () => {
 
     const triggered = await call(server, "POST", `/runs/rules/${rule.id}/trigger`);
     assert.equal(triggered.status, 200);
-    assert.equal(triggered.body.matched, 1);
-    assert.ok(received.some((r) => r.body.run?.id === earlyRun));
+    assert.deepEqual([triggered.body.matched, triggered.body.actions], [1, { queued: 2 }]);
+    await eventually(async () => received.some((r) => r.body.run?.id === earlyRun));
     assert.equal((await call(server, "POST", `/runs/rules/${rule.id}/trigger`)).body.matched, 0);
 
-    const logs = await call(server, "GET", `/runs/rules/${rule.id}/logs`);
+    const logs = await eventually(async () => {
+      const found = await call(server, "GET", `/runs/rules/${rule.id}/logs`);
+      return found.body.length === 4 ? found : null;
+    });
     assert.equal(logs.status, 200);
     assert.deepEqual(new Set(logs.body.map((l: { run_id: string }) => l.run_id)), new Set([wanted, earlyRun]));
     assert.ok(logs.body.every((l: { outcome: string }) => l.outcome === "success"));
   });
 
-  test("a failing webhook is retried and its failure is logged", async () => {
+  test("a failing webhook is retried with backoff under one delivery id, each failure logged", async () => {
     const rule = (
       await call(server, "POST", "/runs/rules", {
         display_name: "down",
@@ -109,9 +112,25 @@ describe("automation rules", () => {
       })
     ).body;
     const triggered = await call(server, "POST", `/runs/rules/${rule.id}/trigger`);
-    assert.deepEqual(triggered.body.actions, { succeeded: 0, failed: 1 });
-    const [log] = (await call(server, "GET", `/runs/rules/${rule.id}/logs`)).body;
-    assert.deepEqual([log.action, log.outcome, log.attempts, log.status_code], ["webhook", "error", 3, 503]);
+    assert.deepEqual(triggered.body.actions, { queued: 1 });
+    const logs = await eventually(async () => {
+      const found = (await call(server, "GET", `/runs/rules/${rule.id}/logs`)).body;
+      return found.length >= 3 ? found.reverse() : null;
+    });
+    assert.deepEqual(
+      logs
+        .slice(0, 3)
+        .map((l: { action: string; outcome: string; attempts: number; status_code: number }) => [
+          l.action,
+          l.outcome,
+          l.attempts,
+          l.status_code,
+        ]),
+      [1, 2, 3].map((attempt) => ["webhook", "error", attempt, 503]),
+    );
+    const sent = received.filter((r) => r.body.rule_id === rule.id);
+    assert.ok(sent.length >= 3);
+    assert.equal(new Set(sent.map((r) => r.headers["x-tracelight-delivery"])).size, 1, "one delivery id across retries");
   });
 
   test("sampling rate 0 never acts; rules can be listed, changed and deleted", async () => {

@@ -141,7 +141,7 @@ describe("two web instances and a worker on one PostgreSQL", { skip: pgUrl ? fal
     assert.match(metrics, /tracelight_http_requests_total\{method="POST",route="\/runs\/batch",status="202"\} \d+/);
     assert.match(metrics, /tracelight_db_pool_connections\{pool="requests",state="total"\} \d+/);
     const workerMetrics = await (await fetch(`${workerUrl}/metrics`)).text();
-    assert.match(workerMetrics, /tracelight_job_queue_waiting\{queue="rules"\} \d+/);
+    assert.match(workerMetrics, /tracelight_job_queue_waiting\{queue="rule-action"\} \d+/);
     assert.match(workerMetrics, /tracelight_job_queue_oldest_seconds\{queue="evaluation"\} [\d.]+/);
     assert.equal((await fetch(`${workerUrl}/readyz`)).status, 200);
   });

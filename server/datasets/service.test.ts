@@ -11,7 +11,9 @@ import { AppError } from "../core/errors";
 import type { Part } from "../http/multipart";
 import { storeProject, storeRun } from "../feedback/test-runs";
 import { addRunToDataset } from "../rules/dataset";
+import { startJobs, stopJobs } from "../jobs/queue";
 import { evaluateRules } from "../rules/evaluate";
+import "../rules/deliver";
 import { ruleCreate } from "../rules/schema";
 import { createRule, ruleLogs } from "../rules/service";
 import type { RuleRun } from "../rules/actions";
@@ -33,6 +35,15 @@ const part = (name: string, body: string | Buffer, contentType = "application/js
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
   return { name, filename: "blob", contentType, headers: {}, size: bytes.length, body: bytes };
 };
+async function until<T>(read: () => Promise<T | null>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting for the rule's action");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 const list = (db: Sql, ws: string, q: Record<string, unknown>) => listExamples(db, ws, exampleListQuery.parse(q));
 
 withTestDatabases("datasets", (open) => {
@@ -246,19 +257,31 @@ withTestDatabases("datasets", (open) => {
     );
     const llm = await storeRun(db, ws, project, { runType: "llm", inputs: { prompt: "hi" }, outputs: { text: "hello" } });
     const chain = await storeRun(db, ws, project, { runType: "chain" });
-    const [report] = await evaluateRules(db, ws, [llm, chain]);
-    assert.deepEqual(report.actions, { succeeded: 1, failed: 0 });
-    await evaluateRules(db, ws, [llm]);
-    const examples = await list(db, ws, { dataset: target });
-    assert.deepEqual(
-      examples.map((e) => [e.inputs, e.outputs, e.source_run_id]),
-      [[{ prompt: "hi" }, { text: "hello" }, llm]],
-    );
-    const logs = await ruleLogs(db, ws, rule.id, { offset: 0, limit: 10 });
-    assert.match(JSON.stringify(logs), new RegExp(`example ${examples[0].id}`));
-    await deleteDataset(db, ws, target);
-    const later = await storeRun(db, ws, project, { runType: "llm" });
-    const [failed] = await evaluateRules(db, ws, [later]);
-    assert.deepEqual(failed.actions, { succeeded: 0, failed: 1 }, "a deleted dataset fails the action, logged");
+    await startJobs(db, 1);
+    try {
+      const [report] = await evaluateRules(db, ws, [llm, chain]);
+      assert.deepEqual(report.actions, { queued: 1 });
+      assert.deepEqual((await evaluateRules(db, ws, [llm]))[0].actions, { queued: 0 });
+      const logs = await until(async () => {
+        const found = await ruleLogs(db, ws, rule.id, { offset: 0, limit: 10 });
+        return found.length ? found : null;
+      });
+      const examples = await list(db, ws, { dataset: target });
+      assert.deepEqual(
+        examples.map((e) => [e.inputs, e.outputs, e.source_run_id]),
+        [[{ prompt: "hi" }, { text: "hello" }, llm]],
+      );
+      assert.match(JSON.stringify(logs), new RegExp(`example ${examples[0].id}`));
+      await deleteDataset(db, ws, target);
+      const later = await storeRun(db, ws, project, { runType: "llm" });
+      assert.deepEqual((await evaluateRules(db, ws, [later]))[0].actions, { queued: 1 });
+      const [failed] = await until(async () => {
+        const found = (await ruleLogs(db, ws, rule.id, { offset: 0, limit: 10 })).filter((l) => l.run_id === later);
+        return found.length ? found : null;
+      });
+      assert.deepEqual([failed.outcome, failed.attempts], ["error", 1], "a deleted dataset fails the action, logged, not retried");
+    } finally {
+      await stopJobs();
+    }
   });
 });

@@ -1,6 +1,9 @@
 import type { Sql } from "../db/client";
 
-/** Work that follows stored runs: automation rules today, online evaluators next. */
+/**
+ * Work that follows stored runs (the automation rules' claim). It runs in memory after the commit
+ * and is lost with the process, so it may only hasten work whose record is the database itself.
+ */
 export type AfterIngest = (db: Sql, workspaceId: string, runIds: string[]) => Promise<unknown>;
 
 // On globalThis: Next.js may load this module more than once (the server's start and its routes),

@@ -147,11 +147,6 @@ export async function startJobs(db: Sql, workers = env().JOB_WORKERS): Promise<v
   }
 }
 
-/** Whether this process started the queue (`startJobs`): jobs can be enqueued and will be run. */
-export function jobsStarted(): boolean {
-  return state.tracelightBoss !== undefined;
-}
-
 /** Jobs waiting per defined queue and how long the oldest has waited, for /metrics. */
 export async function queueDepths(db: Sql): Promise<{ queue: string; waiting: number; oldestSeconds: number }[]> {
   const { rows } = await db.text(

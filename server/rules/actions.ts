@@ -1,7 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { postJson } from "../egress/http";
 import { insertFeedback } from "../feedback/store";
 import { isoFromDb } from "../core/time";
 import { addRunsToQueue } from "../review/queues/items";
@@ -59,83 +57,42 @@ function runPayload(run: RuleRun) {
   };
 }
 
-interface Outcome {
-  action: "add_feedback" | "add_to_dataset" | "add_to_annotation_queue" | "webhook";
-  ok: boolean;
-  attempts?: number;
-  status?: number | null;
-  detail: string;
-}
+export type ActionKind = "add_feedback" | "add_to_dataset" | "add_to_annotation_queue";
 
-async function log(db: Sql, rule: Rule, runId: string, o: Outcome): Promise<void> {
-  await db.prisma.runRuleLog.create({
-    data: {
-      id: randomUUID(),
-      workspaceId: rule.workspaceId,
-      ruleId: rule.id,
-      runId,
-      action: o.action,
-      outcome: o.ok ? "success" : "error",
-      attempts: o.attempts ?? 1,
-      statusCode: o.status ?? null,
-      detail: o.detail.slice(0, 2000),
-    },
-  });
-}
-
-/** Runs every action of the rule on one sampled run; each outcome is logged, none stops the others. */
-export async function applyActions(db: Sql, rule: Rule, run: RuleRun): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
-  const attempt = async (action: Outcome["action"], work: () => Promise<Omit<Outcome, "action">>) => {
-    let outcome: Outcome;
-    try {
-      outcome = { action, ...(await work()) };
-    } catch (error) {
-      outcome = { action, ok: false, detail: (error as Error).message };
-    }
-    outcomes.push(outcome);
-    await log(db, rule, run.id, outcome);
-  };
-  if (rule.addFeedback) {
+/**
+ * Does one of the rule's database actions on the run, in the caller's transaction; returns what
+ * the log says it made. `delivery` (the action's idempotency key) is the feedback's id, so the
+ * feedback is one row however often the action runs.
+ */
+export async function applyAction(db: Sql, rule: Rule, run: RuleRun, action: ActionKind, delivery: string): Promise<string> {
+  if (action === "add_feedback") {
     const fb = rule.addFeedback;
-    await attempt("add_feedback", async () => {
-      const [feedbackId] = await insertFeedback(db, rule.workspaceId, [
-        {
-          run_id: run.id,
-          trace_id: run.trace_id,
-          key: fb.key,
-          score: fb.score,
-          value: fb.value,
-          comment: fb.comment,
-          feedback_source: { type: "auto_eval", metadata: { rule_id: rule.id } },
-        },
-      ]);
-      return { ok: true, detail: `feedback ${feedbackId}` };
-    });
+    if (!fb) throw new ActionGone("the rule no longer gives feedback");
+    const [feedbackId] = await insertFeedback(db, rule.workspaceId, [
+      {
+        id: delivery,
+        run_id: run.id,
+        trace_id: run.trace_id,
+        key: fb.key,
+        score: fb.score,
+        value: fb.value,
+        comment: fb.comment,
+        feedback_source: { type: "auto_eval", metadata: { rule_id: rule.id } },
+      },
+    ]);
+    return `feedback ${feedbackId}`;
   }
-  if (rule.addToDatasetId) {
-    const datasetId = rule.addToDatasetId;
-    await attempt("add_to_dataset", async () => ({
-      ok: true,
-      detail: `example ${await addRunToDataset(db, rule.workspaceId, datasetId, run)}`,
-    }));
+  if (action === "add_to_dataset") {
+    if (!rule.addToDatasetId) throw new ActionGone("the rule no longer adds to a dataset");
+    return `example ${await addRunToDataset(db, rule.workspaceId, rule.addToDatasetId, run)}`;
   }
-  if (rule.addToAnnotationQueueId) {
-    const queueId = rule.addToAnnotationQueueId;
-    await attempt("add_to_annotation_queue", async () => {
-      const [item] = await addRunsToQueue(db, rule.workspaceId, queueId, [{ run_id: run.id }]);
-      return { ok: true, detail: `queue run ${item.id}` };
-    });
-  }
-  for (const hook of rule.webhooks) {
-    await attempt("webhook", async () => {
-      const result = await postJson(
-        hook.url,
-        { rule_id: rule.id, rule_name: rule.displayName, run: runPayload(run) },
-        { headers: hook.headers ?? {} },
-      );
-      return { ok: result.ok, attempts: result.attempts, status: result.status, detail: `${hook.url}: ${result.detail}` };
-    });
-  }
-  return outcomes;
+  if (!rule.addToAnnotationQueueId) throw new ActionGone("the rule no longer adds to an annotation queue");
+  const [item] = await addRunsToQueue(db, rule.workspaceId, rule.addToAnnotationQueueId, [{ run_id: run.id }]);
+  return `queue run ${item.id}`;
 }
+
+/** The rule was changed after the run was claimed and no longer has this action: nothing to retry. */
+export class ActionGone extends Error {}
+
+/** The body a webhook receiver gets for one run. */
+export const webhookBody = (rule: Rule, run: RuleRun) => ({ rule_id: rule.id, rule_name: rule.displayName, run: runPayload(run) });

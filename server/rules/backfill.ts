@@ -67,7 +67,7 @@ async function scan(db: Sql, jobs: Job<{ backfill_id: string }>[]): Promise<void
       const page = await rangePage(db, rule, range, cursor, PAGE);
       const last = page.at(-1);
       await db.tx(async (tx) => {
-        const queued = await claimAndQueue(
+        const { sampled: queued } = await claimAndQueue(
           tx,
           rule,
           page.map((r) => r.id),

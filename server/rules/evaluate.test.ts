@@ -11,6 +11,9 @@ import { AppError } from "../core/errors";
 import { listFeedback } from "../feedback/service";
 import { feedbackListQuery } from "../feedback/schema";
 import { storeProject, storeRun } from "../feedback/test-runs";
+import { startJobs, stopJobs } from "../jobs/queue";
+import { claimRuns } from "./claim";
+import { ACTION_ATTEMPTS } from "./deliver";
 import { evaluateRules, triggerRule } from "./evaluate";
 import { ruleCreate, ruleUpdate } from "./schema";
 import { createRule, deleteRule, listRules, readRule, ruleLogs, updateRule } from "./service";
@@ -21,25 +24,39 @@ const status = (code: number) => (error: unknown) =>
 let receiver: Server;
 let hookUrl: string;
 const received: { path: string; body: any; headers: Record<string, unknown> }[] = [];
-const failing = new Set<string>();
+/** Paths that answer 503, and how many more times (then 204). */
+const failures = new Map<string, number>();
 before(async () => {
   process.env.ALLOW_PRIVATE_EGRESS = "1";
+  process.env.RULE_RETRY_BASE_MS = "20";
   resetEnv();
   receiver = createServer((req, res) => {
     let body = "";
     req.on("data", (d) => (body += d));
     req.on("end", () => {
       received.push({ path: req.url!, body: JSON.parse(body), headers: req.headers });
-      res.writeHead(failing.has(req.url!) ? 503 : 204).end();
+      const left = failures.get(req.url!) ?? 0;
+      failures.set(req.url!, left - 1);
+      res.writeHead(left > 0 ? 503 : 204).end();
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
 });
 after(async () => {
+  delete process.env.RULE_RETRY_BASE_MS;
+  resetEnv();
   receiver.closeAllConnections();
   await new Promise((r) => receiver.close(r));
 });
+
+async function until(what: string, done: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 withTestDatabases("automation rules", (open) => {
   let db: Sql;
@@ -51,6 +68,7 @@ withTestDatabases("automation rules", (open) => {
     ws = (await createWorkspace(db.prisma, "rules tests")).id;
     other = (await createWorkspace(db.prisma, "other")).id;
     project = await storeProject(db, ws);
+    await startJobs(db, 1);
   });
 
   const make = (body: Record<string, unknown>, workspace = ws) =>
@@ -90,7 +108,14 @@ withTestDatabases("automation rules", (open) => {
     await assert.rejects(readRule(db, ws, rule.id), status(404));
   });
 
-  test("after ingest: matching finished runs get feedback and a webhook, once; others are left alone", async () => {
+  /** The deliveries a rule's webhook got, once `count` of them have come. */
+  const deliveries = async (ruleId: string, count: number) => {
+    await until(`${count} deliveries`, async () => received.filter((r) => r.body.rule_id === ruleId).length >= count);
+    return received.filter((r) => r.body.rule_id === ruleId);
+  };
+  const logsOf = (ruleId: string) => ruleLogs(db, ws, ruleId, { offset: 0, limit: 1000 });
+
+  test("runs are claimed from the runs table: matching finished runs get feedback and a webhook, once; others are left alone", async () => {
     const p = await storeProject(db, ws);
     const rule = await createRule(
       db,
@@ -103,38 +128,72 @@ withTestDatabases("automation rules", (open) => {
         webhooks: [{ url: `${hookUrl}/hook`, headers: { "x-token": "t" } }],
       }),
     );
+    // Stored without ingest, so no notification: the claim finds them in the table.
     const llm = await storeRun(db, ws, p, { runType: "llm", name: "chat", outputs: { text: "hi" } });
     const chain = await storeRun(db, ws, p, { runType: "chain" });
     const pending = await storeRun(db, ws, p, { runType: "llm", ended: false });
     const elsewhere = await storeRun(db, ws, project, { runType: "llm" });
+    await claimRuns(db);
 
-    const [report] = await evaluateRules(db, ws, [llm, chain, pending, elsewhere]);
-    assert.deepEqual(report, { rule_id: rule.id, matched: 1, sampled: 1, actions: { succeeded: 2, failed: 0 } });
-    const hook = received.filter((r) => r.body.rule_id === rule.id);
-    assert.equal(hook.length, 1);
-    assert.equal(hook[0].body.rule_id, rule.id);
-    assert.equal(hook[0].body.run.id, llm);
-    assert.deepEqual(hook[0].body.run.outputs, { text: "hi" });
-    assert.equal(hook[0].headers["x-token"], "t");
-    const feedback = await listFeedback(db, ws, feedbackListQuery.parse({ run: llm }));
+    const [hook] = await deliveries(rule.id, 1);
+    assert.equal(hook.body.run.id, llm);
+    assert.deepEqual(hook.body.run.outputs, { text: "hi" });
+    assert.equal(hook.headers["x-token"], "t");
+    assert.match(String(hook.headers["x-tracelight-delivery"]), /^[0-9a-f-]{36}$/);
+    await until("feedback", async () => (await listFeedback(db, ws, feedbackListQuery.parse({ run: llm }))).length === 1);
+    const feedback = await listFeedback(db, ws, feedbackListQuery.parse({ run: [llm, chain, pending, elsewhere] }));
     assert.deepEqual(
-      feedback.map((f) => [f.key, f.score, (f.feedback_source as { type: string }).type]),
-      [["auto", 0.5, "auto_eval"]],
+      feedback.map((f) => [f.run_id, f.key, f.score, (f.feedback_source as { type: string }).type]),
+      [[llm, "auto", 0.5, "auto_eval"]],
     );
 
-    const again = await evaluateRules(db, ws, [llm]);
-    assert.equal(again[0].matched, 0, "a run is acted on once per rule");
-    await db.query(sql`UPDATE runs SET end_time = start_time, status = 'success' WHERE id = ${pending}`);
-    assert.equal((await evaluateRules(db, ws, [pending]))[0].sampled, 1, "a run finished by a later patch is picked up then");
+    await claimRuns(db);
+    assert.deepEqual(await evaluateRules(db, ws, [llm]), [{ rule_id: rule.id, matched: 0, sampled: 0, actions: { queued: 0 } }]);
+    await db.query(sql`UPDATE runs SET end_time = start_time, status = 'success', updated_at = now() WHERE id = ${pending}`);
+    await claimRuns(db);
+    const both = await deliveries(rule.id, 2);
+    assert.deepEqual(new Set(both.map((d) => d.body.run.id)), new Set([llm, pending]), "a run finished by a later patch is picked up then");
 
-    const logs = await ruleLogs(db, ws, rule.id, { offset: 0, limit: 100 });
-    assert.equal(logs.length, 4);
+    await until("4 log lines", async () => (await logsOf(rule.id)).length === 4);
+    const logs = await logsOf(rule.id);
     assert.ok(logs.every((l) => l.outcome === "success"));
     assert.deepEqual(new Set(logs.map((l) => l.action)), new Set(["add_feedback", "webhook"]));
+    assert.ok(
+      logs.some((l) => l.id === hook.headers["x-tracelight-delivery"]),
+      "the webhook's success is logged under its delivery id",
+    );
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal((await deliveries(rule.id, 2)).length, 2, "once per run");
     await assert.rejects(ruleLogs(db, other, rule.id, { offset: 0, limit: 100 }), status(404));
   });
 
-  test("sampling rate 0 acts on nothing; disabled rules are skipped on ingest", async () => {
+  test("a writer that commits after a later one is not skipped: the cursor waits for open transactions", async (t) => {
+    if ((await open()).poolStats().length === 0)
+      return t.skip("the embedded database has one connection: no other transaction is open while the claim runs");
+    const p = await storeProject(db, ws);
+    const rule = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({ display_name: "order", session_id: p, webhooks: [{ url: `${hookUrl}/order` }] }),
+    );
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let early = "";
+    const slow = db.tx(async (tx) => {
+      early = await storeRun(tx, ws, p); // its updated_at is this transaction's start
+      await gate;
+    });
+    await until("the slow writer", async () => early !== "");
+    const late = await storeRun(db, ws, p);
+    await claimRuns(db);
+    release();
+    await slow;
+    await claimRuns(db);
+    const got = await deliveries(rule.id, 2);
+    assert.deepEqual(new Set(got.map((d) => d.body.run.id)), new Set([early, late]));
+  });
+
+  test("sampling rate 0 acts on nothing; disabled rules are skipped", async () => {
     const p = await storeProject(db, ws);
     const never = await createRule(
       db,
@@ -152,12 +211,16 @@ withTestDatabases("automation rules", (open) => {
       reports.map((r) => [r.rule_id, r.matched, r.sampled]),
       [[never.id, 2, 0]],
     );
-    assert.equal((await listFeedback(db, ws, feedbackListQuery.parse({ run: runs }))).length, 0);
     const manual = await triggerRule(db, ws, off.id);
-    assert.equal(manual.sampled, 2, "a disabled rule can still be run by hand");
+    assert.deepEqual([manual.sampled, manual.actions.queued], [2, 2], "a disabled rule can still be run by hand");
+    await until("the manual run's feedback", async () => (await listFeedback(db, ws, feedbackListQuery.parse({ run: runs }))).length === 2);
+    assert.deepEqual(
+      (await listFeedback(db, ws, feedbackListQuery.parse({ run: runs }))).map((f) => f.key),
+      ["off", "off"],
+    );
   });
 
-  test("trigger backfills matching runs, honours sampling roughly, and records failing webhooks", async () => {
+  test("trigger claims past runs, honours sampling roughly; a failing webhook is retried with backoff under one delivery id", async () => {
     const p = await storeProject(db, ws);
     const runs: string[] = [];
     for (let i = 0; i < 200; i++) runs.push(await storeRun(db, ws, p, { name: i % 2 ? "odd" : "even" }));
@@ -175,19 +238,46 @@ withTestDatabases("automation rules", (open) => {
     const report = await triggerRule(db, ws, half.id);
     assert.equal(report.matched, 100);
     assert.ok(report.sampled > 25 && report.sampled < 75, `sampled ${report.sampled} of 100 at 0.5`);
+    assert.equal(report.actions.queued, report.sampled);
     assert.equal((await triggerRule(db, ws, half.id)).matched, 0, "a second trigger finds nothing new");
 
-    failing.add("/broken");
-    const broken = await createRule(
+    failures.set("/flaky", 2);
+    const flaky = await createRule(
       db,
       ws,
-      ruleCreate.parse({ display_name: "broken", session_id: p, filter: `eq(id, "${runs[0]}")`, webhooks: [{ url: `${hookUrl}/broken` }] }),
+      ruleCreate.parse({ display_name: "flaky", session_id: p, filter: `eq(id, "${runs[0]}")`, webhooks: [{ url: `${hookUrl}/flaky` }] }),
     );
-    const bad = await triggerRule(db, ws, broken.id);
-    assert.deepEqual(bad.actions, { succeeded: 0, failed: 1 });
-    assert.equal(received.filter((r) => r.body.rule_id === broken.id).length, 3, "three attempts");
-    const [log] = await ruleLogs(db, ws, broken.id, { offset: 0, limit: 10 });
-    assert.deepEqual([log.action, log.outcome, log.attempts, log.status_code], ["webhook", "error", 3, 503]);
-    await assert.rejects(triggerRule(db, other, broken.id), status(404));
+    assert.deepEqual((await triggerRule(db, ws, flaky.id)).actions, { queued: 1 });
+    const tries = await deliveries(flaky.id, 3);
+    assert.equal(new Set(tries.map((d) => d.headers["x-tracelight-delivery"])).size, 1, "one delivery id across retries");
+    await until("the success", async () => (await logsOf(flaky.id)).some((l) => l.outcome === "success"));
+    const logs = (await logsOf(flaky.id)).reverse();
+    assert.deepEqual(
+      logs.map((l) => [l.outcome, l.attempts, l.status_code]),
+      [
+        ["error", 1, 503],
+        ["error", 2, 503],
+        ["success", 3, 204],
+      ],
+    );
+    assert.match(logs[0].detail!, /attempt 1 of 8, next in/);
+
+    failures.set("/gone", Infinity);
+    const gone = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({ display_name: "gone", session_id: p, filter: `eq(id, "${runs[0]}")`, webhooks: [{ url: `${hookUrl}/gone` }] }),
+    );
+    await triggerRule(db, ws, gone.id);
+    await until("giving up", async () => (await logsOf(gone.id)).length === ACTION_ATTEMPTS, 30_000);
+    const [last] = await logsOf(gone.id);
+    assert.deepEqual([last.action, last.outcome, last.attempts, last.status_code], ["webhook", "error", ACTION_ATTEMPTS, 503]);
+    assert.match(last.detail!, /gave up after 8 attempts/);
+    assert.equal((await deliveries(gone.id, ACTION_ATTEMPTS)).length, ACTION_ATTEMPTS);
+    await assert.rejects(triggerRule(db, other, gone.id), status(404));
+  });
+
+  test("teardown", async () => {
+    await stopJobs();
   });
 });

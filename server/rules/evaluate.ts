@@ -1,10 +1,8 @@
 import type { Sql } from "../db/client";
 import { queueEvaluations } from "../evaluators/queues";
-import { afterIngest } from "../ingest/after-ingest";
-import { defineQueue, jobsStarted, onJobs } from "../jobs/queue";
 import { sql } from "../db/sql";
 import { projectsOfRuns } from "../runs/lookup";
-import { applyActions, loadRuleRuns } from "./actions";
+import { queueActions } from "./deliver";
 import { unconsideredMatches } from "./match";
 import { enabledRules, loadRule, type Rule } from "./store";
 import type { RuleReport } from "./schema";
@@ -27,30 +25,37 @@ export async function claim(db: Sql, rule: Rule, runIds: string[]): Promise<stri
 }
 
 /**
- * Claims the runs and, for a rule with an evaluator, queues their evaluations in the same
- * transaction: a run the rule has considered is always one whose evaluation is queued.
+ * Claims the runs and enqueues, in the same transaction, every action of the rule on each sampled
+ * run and its evaluation by the rule's evaluator: a run the rule has considered is always one whose
+ * actions exist as durable jobs. A backfill (`backfillId`) queues only the evaluations.
  */
-export async function claimAndQueue(db: Sql, rule: Rule, runIds: string[], backfillId: string | null = null): Promise<string[]> {
-  const evaluatorId = rule.evaluatorId;
-  if (!evaluatorId) return claim(db, rule, runIds);
+export async function claimAndQueue(
+  db: Sql,
+  rule: Rule,
+  runIds: string[],
+  backfillId: string | null = null,
+): Promise<{ sampled: string[]; queued: number }> {
   return db.tx(async (tx) => {
     const sampled = await claim(tx, rule, runIds);
-    await queueEvaluations(tx, { ...rule, evaluatorId }, sampled, backfillId);
-    return sampled;
+    let queued = backfillId ? 0 : await queueActions(tx, rule, sampled);
+    if (rule.evaluatorId) {
+      await queueEvaluations(tx, { ...rule, evaluatorId: rule.evaluatorId }, sampled, backfillId);
+      queued += sampled.length;
+    }
+    return { sampled, queued };
   });
 }
 
 async function runRule(db: Sql, rule: Rule, candidates: string[] | null, limit: number): Promise<RuleReport> {
   const matched = await unconsideredMatches(db, rule, candidates, limit);
-  const sampled = await claimAndQueue(db, rule, matched);
-  const report: RuleReport = { rule_id: rule.id, matched: matched.length, sampled: sampled.length, actions: { succeeded: 0, failed: 0 } };
-  for (const run of await loadRuleRuns(db, rule.workspaceId, sampled)) {
-    for (const outcome of await applyActions(db, rule, run)) report.actions[outcome.ok ? "succeeded" : "failed"]++;
-  }
-  return report;
+  const { sampled, queued } = await claimAndQueue(db, rule, matched);
+  return { rule_id: rule.id, matched: matched.length, sampled: sampled.length, actions: { queued } };
 }
 
-/** Every enabled rule of the runs' projects, over those runs that are finished. */
+/**
+ * Every enabled rule of the runs' projects claims those runs that are finished, its actions
+ * enqueued. Called by the claim (claim.ts) in its transaction.
+ */
 export async function evaluateRules(db: Sql, workspaceId: string, runIds: string[]): Promise<RuleReport[]> {
   if (runIds.length === 0) return [];
   const rules = await enabledRules(db, workspaceId, await projectsOfRuns(db, workspaceId, runIds));
@@ -59,32 +64,10 @@ export async function evaluateRules(db: Sql, workspaceId: string, runIds: string
   return reports;
 }
 
-/** The runs one ingest request stored, for the rules of their workspace. */
-interface RulesJob {
-  workspaceId: string;
-  runIds: string[];
-}
-
-const rulesQueue = defineQueue<RulesJob>("rules", { batchSize: 20 });
-
-onJobs(rulesQueue, async (db, jobs) => {
-  for (const job of jobs) await evaluateRules(db, job.data.workspaceId, job.data.runIds);
-});
-
-/**
- * Ingest hands the runs it stored to the rules, after its commit: as a durable job that a worker
- * runs (with several instances, whichever worker claims it, once), when the workspace has any
- * enabled rule. A process without the job queue (a unit test) evaluates them at once instead.
- */
-afterIngest("Automation rules", async (db, workspaceId, runIds) => {
-  if (!(await db.prisma.runRule.count({ where: { workspaceId, isEnabled: true } }))) return;
-  if (jobsStarted()) await rulesQueue.enqueue(db, [{ data: { workspaceId, runIds } }]);
-  else await evaluateRules(db, workspaceId, runIds);
-});
-
 /**
  * POST /runs/rules/{id}/trigger: applies the rule now to the project's finished runs that it has
- * not considered yet (a backfill), newest first, honouring its sampling rate.
+ * not considered yet (a backfill), newest first, honouring its sampling rate; their actions are
+ * queued like those of new runs.
  */
 export async function triggerRule(db: Sql, workspaceId: string, ruleId: string, limit = 1000): Promise<RuleReport> {
   return runRule(db, await loadRule(db, workspaceId, ruleId), null, limit);

@@ -31,13 +31,22 @@ function scope(rule: RuleTarget): SqlFragment {
 const unconsidered = (rule: RuleTarget) => sql`NOT EXISTS (SELECT 1 FROM run_rule_runs c WHERE c.rule_id = ${rule.id} AND c.run_id = r.id)`;
 
 /**
- * Runs the rule is about and has not considered yet: among `candidates` after ingest, or the
- * newest ones when triggered by hand.
+ * Runs the rule is about and has not considered yet: among `candidates` (a claimed page of new
+ * runs: those written since the rule was made, so a rule made while the claim is behind does not
+ * reach back, which is a backfill's or a trigger's to do), or the newest ones when triggered by hand.
  */
-export async function unconsideredMatches(db: Sql, rule: RuleTarget, candidates: string[] | null, limit: number): Promise<string[]> {
+export async function unconsideredMatches(
+  db: Sql,
+  rule: RuleTarget & { createdAt: Date },
+  candidates: string[] | null,
+  limit: number,
+): Promise<string[]> {
+  const among = candidates
+    ? sql`AND r.id = ANY(${candidates}::uuid[]) AND r.updated_at >= ${rule.createdAt.toISOString()}::timestamptz`
+    : sql``;
   const rows = await db.query<{ id: string }>(sql`
     SELECT r.id FROM runs r
-    WHERE ${scope(rule)} ${candidates ? sql`AND r.id = ANY(${candidates}::uuid[])` : sql``} AND ${unconsidered(rule)}
+    WHERE ${scope(rule)} ${among} AND ${unconsidered(rule)}
     ORDER BY r.start_time DESC, r.id
     LIMIT ${limit}`);
   return rows.map((r) => r.id);

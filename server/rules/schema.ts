@@ -138,11 +138,11 @@ export const wireRuleLog = z.object({
 });
 export type WireRuleLog = z.infer<typeof wireRuleLog>;
 
-/** What applying a rule now did. */
+/** What applying a rule now did: its actions are durable jobs, queued (their outcomes are in its logs). */
 export const wireRuleReport = z.object({
   rule_id: z.string(),
   matched: z.number(),
   sampled: z.number(),
-  actions: z.object({ succeeded: z.number(), failed: z.number() }),
+  actions: z.object({ queued: z.number() }),
 });
 export type RuleReport = z.infer<typeof wireRuleReport>;

@@ -10,6 +10,7 @@ import { readSession } from "../sessions/service";
 import { EVALUATOR_PROJECT } from "../sessions/v2";
 import { loadQueue } from "../review/queues/queues";
 import { latestBackfills, startBackfill } from "./backfill";
+import { startCursor } from "./claim";
 import { checkRuleFilter } from "./match";
 import type { AddFeedback, RuleCreate, RuleListQuery, RuleUpdate, Webhook, WireBackfill, WireRule, WireRuleLog } from "./schema";
 import { asRule, loadRule, type Rule } from "./store";
@@ -131,22 +132,25 @@ export async function createRule(db: Sql, workspaceId: string, input: RuleCreate
         })
       ).id
     : (input.evaluator_id ?? null);
-  const row = await db.prisma.runRule.create({
-    data: {
-      id: randomUUID(),
-      workspaceId,
-      projectId: input.session_id ?? null,
-      datasetId: input.dataset_id ?? null,
-      evaluatorId,
-      displayName: input.display_name,
-      filter: input.filter || null,
-      samplingRate: input.sampling_rate,
-      isEnabled: input.is_enabled,
-      addToDatasetId: input.add_to_dataset_id ?? null,
-      addToAnnotationQueueId: input.add_to_annotation_queue_id ?? null,
-      addFeedback: jsonOrNull(input.add_feedback),
-      webhooks: input.webhooks,
-    },
+  const row = await db.transaction(async (tx) => {
+    await startCursor(tx, workspaceId);
+    return tx.prisma.runRule.create({
+      data: {
+        id: randomUUID(),
+        workspaceId,
+        projectId: input.session_id ?? null,
+        datasetId: input.dataset_id ?? null,
+        evaluatorId,
+        displayName: input.display_name,
+        filter: input.filter || null,
+        samplingRate: input.sampling_rate,
+        isEnabled: input.is_enabled,
+        addToDatasetId: input.add_to_dataset_id ?? null,
+        addToAnnotationQueueId: input.add_to_annotation_queue_id ?? null,
+        addFeedback: jsonOrNull(input.add_feedback),
+        webhooks: input.webhooks,
+      },
+    });
   });
   const rule = asRule(row);
   await backfillFrom(db, workspaceId, rule, input.backfill_from);
@@ -188,6 +192,7 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
     ...change,
     evaluator_id: change.evaluator_id !== undefined ? change.evaluator_id : current.evaluatorId,
   });
+  if (change.is_enabled) await startCursor(db, workspaceId);
   const row = await db.prisma.runRule.update({
     where: { id: current.id },
     data: {
