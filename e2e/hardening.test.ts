@@ -152,7 +152,7 @@ describe("hardening: sizes, content types", () => {
           refused: [...refused],
         }),
       );
-      assert.match(refused.get(taken.id)!, /already exists in another workspace/);
+      assert.match(refused.get(taken.id)!, /already exists; send it with a new id/);
       assert.match(refused.get(hugeTokens.id)!, /whole numbers from 0/);
       assert.match(refused.get(longProject.id)!, /at most 1,000 characters/);
       const stored = await client.readRun(nul.id);
@@ -167,7 +167,12 @@ describe("hardening: sizes, content types", () => {
       );
       const single = await call(server, "POST", "/runs", taken);
       assert.equal(single.status, 409, "a single run with another workspace's id is a 409 naming it");
-      assert.match(single.body.detail, new RegExp(foreign));
+      assert.equal(single.body.detail, `Run ${foreign} already exists; send it with a new id.`, "not where it exists");
+      // The SDK's updateRun (a PATCH): as if the run were unknown here.
+      await assert.rejects(
+        client.updateRun(foreign, { outputs: { stolen: true }, end_time: Date.now() }),
+        (e: Error & { status?: number }) => e.status === 404 && e.message.includes(`Run ${foreign} not found.`),
+      );
     }
   });
 
