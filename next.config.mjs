@@ -2,7 +2,7 @@
  * The REST tree lives under app/api/v1. The contract's root paths (/info, /runs/..., /otel/v1/traces,
  * /v1/platform/...) are rewritten onto it, so `{base}/runs/x` and `{base}/api/v1/runs/x` are the same.
  */
-const API_ROOTS = [
+export const API_ROOTS = [
   "info",
   "runs",
   "otel",
@@ -30,6 +30,21 @@ const API_ROOTS = [
   "prompt-webhooks",
   "playground",
 ];
+
+/**
+ * The app path a request path is rewritten to (the rewrites below, as a function): scripts/serve.mjs
+ * labels /metrics by the app route that answers, whichever alias the caller used.
+ */
+export function rewrittenPath(pathname) {
+  const share = /^\/public\/([^/]+)\/(r|d)$/.exec(pathname);
+  if (share) return `/share/${share[1]}/${share[2]}`;
+  const root = pathname.split("/")[1];
+  if (API_ROOTS.includes(root)) return `/api/v1${pathname}`;
+  if (root === "v1" || root === "v2") return `/api${pathname}`;
+  if (pathname.startsWith("/api/v1/v1/")) return `/api${pathname.slice("/api/v1".length)}`;
+  if (pathname.endsWith("/v1/metadata/submit")) return "/api/v1/metadata/submit";
+  return pathname;
+}
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

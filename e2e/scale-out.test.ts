@@ -138,7 +138,7 @@ describe("two web instances and a worker on one PostgreSQL", { skip: pgUrl ? fal
     assert.deepEqual(ready, { status: "ready", checks: { database: "ok", blobs: "ok", redis: "ok" } });
     const metrics = await (await fetch(`${web[0]!.url}/metrics`)).text();
     assert.match(metrics, /tracelight_ingest_runs_total\{outcome="stored"\} \d+/);
-    assert.match(metrics, /tracelight_http_requests_total\{method="POST",route="\/runs\/batch",status="202"\} \d+/);
+    assert.match(metrics, /tracelight_http_requests_total\{method="POST",route="\/api\/v1\/runs\/batch",status="202"\} \d+/);
     assert.match(metrics, /tracelight_db_pool_connections\{pool="requests",state="total"\} \d+/);
     const workerMetrics = await (await fetch(`${workerUrl}/metrics`)).text();
     assert.match(workerMetrics, /tracelight_job_queue_waiting\{queue="rule-action"\} \d+/);

@@ -132,6 +132,10 @@ describe("the client's v2 runs and traces API", () => {
     assert.match(refused.body.detail, /exactly one of project_ids and reference_dataset_id/);
     const semantic = await call(server, "POST", "/api/v2/runs/query", { project_ids: [projectId], ai_search: "angry users" });
     assert.equal(semantic.status, 400);
+    const unknown = randomUUID();
+    const elsewhere = await call(server, "POST", "/api/v2/runs/query", { project_ids: [projectId, unknown] });
+    assert.equal(elsewhere.status, 404, "a project that is not this workspace's is a 404, as everywhere else");
+    assert.equal(elsewhere.body.detail, `Project (session) ${unknown} not found.`);
   });
 
   test("runs.query over a dataset's experiments (reference_dataset_id)", async () => {

@@ -5,14 +5,17 @@
 // - a path that is not valid percent-encoding is a 400, not a 500 from the router;
 // - the caller's address is resolved once: X-Forwarded-For is believed only from TRUSTED_PROXIES,
 //   and what reaches the app in X-Forwarded-For is that one address.
-// - requests are counted for /metrics (by method, route pattern and status, with their durations);
+// - requests are counted for /metrics (by method, the app route's pattern and status, with their durations);
 // - on SIGTERM or SIGINT it stops accepting, lets in-flight requests finish, then stops the app's
 //   jobs and database (bounded by SHUTDOWN_TIMEOUT_MS) and exits.
 // Usage: node scripts/serve.mjs (PORT, HOSTNAME from the environment).
 import { createServer } from "node:http";
+import { readdirSync, readFileSync } from "node:fs";
 import { BlockList, isIP } from "node:net";
+import path from "node:path";
 import next from "next";
 import prometheus from "prom-client";
+import nextConfig, { rewrittenPath } from "../next.config.mjs";
 
 const MiB = 1024 * 1024;
 const port = Number(process.env.PORT || 1984);
@@ -34,16 +37,31 @@ const durations = new prometheus.Histogram({
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 });
 
-/** A path as a pattern, at most four segments: ids, tokens and names of things become ":id". */
-const ID = /^([0-9a-f-]{16,}|\d+|[A-Za-z0-9_-]{32,})$/i;
-const NAMED = /^(o|public|share|repos|commits|blobs)$/;
-function routeOf(url) {
-  const segments = new URL(url ?? "/", "http://x").pathname.split("/").filter(Boolean);
-  if (segments[0] === "_next") return "/_next";
-  if (segments[0] === "api" && segments[1] === "trpc") return "/api/trpc";
-  const named = (i) => (i > 0 && NAMED.test(segments[i - 1])) || (i > 1 && segments[i - 2] === "repos");
-  const pattern = segments.slice(0, 4).map((s, i) => (ID.test(s) || named(i) ? ":id" : s));
-  return `/${pattern.join("/")}`;
+/**
+ * The label of a request's route: the app route that answers it (`/api/v1/runs/[runId]`, whichever
+ * alias the caller used), read from the build's routes manifest, so /metrics keeps one series per
+ * route however many paths callers invent; a path no route answers is "unmatched".
+ */
+function routeLabels() {
+  const manifest = JSON.parse(readFileSync(path.join(nextConfig.distDir ?? ".next", "routes-manifest.json"), "utf8"));
+  const pages = new Set([...manifest.staticRoutes.map((r) => r.page), ...publicFiles()]);
+  const patterns = manifest.dynamicRoutes.map((r) => ({ page: r.page, regex: new RegExp(r.regex) }));
+  return (url) => {
+    const pathname = (url ?? "/").split(/[?#]/)[0];
+    if (pathname.startsWith("/_next/")) return "/_next";
+    const target = rewrittenPath(pathname);
+    const page = target.length > 1 ? target.replace(/\/+$/, "") : target;
+    if (pages.has(page)) return page;
+    return patterns.find((p) => p.regex.test(target))?.page ?? "unmatched";
+  };
+}
+
+function publicFiles() {
+  try {
+    return readdirSync("public", { recursive: true }).map((file) => `/${String(file).split(path.sep).join("/")}`);
+  } catch {
+    return [];
+  }
 }
 
 /** TRUSTED_PROXIES: comma-separated addresses or CIDR ranges of the proxies in front of this server. */
@@ -91,6 +109,7 @@ function refuse(res, status, detail) {
 const app = next({ dev: false, dir: process.cwd(), hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
+const routeOf = routeLabels();
 
 let inFlight = 0;
 let stopping = false;

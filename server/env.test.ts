@@ -49,3 +49,22 @@ test("with DATABASE_URL, a missing secret refuses to start; a published default 
     assert.equal(env().NEXTAUTH_SECRET, "n".repeat(32));
   });
 });
+
+test("METRICS_ALLOW: loopback by default, a list of addresses and CIDR ranges, anything else refused at start", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "tl-env-"));
+  try {
+    withEnv({ DATA_DIR: dir, DATABASE_URL: undefined, METRICS_ALLOW: undefined }, () =>
+      assert.deepEqual(env().METRICS_ALLOW, ["127.0.0.0/8", "::1"]),
+    );
+    withEnv({ DATA_DIR: dir, DATABASE_URL: undefined, METRICS_ALLOW: " 10.0.0.0/8, 192.0.2.7,fd00::/8 " }, () =>
+      assert.deepEqual(env().METRICS_ALLOW, ["10.0.0.0/8", "192.0.2.7", "fd00::/8"]),
+    );
+    withEnv({ DATA_DIR: dir, DATABASE_URL: undefined, METRICS_ALLOW: "" }, () => assert.deepEqual(env().METRICS_ALLOW, []));
+    for (const bad of ["prometheus.internal", "10.0.0.0/33", "10.0.0.1/8/2"])
+      withEnv({ DATA_DIR: dir, DATABASE_URL: undefined, METRICS_ALLOW: bad }, () =>
+        assert.throws(() => env(), /METRICS_ALLOW.*addresses or CIDR ranges/),
+      );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -10,6 +11,11 @@ const secret = z
   .string()
   .min(16, "must be at least 16 characters (use: openssl rand -base64 32)")
   .refine((v) => !PUBLISHED_DEFAULTS.includes(v), "is a published default value; set a random secret (openssl rand -base64 32)");
+const isAddressOrRange = (entry: string) => {
+  const [address = "", bits, ...rest] = entry.split("/");
+  const family = isIP(address);
+  return family !== 0 && !rest.length && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
+};
 const bool = z.enum(["1", "0", "true", "false", "on", "off"]).transform((v) => ["1", "true", "on"].includes(v));
 
 const schema = z.object({
@@ -66,8 +72,19 @@ const schema = z.object({
     .int()
     .positive()
     .default(10 * MiB),
-  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  /** GET /metrics answers a caller sending `Authorization: Bearer <METRICS_TOKEN>`, or one from METRICS_ALLOW. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** Addresses and CIDR ranges (comma-separated) that may read GET /metrics without the token; default: loopback only. */
+  METRICS_ALLOW: z
+    .string()
+    .default("127.0.0.0/8,::1")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().refine(isAddressOrRange, "must list addresses or CIDR ranges (e.g. 10.0.0.0/8,::1)"))),
   /** A worker process (`npm run worker`) serves /healthz, /readyz and /metrics on this port when set. */
   WORKER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** On SIGTERM: longest wait for in-flight requests and running jobs before the process exits anyway. */

@@ -51,8 +51,10 @@ function serveHealth(port: number): Server {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://worker");
     const route = routes[url.pathname];
+    // No proxy is believed here: the caller (for METRICS_ALLOW) is the socket's peer.
+    const caller = (req.socket.remoteAddress ?? "unknown").replace(/^::ffff:(?=\d+\.)/, "");
     const answer = route
-      ? await route(new Request(url, { headers: req.headers as Record<string, string> }))
+      ? await route(new Request(url, { headers: { ...(req.headers as Record<string, string>), "x-forwarded-for": caller } }))
       : Response.json({ detail: "Not found" }, { status: 404 });
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     res.end(Buffer.from(await answer.arrayBuffer()));

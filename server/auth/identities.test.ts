@@ -92,6 +92,23 @@ withTestDatabases("identities", (open) => {
     await deleteInvite(db, ada.workspaceId, pending.id);
   });
 
+  test("invites: two accepts at once (one batch transaction each, no interactive one) make one membership", async () => {
+    const owner = await signUp(db, { email: "owner-race@example.com", password: "owner-password" });
+    const invite = await createInvite(db, owner.workspaceId, { email: "racer@example.com", role: "member" }, owner.userId);
+    const racer = await signUp(db, { email: "racer@example.com", password: "racer-password" });
+    const user = (await getUser(db, racer.userId))!;
+    const outcomes = await Promise.allSettled([acceptInvite(db, user, invite.token), acceptInvite(db, user, invite.token)]);
+    const accepted = outcomes.filter((o) => o.status === "fulfilled");
+    assert.equal(accepted.length, 1, JSON.stringify(outcomes));
+    const refused = outcomes.find((o) => o.status === "rejected")!.reason;
+    assert.ok(refused instanceof AppError && [404, 409].includes(refused.status), String(refused));
+    assert.equal(await membership(db, racer.userId, owner.workspaceId), "member");
+    const [{ n }] = await db.query<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM memberships WHERE user_id = ${racer.userId}::uuid AND workspace_id = ${owner.workspaceId}::uuid`,
+    );
+    assert.equal(n, 1);
+  });
+
   test("members: list, role change, the last admin stays, removal revokes personal keys", async () => {
     const carol = (await db.query<{ id: string }>(sql`SELECT id FROM users WHERE email = 'carol@example.com'`))[0].id;
     assert.deepEqual(

@@ -4,7 +4,7 @@ import { conflict, forbidden, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import type { Role } from "./api-keys";
 import { isUuid } from "../core/uuid";
-import { addMember, normalizeEmail, type User } from "./users";
+import { normalizeEmail, type User } from "./users";
 import type { WireMember } from "./wire";
 
 /** An invitation can be accepted for this long. */
@@ -84,27 +84,31 @@ export async function deleteInvite(db: Sql, workspaceId: string, inviteId: strin
   if (!count) throw notFound(`Invitation ${inviteId} not found in this workspace (or already accepted).`);
 }
 
-/** The signed-in user accepts an invitation sent to their e-mail address; it works once. */
+/**
+ * The signed-in user accepts an invitation sent to their e-mail address; it works once. The claim
+ * and the membership are one batch transaction, not an interactive one that could expire while it
+ * waits for connections under load: a second accept finds the claim taken, and a membership that
+ * already exists is left as it is.
+ */
 export async function acceptInvite(db: Sql, user: User, token: string): Promise<{ workspace_id: string; role: Role }> {
   const gone = () => notFound("This invitation does not exist, was already accepted, or has expired.");
-  return db.prisma.$transaction(async (tx) => {
-    const invite = await tx.invite.findFirst({ where: { tokenHash: hashToken(token), acceptedAt: null, expiresAt: { gt: new Date() } } });
-    if (!invite) throw gone();
-    if (invite.email !== user.email) {
-      throw forbidden(`This invitation was sent to ${invite.email}; you are signed in as ${user.email}.`);
-    }
-    const claimed = await tx.invite.updateMany({
-      where: { id: invite.id, acceptedAt: null },
-      data: { acceptedAt: new Date(), acceptedBy: user.id },
-    });
-    if (!claimed.count) throw gone();
-    const role = invite.role as Role;
-    if (await tx.membership.count({ where: { userId: user.id, workspaceId: invite.workspaceId } })) {
-      throw conflict("You are already a member of this workspace.");
-    }
-    await addMember(tx, invite.workspaceId, user.id, role);
-    return { workspace_id: invite.workspaceId, role };
+  const invite = await db.prisma.invite.findFirst({
+    where: { tokenHash: hashToken(token), acceptedAt: null, expiresAt: { gt: new Date() } },
   });
+  if (!invite) throw gone();
+  if (invite.email !== user.email) {
+    throw forbidden(`This invitation was sent to ${invite.email}; you are signed in as ${user.email}.`);
+  }
+  if (await db.prisma.membership.count({ where: { userId: user.id, workspaceId: invite.workspaceId } })) {
+    throw conflict("You are already a member of this workspace.");
+  }
+  const role = invite.role as Role;
+  const [claimed] = await db.prisma.$transaction([
+    db.prisma.invite.updateMany({ where: { id: invite.id, acceptedAt: null }, data: { acceptedAt: new Date(), acceptedBy: user.id } }),
+    db.prisma.membership.createMany({ data: [{ userId: user.id, workspaceId: invite.workspaceId, role }], skipDuplicates: true }),
+  ]);
+  if (!claimed.count) throw gone();
+  return { workspace_id: invite.workspaceId, role };
 }
 
 /** Locks the workspace's memberships and returns the member's role and the number of admins. */

@@ -1,4 +1,5 @@
 import { raw, sql, type SqlFragment } from "../db/sql";
+import { escapeText, storableJson } from "../db/storable";
 import type { FilterNode } from "../runs/filter/ast";
 import { FilterSyntaxError } from "../runs/filter/errors";
 import { parseFilter } from "../runs/filter/parse";
@@ -31,7 +32,7 @@ function compare(node: Extract<FilterNode, { kind: "compare" }>): SqlFragment {
     throw new FilterSyntaxError(position, `${op} cannot be used on ${field}; expected has, eq or neq`);
   const doc = jsonObjectOf(value);
   const cond = doc
-    ? sql`coalesce(${col}, '{}'::jsonb) @> ${JSON.stringify(doc)}::jsonb`
+    ? sql`coalesce(${col}, '{}'::jsonb) @> ${storableJson(doc)}::jsonb`
     : sql`coalesce(${col} ? ${text(value, valuePosition)}, false)`;
   return op === "neq" ? sql`NOT ${cond}` : cond;
 }
@@ -48,7 +49,7 @@ function compile(node: FilterNode): SqlFragment {
     case "compare":
       return compare(node);
     case "search": {
-      const pattern = likeContains(node.text);
+      const pattern = likeContains(escapeText(node.text));
       if (node.field === null) return sql`(inputs::text || ' ' || coalesce(outputs::text, '')) ILIKE ${pattern}`;
       return sql`coalesce(${column(node.field, node.position)}::text, '') ILIKE ${pattern}`;
     }

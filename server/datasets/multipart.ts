@@ -2,6 +2,7 @@ import { z } from "zod";
 import { putBlob } from "../blobs/store";
 import type { Sql } from "../db/client";
 import { badRequest, describeZodError } from "../core/errors";
+import { shallow } from "../core/json-depth";
 import { partText, type Part } from "../http/multipart";
 import { updateExamples, type ExampleChange } from "./example-updates";
 import { createExamples, type NewExample, type StoredAttachment } from "./examples";
@@ -15,7 +16,8 @@ import { split, type WriteResult } from "./schema";
 const ID =
   /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\.(inputs|outputs|attachments_operations|attachment\.(.+)))?$/i;
 
-const record = z.record(z.string(), z.unknown());
+/** Stored JSON, refused when it nests deeper than MAX_DEPTH (it would overflow the stack on its way to storage). */
+const record = shallow(z.record(z.string(), z.unknown()));
 const createBody = z.looseObject({
   created_at: z.union([z.string(), z.number()]).nullish(),
   metadata: record.nullish(),

@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { jsonObjectParam, many } from "../http/query-params";
+import { shallow } from "../core/json-depth";
 import { uuid } from "../core/uuid";
 
 const offset = z.coerce.number().int().min(0).default(0);
 const limit = z.coerce.number().int().min(1).max(1000).default(100);
 
 export const dataType = z.enum(["kv", "llm", "chat"], "must be one of kv, llm, chat");
-const record = z.record(z.string(), z.unknown());
+/** Stored JSON, refused when it nests deeper than MAX_DEPTH (it would overflow the stack on its way to storage). */
+const record = shallow(z.record(z.string(), z.unknown()));
 const time = z.union([z.string(), z.number()]);
 
 /** POST /datasets as the SDKs send it (JS: extra.metadata; Python may also send an id). */

@@ -165,9 +165,7 @@ async function openPostgres(url: string, replicaUrls: string[]): Promise<Databas
   const open = (max: number, statementTimeoutMs: number) => {
     // A connection attempt is bounded, so while PostgreSQL is unreachable requests fail fast (503).
     const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, statement_timeout: statementTimeoutMs });
-    // An idle connection the server closes (restart, failover, a dropped database) must not take the
-    // process down: the pool replaces it, and queries on it would have failed with their own error.
-    pool.on("error", (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
+    survivesLostConnections(pool, "PostgreSQL");
     return pool;
   };
   const pool = open(10, env().STATEMENT_TIMEOUT_MS);
@@ -181,7 +179,7 @@ async function openPostgres(url: string, replicaUrls: string[]): Promise<Databas
       connectionTimeoutMillis: 5_000,
       statement_timeout: env().STATEMENT_TIMEOUT_MS,
     });
-    replicaPool.on("error", (error) => console.warn(`A PostgreSQL replica closed an idle connection: ${error.message}`));
+    survivesLostConnections(replicaPool, "A PostgreSQL replica");
     const replicaPrisma = new PrismaClient({ adapter: new PrismaPg(replicaPool) });
     return { name: `replica-${i + 1}`, pool: replicaPool, sql: pgSql((t, v) => replicaPool.query(t, v), replicaPool, replicaPrisma) };
   });
@@ -217,6 +215,17 @@ async function openPostgres(url: string, replicaUrls: string[]): Promise<Databas
       await Promise.all([pool.end(), ingestPool.end(), ...replicas.map((r) => r.pool.end())]);
     },
   };
+}
+
+/**
+ * A connection the server closes (restart, crash, failover, a dropped database) must not take the
+ * process down: an idle one is replaced by the pool; one checked out (a transaction between two
+ * statements) emits "error" on its client, with no listener an uncaughtException, so every client
+ * gets one. Its caller's next query fails with its own error (503 while the database is away).
+ */
+function survivesLostConnections(pool: Pool, who: string): void {
+  pool.on("error", () => undefined); // the pool re-emits an idle client's error: the client's listener logs it
+  pool.on("connect", (client) => client.on("error", (error) => console.warn(`${who} closed a connection: ${error.message}`)));
 }
 
 const connections = (name: string, pool: Pool) => ({ name, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });

@@ -6,15 +6,24 @@
 /** Node socket errors, PostgreSQL's connection-exception class (08) and shutdown/overload codes. */
 const CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|EPIPE|08...|57P0[123]|53300)$/;
 const MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connection error|the database system is (starting up|shutting down)|Client was closed/i;
+  /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connection error|the database system is (starting up|shutting down|not yet accepting connections|not accepting connections|in recovery mode)|Client was closed/i;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;
-  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === "string" && CODES.test(code)) return true;
+  const { code, originalCode, message, cause, errors, meta } = error as {
+    code?: unknown;
+    originalCode?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+    meta?: { driverAdapterError?: unknown };
+  };
+  // Prisma's driver adapter keeps PostgreSQL's SQLSTATE as originalCode (its own code is P2010/P2039).
+  if ([code, originalCode].some((c) => typeof c === "string" && CODES.test(c))) return true;
   if (typeof message === "string" && MESSAGES.test(message)) return true;
   // AggregateError (a connect to each resolved address), and errors wrapping the driver's.
   if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
+  if (meta && typeof meta === "object" && isDatabaseUnavailable(meta.driverAdapterError, depth + 1)) return true;
   return isDatabaseUnavailable(cause, depth + 1);
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { shallow } from "../core/json-depth";
 import { uuid } from "../core/uuid";
 
 /** Python sends booleans as scores; we store them as 1/0. Infinity and NaN are refused by zod. */
@@ -14,7 +15,8 @@ export const score = z
  */
 export const MAX_FEEDBACK_KEY = 256;
 
-const json = z.unknown().optional();
+const json = shallow(z.unknown()).optional();
+const record = shallow(z.record(z.string(), z.unknown()));
 const feedbackSource = z.looseObject({ type: z.string().nullish(), metadata: z.record(z.string(), z.unknown()).nullish() });
 const time = z.union([z.string(), z.number()]).nullish();
 
@@ -33,11 +35,11 @@ export const feedbackCreate = z.looseObject({
   comment: z.string().nullish(),
   correction: json,
   feedback_source: feedbackSource.nullish(),
-  feedback_config: z.record(z.string(), z.unknown()).nullish(),
-  feedbackConfig: z.record(z.string(), z.unknown()).nullish(),
+  feedback_config: record.nullish(),
+  feedbackConfig: record.nullish(),
   comparative_experiment_id: uuid.nullish(),
   feedback_group_id: uuid.nullish(),
-  extra: z.record(z.string(), z.unknown()).nullish(),
+  extra: record.nullish(),
   start_time: time,
   created_at: time,
 });
@@ -49,7 +51,7 @@ export const feedbackUpdate = z.object({
   value: json,
   comment: z.string().nullish(),
   correction: json,
-  feedback_config: z.record(z.string(), z.unknown()).nullish(),
+  feedback_config: record.nullish(),
 });
 export type FeedbackUpdate = z.infer<typeof feedbackUpdate>;
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Sql } from "../db/client";
 import type { FeedbackToken, Prisma } from "../db/generated/client";
 import { badRequest, notFound } from "../core/errors";
+import { shallow } from "../core/json-depth";
 import { isoFromDb, parseInstant } from "../core/time";
 import { publicBaseUrl } from "../http/public-url";
 import { hashToken, newLinkToken, sealToken, unsealToken } from "../core/tokens";
@@ -18,7 +19,7 @@ const MAX_TTL_DAYS = 365;
 export const tokenCreate = z.object({
   run_id: uuid,
   feedback_key: z.string().min(1).max(256),
-  feedback_config: z.record(z.string(), z.unknown()).nullish(),
+  feedback_config: shallow(z.record(z.string(), z.unknown())).nullish(),
   expires_in: z
     .object({
       days: z.number().min(0).nullish(),
@@ -34,10 +35,10 @@ export type TokenCreate = z.infer<typeof tokenCreate>;
 /** What an end user may send through a link: query parameters on GET, JSON on POST. */
 export const tokenFeedback = z.object({
   score,
-  value: z.unknown().optional(),
+  value: shallow(z.unknown()).optional(),
   comment: z.string().max(10_000).nullish(),
-  correction: z.unknown().optional(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
+  correction: shallow(z.unknown()).optional(),
+  metadata: shallow(z.record(z.string(), z.unknown())).nullish(),
 });
 export type TokenFeedback = z.infer<typeof tokenFeedback>;
 

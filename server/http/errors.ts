@@ -2,8 +2,16 @@ import { z } from "zod";
 import { isDatabaseUnavailable, reportUnavailable } from "../db/outage";
 import { AppError, dataErrorDetail, describeZodError, isClientFacing } from "../core/errors";
 
-/** 503 with Retry-After while the database is unreachable (logged once per outage), else null. */
+/**
+ * 503 with Retry-After while the database is unreachable (logged once per outage), or too busy to
+ * finish an interactive transaction in time (Prisma's P2028: it expired, or waited too long for a
+ * connection) — the SDKs retry both; else null. REST (errorResponse) and tRPC map with this.
+ */
 export function unavailable(error: unknown): AppError | null {
+  if (!!error && typeof error === "object" && (error as { code?: unknown }).code === "P2028") {
+    console.warn(`A database transaction timed out: ${(error as Error).message}`);
+    return new AppError(503, "The server is busy (a database transaction timed out); retry shortly.", { "Retry-After": "5" });
+  }
   if (!isDatabaseUnavailable(error)) return null;
   reportUnavailable(error);
   return new AppError(503, "The database is unavailable; retry shortly.", { "Retry-After": "5" });

@@ -1,27 +1,11 @@
 import { z } from "zod";
 import { describeZodError } from "../core/errors";
+import { jsonDepth, MAX_DEPTH } from "../core/json-depth";
 import { uuid } from "../core/uuid";
 import { MAX_INDEXED_TEXT, runNameFault, runTypeFault } from "./limits";
 
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const time = z.union([z.string(), z.number()]).nullish();
-
-/** How deep JSON a run may nest (inputs, outputs, extra, events, serialized): far beyond any real payload. */
-export const MAX_DEPTH = 200;
-
-/** The nesting depth of a JSON value, counted without recursion (a hostile body may nest 100,000 deep). */
-export function jsonDepth(value: unknown, limit = MAX_DEPTH): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    deepest = Math.max(deepest, depth + 1);
-    if (deepest > limit) return deepest;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return deepest;
-}
 
 const NO_NUL = (s: string) => !s.includes("\u0000");
 

@@ -170,8 +170,13 @@ withTestDatabases("ingest", (open) => {
     await ingestRuns(db, ws, { post: [{ id, name: "mine", start_time: "2024-05-01T12:00:00Z" }] });
     await assert.rejects(
       ingestRuns(db, other, { patch: [{ id, name: "theirs", outputs: { stolen: true } }] }),
-      (e: unknown) => e instanceof AppError && e.status === 409 && e.detail.includes(id),
-      "never a silent drop: a 409 naming the run",
+      (e: unknown) => e instanceof AppError && e.status === 404 && e.detail === `Run ${id} not found.`,
+      "a patch: as if the run were unknown, never saying it exists elsewhere",
+    );
+    await assert.rejects(
+      ingestRuns(db, other, { post: [{ id, name: "again" }] }),
+      (e: unknown) => e instanceof AppError && e.status === 409 && e.detail === `Run ${id} already exists; send it with a new id.`,
+      "a post: a 409 naming the run, not where it exists",
     );
     const mixed = await ingestRuns(db, other, {
       post: [

@@ -3,7 +3,7 @@ import type { Sql } from "../db/client";
 import { env } from "../env";
 import { deriveLlm, type PriceEntry } from "../llm/derive";
 import { workspacePriceEntries } from "../llm/workspace-prices";
-import { AppError, conflict, dataErrorDetail, payloadTooLarge } from "../core/errors";
+import { AppError, conflict, dataErrorDetail, notFound, payloadTooLarge } from "../core/errors";
 import { sql } from "../db/sql";
 import { attachFeedbackToRuns, attachFeedbackUpdate } from "../feedback/store";
 import { storeFeedbackParts } from "../feedback/service";
@@ -188,9 +188,11 @@ async function ingestTogether(db: Sql, workspaceId: string, input: IngestInput):
     // Posted runs already stored, and runs a concurrent request inserted first: apply ours on top.
     const stored = fresh.filter((r) => !inserted.has(r.id)).map(providedOf);
     for (const id of await updateExisting(tx, workspaceId, stored)) updated.add(id);
-    // Run ids are global: an id another workspace already uses is neither inserted nor updated here.
-    const taken = fresh.filter((r) => !inserted.has(r.id) && !updated.has(r.id)).map((r) => r.id);
-    if (taken.length) throw conflict(`Run ${taken.join(", ")} already exists in another workspace; send it with a new id.`);
+    // Run ids are global: an id another workspace already uses is neither inserted nor updated here,
+    // and answered as if unknown here (a patch: not found), never saying where it exists.
+    const taken = fresh.filter((r) => !inserted.has(r.id) && !updated.has(r.id));
+    if (taken.length && !taken.some((r) => r.posted)) throw notFound(`Run ${taken.map((r) => r.id).join(", ")} not found.`);
+    if (taken.length) throw conflict(`Run ${taken.map((r) => r.id).join(", ")} already exists; send it with a new id.`);
 
     await rederive(tx, workspaceId, [...updated], prices);
     const ids = runs.map((r) => r.id);

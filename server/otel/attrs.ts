@@ -1,3 +1,4 @@
+import { jsonDepth, MAX_DEPTH } from "../core/json-depth";
 import type { Attributes, AttrValue } from "./otlp";
 
 /** Attribute helpers shared by the adapters: typed reads, JSON-or-structured values, flattened lists. */
@@ -24,13 +25,18 @@ export function firstNum(attrs: Attributes, keys: string[]): number | undefined 
   return undefined;
 }
 
-/** Content attributes come as structured values or as JSON strings; strings that are not JSON stay strings. */
+/**
+ * Content attributes come as structured values or as JSON strings. A string that is not JSON, or
+ * whose JSON nests deeper than MAX_DEPTH, stays the string it was: the span is kept, and so is what
+ * the exporter sent.
+ */
 export function parsed(value: unknown): unknown {
   if (typeof value !== "string") return value;
   const t = value.trim();
   if (!(t.startsWith("{") || t.startsWith("[") || t.startsWith('"'))) return value;
   try {
-    return JSON.parse(t);
+    const json: unknown = JSON.parse(t);
+    return jsonDepth(json) > MAX_DEPTH ? value : json;
   } catch {
     return value;
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonDepth, MAX_DEPTH } from "../core/json-depth";
 import { normalizeRequest, type RawAnyValue, type RawKeyValue, type RawRequest } from "./normalize";
 import { OtlpDecodeError, type ExportRequest } from "./otlp";
 
@@ -61,6 +62,8 @@ const request = z.looseObject({
     .nullish(),
 });
 
+const MAX_BODY_DEPTH = 16 + 4 * MAX_DEPTH;
+
 const OTHER_SIGNALS: Record<string, string> = { resourceLogs: "logs", resourceMetrics: "metrics", resourceProfiles: "profiles" };
 
 function describe(error: z.ZodError): string {
@@ -79,6 +82,13 @@ export function decodeJsonRequest(bytes: Buffer): ExportRequest {
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new OtlpDecodeError("Body is not an OTLP/JSON ExportTraceServiceRequest object.");
+  }
+  // Decoding recurses; a body nesting deeper than any span can keep (the envelope, then four levels
+  // per kvlistValue level, up to MAX_DEPTH) is refused before it overflows the stack.
+  if (jsonDepth(parsed, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    throw new OtlpDecodeError(
+      `Body nests deeper than ${MAX_BODY_DEPTH} levels; an attribute value (kvlistValue, arrayValue) may nest at most ${MAX_DEPTH} levels.`,
+    );
   }
   const body = camelize(parsed) as Record<string, unknown>;
   if (!("resourceSpans" in body)) {

@@ -1,3 +1,4 @@
+import { jsonDepth, MAX_DEPTH } from "../core/json-depth";
 import { dottedStamp, formatMicros } from "../core/time";
 import { asUuid, uuidFromOtelSpanId, validHexId } from "./ids";
 import { readSpan, type SpanReading } from "./map";
@@ -54,7 +55,13 @@ function check(span: OtlpSpan): string | null {
   if (span.startTimeUnixNano === null) return "missing start time";
   if (span.startTimeUnixNano > LAST_NANOS || (span.endTimeUnixNano ?? 0n) > LAST_NANOS) return "time after year 9999";
   if (span.endTimeUnixNano !== null && span.endTimeUnixNano < span.startTimeUnixNano) return "end time before start time";
-  return null;
+  return tooDeep(span.attributes) ?? tooDeep(span.resource) ?? span.events.map((e) => tooDeep(e.attributes)).find(Boolean) ?? null;
+}
+
+/** A structured attribute (kvlistValue, arrayValue) nesting deeper than a run's content may. */
+function tooDeep(attributes: OtlpSpan["attributes"]): string | null {
+  const key = Object.keys(attributes).find((k) => jsonDepth(attributes[k]) > MAX_DEPTH);
+  return key === undefined ? null : `attribute ${JSON.stringify(key)} nests deeper than ${MAX_DEPTH} levels`;
 }
 
 /** `exception` events (message + stacktrace, as LangSmith shows them), else the ERROR status message. */

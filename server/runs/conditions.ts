@@ -1,4 +1,5 @@
 import { raw, sql, type SqlFragment } from "../db/sql";
+import { escapeText } from "../db/storable";
 import { badRequest } from "../core/errors";
 import { parseInstant, formatMicros } from "../core/time";
 import { compileFilter, searchText } from "./filter/index";
@@ -39,7 +40,7 @@ export function runConditions(workspaceId: string, s: Partial<RunSelection>, ali
   if (typeof s.error === "boolean") parts.push(s.error ? sql`${a}.error IS NOT NULL` : sql`${a}.error IS NULL`);
   if (s.start_time !== undefined) parts.push(sql`${a}.start_time >= ${instant(s.start_time, "start_time")}::timestamptz`);
   if (s.end_time !== undefined) parts.push(sql`${a}.start_time <= ${instant(s.end_time, "end_time")}::timestamptz`);
-  if (s.query) parts.push(sql`${searchText(alias)} ILIKE ${likeContains(s.query)}`);
+  if (s.query) parts.push(sql`${searchText(alias)} ILIKE ${likeContains(escapeText(s.query))}`);
   if (s.filter) parts.push(compileFilter(s.filter, alias));
   if (s.trace_filter) {
     const t = raw(`${alias}_root`);

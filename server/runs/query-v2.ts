@@ -81,9 +81,18 @@ export const classicSelect = (tokens: readonly RunSelectToken[]) => [
   ...(tokens.includes("FEEDBACK_STATS") ? ["feedback_stats"] : []),
 ];
 
-/** The projects the query covers: those named, or the experiments of the reference dataset. */
+/**
+ * The projects the query covers: those named (404 naming the first that is not the workspace's, as
+ * everywhere else), or the experiments of the reference dataset.
+ */
 async function projectsOf(db: Sql, workspaceId: string, q: RunQueryV2): Promise<string[]> {
-  if (q.project_ids?.length) return q.project_ids;
+  if (q.project_ids?.length) {
+    const found = await db.prisma.project.findMany({ where: { workspaceId, id: { in: q.project_ids } }, select: { id: true } });
+    const known = new Set(found.map((p) => p.id));
+    const unknown = q.project_ids.find((id) => !known.has(id));
+    if (unknown) throw notFound(`Project (session) ${unknown} not found.`);
+    return q.project_ids;
+  }
   const experiments = await db.prisma.project.findMany({
     where: { workspaceId, referenceDatasetId: q.reference_dataset_id! },
     select: { id: true },

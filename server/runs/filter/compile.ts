@@ -1,4 +1,5 @@
 import { raw, sql, type SqlFragment } from "../../db/sql";
+import { escapeText, storableJson } from "../../db/storable";
 import type { FilterNode, Literal } from "./ast";
 import { FilterSyntaxError } from "./errors";
 import { fieldSpec, type FieldSpec, type PairFamily } from "./fields";
@@ -85,8 +86,8 @@ function jsonField(a: SqlFragment, node: Compare, column: string): SqlFragment {
   if (doc) {
     cond =
       column === "metadata"
-        ? sql`${a}.extra @> ${JSON.stringify({ metadata: doc })}::jsonb`
-        : sql`${jsonColumn(a, column)} @> ${JSON.stringify(doc)}::jsonb`;
+        ? sql`${a}.extra @> ${storableJson({ metadata: doc })}::jsonb`
+        : sql`${jsonColumn(a, column)} @> ${storableJson(doc)}::jsonb`;
   } else {
     cond = sql`(${jsonColumn(a, column)} ? ${text(value, valuePosition)})`;
   }
@@ -141,7 +142,7 @@ function compareNode(alias: string, node: Compare): SqlFragment {
 
 function searchNode(alias: string, node: Extract<FilterNode, { kind: "search" }>): SqlFragment {
   const a = raw(alias);
-  const pattern = likeContains(node.text);
+  const pattern = likeContains(escapeText(node.text));
   if (node.field === null) return sql`${searchText(alias)} ILIKE ${pattern}`;
   const spec = fieldSpec(node.field);
   if (spec.kind === "text") return sql`${a}.${raw(spec.column)} ILIKE ${pattern}`;

@@ -3,6 +3,7 @@ import type { Literal } from "./ast";
 import { FilterSyntaxError } from "./errors";
 import { UUID } from "../../core/uuid";
 import { likeLiteral } from "../../core/like";
+import { escapeText } from "../../db/storable";
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const DURATION = /^\s*(-?\d+(?:\.\d+)?)\s*(us|ms|s|m|h|d)?\s*$/i;
@@ -39,8 +40,12 @@ export function finite(value: Literal, position: number): number {
   return n;
 }
 
+/**
+ * A value compared with stored text, escaped as ingest stores text (U+0000 and lone surrogates,
+ * db/storable), so a filter finds what was sent: PostgreSQL could not even take it unescaped.
+ */
 export function text(value: Literal, position: number): string {
-  if (typeof value === "string") return value;
+  if (typeof value === "string") return escapeText(value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   throw new FilterSyntaxError(position, `expected a string but found ${JSON.stringify(value)}`);
 }
