@@ -25,21 +25,28 @@ async function withEnv<T>(values: Record<string, string>, fn: () => Promise<T>):
   }
 }
 
-/** An Sql that remembers the longest value any statement of a bounded transaction answered. */
-function measured(db: Sql): { sql: Sql; longest: () => number } {
+/** An Sql that remembers the longest value any statement of its transactions answered. */
+function measured(db: Sql): { sql: Sql; longest: () => number; largestFetch: () => number } {
   let longest = 0;
+  let largestFetch = 0;
   const watch = (inner: Sql): Sql =>
     Object.assign(Object.create(inner) as Sql, {
       arrays: async (text: string) => {
         const result = await inner.arrays(text);
-        for (const row of result.rows) for (const value of row) longest = Math.max(longest, typeof value === "string" ? value.length : 0);
+        const lengths = result.rows.flat().map((value) => (typeof value === "string" ? value.length : 0));
+        longest = Math.max(longest, ...lengths);
+        largestFetch = Math.max(
+          largestFetch,
+          lengths.reduce((sum, length) => sum + length, 0),
+        );
         return result;
       },
     });
   const sql = Object.assign(Object.create(db) as Sql, {
     bounded: <T>(ms: number, fn: (sql: Sql) => Promise<T>) => db.bounded(ms, (inner) => fn(watch(inner))),
+    tx: <T>(fn: (sql: Sql) => Promise<T>, options?: { rollback?: boolean }) => db.tx((inner) => fn(watch(inner)), options),
   });
-  return { sql, longest: () => longest };
+  return { sql, longest: () => longest, largestFetch: () => largestFetch };
 }
 
 withTestDatabases("read-only SQL bounds", (open) => {
@@ -133,7 +140,7 @@ withTestDatabases("read-only SQL bounds", (open) => {
 
   test("a value longer than SQL_MAX_BYTES is cut in the database, never read whole", async () => {
     await withEnv({ SQL_MAX_BYTES: "10000" }, async () => {
-      const { sql, longest } = measured(db);
+      const { sql, longest, largestFetch } = measured(db);
       const result = await query(`SELECT n, lpad('x', 20000000) AS big FROM (VALUES (1), (2)) v(n)`, sql);
       assert.equal(result.truncation_reason, "size_limit");
       assert.equal(result.row_count, 0);
@@ -145,6 +152,11 @@ withTestDatabases("read-only SQL bounds", (open) => {
       assert.equal(small.row_count, 3);
       assert.equal(small.truncation_reason, null);
       assert.deepEqual(small.rows[2]![1], { i: 2 });
+      // Thirty rows of 900 characters: 27,000, read a few rows at a time.
+      const wide = await query(`SELECT lpad('x', 900) AS v FROM runs WHERE ${WEEK}`, sql);
+      assert.equal(wide.truncation_reason, "size_limit");
+      assert.ok(wide.row_count >= 8 && wide.row_count <= 11, `${wide.row_count} rows`);
+      assert.ok(largestFetch() <= 10_000, `one fetch read ${largestFetch()} characters`);
     });
   });
 });
