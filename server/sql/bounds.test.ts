@@ -6,6 +6,7 @@ import { AppError } from "../core/errors";
 import { withTestDatabases } from "../db/test-databases";
 import { resetEnv } from "../env";
 import { ingestRuns } from "../ingest/service";
+import { executeReadOnly } from "./execute";
 import { runSqlQuery } from "./query";
 import { seedSql, type SqlSeed } from "./test-seed";
 
@@ -84,6 +85,23 @@ withTestDatabases("read-only SQL bounds", (open) => {
       assert.ok(ingestMs < 4000, `the ingest took ${Math.round(ingestMs)} ms`);
       const stored = await query(`SELECT count(*) FROM runs WHERE ${WEEK} AND id = '${run}'`);
       assert.deepEqual(stored.rows, [[1]]);
+    });
+  });
+
+  test("SQL_TIMEOUT_MS bounds the fetches together, not each one", async () => {
+    // Unchecked (pg_sleep), so each row takes 200 ms: fetches of one or two rows stay under the
+    // timeout, their sum does not.
+    await withEnv({ SQL_TIMEOUT_MS: "700", SQL_MAX_BYTES: "20000" }, async () => {
+      const started = performance.now();
+      await assert.rejects(
+        executeReadOnly(
+          db,
+          { workspaceId: seed.ws, projectIds: [seed.projectA] },
+          "SELECT lpad('x', 4000) AS v, pg_sleep(0.2) FROM generate_series(1, 8)",
+        ),
+        refused(/ran longer than 0.7 s and was cancelled/),
+      );
+      assert.ok(performance.now() - started < 700 + 3000, `stopped after ${Math.round(performance.now() - started)} ms`);
     });
   });
 

@@ -43,6 +43,7 @@ export async function executeReadOnly(db: Sql, sandbox: Sandbox, statement: stri
   // The statement on a line of its own, so a trailing `-- comment` ends with it.
   const prefix = "SELECT * FROM (\n";
   const wrapped = `${prefix}${statement}\n) AS query LIMIT ${SQL_ROW_LIMIT + 1}`;
+  const deadline = performance.now() + SQL_TIMEOUT_MS;
   return db.bounded(SQL_TIMEOUT_MS, async (t) => {
     await t.query(q`INSERT INTO sql_scopes (backend_pid, workspace_id, project_ids)
       VALUES (pg_backend_pid(), ${sandbox.workspaceId}::uuid, ${sandbox.projectIds}::uuid[])`);
@@ -59,7 +60,7 @@ export async function executeReadOnly(db: Sql, sandbox: Sandbox, statement: stri
         `The query is too expensive to run (the planner estimates a cost of ${Math.round(cost).toLocaleString("en")}, the limit is ${limit.toLocaleString("en")}): narrow the start_time range, the projects, or the joins.`,
       );
     const { fields } = await userStatement(() => t.arrays(wrapped.replace(/LIMIT \d+$/, "LIMIT 0")), prefix.length);
-    return { fields, cost, ...(await fetchBounded(t, statement, fields)) };
+    return { fields, cost, ...(await fetchBounded(t, statement, fields, deadline)) };
   });
 }
 
@@ -71,7 +72,12 @@ export async function executeReadOnly(db: Sql, sandbox: Sandbox, statement: stri
  * answer ends there). The share is sized from the widest row so far, so rows much wider than the
  * ones before them may end the answer early, never the server's memory.
  */
-async function fetchBounded(t: Sql, statement: string, fields: ArrayResult["fields"]): Promise<Omit<RawResult, "fields" | "cost">> {
+async function fetchBounded(
+  t: Sql,
+  statement: string,
+  fields: ArrayResult["fields"],
+  deadline: number,
+): Promise<Omit<RawResult, "fields" | "cost">> {
   const { SQL_ROW_LIMIT, SQL_MAX_BYTES } = env();
   // Columns renamed by position (two may share a name); the long ones cut in the database.
   const names = fields.map((_, i) => `c${i}`);
@@ -90,7 +96,10 @@ async function fetchBounded(t: Sql, statement: string, fields: ArrayResult["fiel
     // The first row alone; then as many as twice the widest so far fit the bytes left.
     const page = !long.some(Boolean) ? PAGE : rows.length === 0 ? 1 : Math.max(1, Math.min(PAGE, Math.floor(left / (2 * widest + 1))));
     const cap = Math.floor(left / page);
-    await t.query(q`SELECT set_config(${ROW_CAP}, ${String(cap)}, true)`);
+    // statement_timeout bounds each statement: each fetch gets what is left of SQL_TIMEOUT_MS.
+    const ms = Math.round(deadline - performance.now());
+    if (ms <= 0) throw timedOut();
+    await t.query(q`SELECT set_config(${ROW_CAP}, ${String(cap)}, true), set_config('statement_timeout', ${String(ms)}, true)`);
     const fetched = await userStatement(() => t.arrays(`FETCH ${page} FROM ${CURSOR}`), 0);
     for (const sized of fetched.rows) {
       if (rows.length === SQL_ROW_LIMIT) return { rows, truncation: "row_limit" };
@@ -108,6 +117,11 @@ async function fetchBounded(t: Sql, statement: string, fields: ArrayResult["fiel
 /** The bytes each row of the current fetch may have (a setting, so the cursor reads it at each fetch). */
 const ROW_CAP = "tracelight.sql_row_cap";
 
+const timedOut = () =>
+  badRequest(
+    `The query ran longer than ${env().SQL_TIMEOUT_MS / 1000} s and was cancelled: narrow the start_time range, the projects, or the joins.`,
+  );
+
 function planCost(plan: unknown): number {
   const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as { Plan?: { "Total Cost"?: number } }[];
   return parsed[0]?.Plan?.["Total Cost"] ?? 0;
@@ -123,10 +137,7 @@ async function userStatement<T>(run: () => Promise<T>, offset: number): Promise<
   } catch (error) {
     const state = sqlState(error);
     if (!state || !QUERY_FAULT.test(state)) throw error;
-    if (state === "57014")
-      throw badRequest(
-        `The query ran longer than ${env().SQL_TIMEOUT_MS / 1000} s and was cancelled: narrow the start_time range, the projects, or the joins.`,
-      );
+    if (state === "57014") throw timedOut();
     const position = Number((error as { position?: string }).position) - offset;
     throw badRequest(`${(error as Error).message}${position > 0 ? ` (at character ${position})` : ""}.`);
   }
