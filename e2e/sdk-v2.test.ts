@@ -406,6 +406,27 @@ describe("the client's v2 runs and traces API", () => {
     assert.equal(other.status, 404);
   });
 
+  test("sql.query refuses at once what it cannot bound: NUL, an infinite start_time, deep nesting, joined arrays", async () => {
+    const array = `'${JSON.stringify(Array.from({ length: 400 }, (_, i) => i))}'`;
+    for (const [query, detail] of [
+      ["SELECT 1 -- \u0000", /U\+0000 \(a NUL character\) at character 13/],
+      ["SELECT count(*) FROM runs WHERE start_time >= '-infinity'", /start_time bound must be a finite time/],
+      [`SELECT 1 ${"+1".repeat(33_000)}`, /at most 1,000 operators, keywords and opening brackets/],
+      [
+        `SELECT count(*) FROM json_array_elements_text(${array}) a, json_array_elements_text(${array}) b`,
+        /At most one set-returning function/,
+      ],
+    ] as const) {
+      const started = Date.now();
+      // A 400 is not retried by the client (a 503 would be, for minutes).
+      await assert.rejects(
+        sdk.sql.query({ project_ids: [projectId], query }),
+        (error: { status?: number; message?: string }) => error.status === 400 && detail.test(String(error.message)),
+      );
+      assert.ok(Date.now() - started < 5_000, `${detail}: answered after ${Date.now() - started} ms`);
+    }
+  });
+
   test("the streamed variants: runs, traces and threads as JSON Patch events, followed across pages", async () => {
     const runs = await collect(sdk.runs.streaming.queryV2Items({ project_ids: [projectId], selects: ["NAME"], page_size: 100 }));
     assert.equal(runs.length, TRACES * 4);

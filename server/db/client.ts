@@ -5,6 +5,7 @@ import { PrismaClient, type Prisma } from "./generated/client";
 import { compile, type SqlFragment } from "./sql";
 import { joinable, joinedTransaction } from "./join";
 import { readsFrom, replicaSet, type Replica } from "./replicas";
+import { boundedTransaction, openCancellable } from "./deadline";
 
 /**
  * The storage handle every service receives: Prisma Client for the ordinary reads and writes of
@@ -42,6 +43,11 @@ export interface Sql {
    * which is faster without Prisma's transaction bookkeeping.
    */
   transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * `fn` in a transaction that is rolled back, its statements cancelled after `ms` (statement_timeout;
+   * on the embedded database a deadline, one such transaction at a time: server/db/deadline.ts).
+   */
+  bounded<T>(ms: number, fn: (sql: Sql) => Promise<T>): Promise<T>;
 }
 
 export interface ArrayResult {
@@ -150,6 +156,10 @@ function pgSql(run: Run, pool?: Pool, prisma?: PrismaClient, joined = false): Sq
           (connection, tx) => pgSql((t, v) => (connection as PoolClient).query(t, v), undefined, tx, true),
           fn,
         );
+      },
+      async bounded<T>(ms: number, fn: (sql: Sql) => Promise<T>) {
+        const timed = async (t: Sql) => (await t.text(`SET LOCAL statement_timeout = ${Math.round(ms)}`), fn(t));
+        return self.tx(timed, { rollback: true });
       },
     },
     prisma,
@@ -260,6 +270,10 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
           fn,
         );
       },
+      async bounded<T>(ms: number, fn: (sql: Sql) => Promise<T>) {
+        if (!owner) return refuseNestedRollback();
+        return boundedTransaction(owner, ms, (tx) => fn(pgliteSql(tx, rawParsers)));
+      },
     },
     prisma,
   );
@@ -285,10 +299,8 @@ async function initializeDataDir(dataDir: string): Promise<void> {
 
 async function openEmbedded(dataDir: string): Promise<Database> {
   if (dataDir !== "memory") await initializeDataDir(dataDir);
-  const [{ PGlite, types }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
-  const parsers = { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v };
-  const pglite = dataDir === "memory" ? new PGlite({ parsers }) : new PGlite(dataDir, { parsers });
-  await pglite.waitReady;
+  const [{ types }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
+  const pglite = await openCancellable(dataDir, { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v });
   const prisma = new PrismaClient({ adapter: joinable(new PrismaPGlite(pglite)) });
   const sql = pgliteSql(pglite, textParsers(pglite), pglite, prisma);
   return {

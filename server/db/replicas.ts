@@ -115,5 +115,6 @@ export function readsFrom(replica: Replica, primary: Sql): Sql {
     arrays: orPrimary(replica.sql.arrays, primary.arrays),
     tx: primary.tx,
     transaction: primary.transaction,
+    bounded: primary.bounded,
   };
 }

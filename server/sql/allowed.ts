@@ -107,3 +107,15 @@ export const TYPES = new Set([
   ...["text", "varchar", "bpchar", "char", "name", "bool", "boolean", "uuid", "json", "jsonb"],
   ...["date", "time", "timetz", "timestamp", "timestamptz", "interval"],
 ]);
+
+/** Functions that answer a set of rows (their number unknown to the planner, which takes 100). */
+export const SET_RETURNING = new Set([
+  ...["json_array_elements", "jsonb_array_elements", "json_array_elements_text", "jsonb_array_elements_text"],
+  ...["json_each", "jsonb_each", "json_each_text", "jsonb_each_text", "json_object_keys", "jsonb_object_keys", "unnest"],
+]);
+
+/** Functions a start_time bound may be written with: times from literals and the clock. */
+export const BOUND_FUNCTIONS = new Set([
+  ...["now", "date_trunc", "date_bin", "make_interval", "make_date", "make_timestamptz", "to_timestamp", "to_date"],
+  ...["timezone", "statement_timestamp", "transaction_timestamp", "clock_timestamp"],
+]);

@@ -159,8 +159,7 @@ withTestDatabases("read-only SQL escape suite", (open) => {
   });
 
   /** Without the parser's checks, the database itself refuses. */
-  const direct = (statement: string, projectIds = [seed.projectA]) =>
-    executeReadOnly(db, { workspaceId: seed.ws, projectIds }, statement, () => true);
+  const direct = (statement: string, projectIds = [seed.projectA]) => executeReadOnly(db, { workspaceId: seed.ws, projectIds }, statement);
   const denied = (state: string) => (error: unknown) =>
     sqlState(error) === state || (error instanceof AppError && /permission denied|read-only/.test(error.detail));
 

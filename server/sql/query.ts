@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
 import { uuid } from "../core/uuid";
-import { env } from "../env";
 import { requireProjects } from "../sessions/service";
 import { checkQuery } from "./check";
 import { executeReadOnly, maxCost } from "./execute";
@@ -35,19 +34,12 @@ export async function runSqlQuery(db: Sql, workspaceId: string, body: SqlQueryBo
   await requireProjects(db, workspaceId, projectIds);
   const statement = await checkQuery(body.query);
   await ensureStatistics(db);
-  const { SQL_MAX_BYTES } = env();
   const started = performance.now();
-  let bytes = 0;
-  let sizeLimited = false;
-  const raw = await executeReadOnly(db, { workspaceId, projectIds }, statement, (row) => {
-    bytes += row.reduce<number>((sum, value) => sum + (typeof value === "string" ? value.length + 3 : 5), 2);
-    sizeLimited = bytes > SQL_MAX_BYTES;
-    return !sizeLimited;
-  });
+  const raw = await executeReadOnly(db, { workspaceId, projectIds }, statement);
   const execution_time_ms = Math.round((performance.now() - started) * 10) / 10;
   const codecs = raw.fields.map((field) => codec(field.dataTypeID));
   const rows = raw.rows.map((row) => row.map((value, i) => (value === null ? null : codecs[i]!.decode(value as string))));
-  const reason = sizeLimited ? "size_limit" : raw.moreRows ? "row_limit" : null;
+  const reason = raw.truncation;
   return {
     columns: raw.fields.map((field, i) => ({ name: field.name, data_type: codecs[i]!.type })),
     rows,
