@@ -6,6 +6,7 @@ import { compile, type SqlFragment } from "./sql";
 import { joinable, joinedTransaction } from "./join";
 import { readsFrom, replicaSet, type Replica } from "./replicas";
 import { boundedTransaction, openCancellable } from "./deadline";
+import { initializeDataDir } from "./initdb";
 
 /**
  * The storage handle every service receives: Prisma Client for the ordinary reads and writes of
@@ -278,23 +279,6 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
     prisma,
   );
   return self;
-}
-
-/**
- * Creates a new embedded database (initdb) in a child process that exits when it is done. Run in
- * the server, initdb's WebAssembly instance and buffers held about 450 MB at once, and a process
- * keeps its peak: the server would stay near 900 MB resident for its whole life.
- */
-async function initializeDataDir(dataDir: string): Promise<void> {
-  const [{ existsSync }, { execFile }, { promisify }, path] = await Promise.all([
-    import("node:fs"),
-    import("node:child_process"),
-    import("node:util"),
-    import("node:path"),
-  ]);
-  if (existsSync(path.join(dataDir, "PG_VERSION"))) return;
-  const script = `import("@electric-sql/pglite").then(async ({ PGlite }) => { const db = new PGlite(${JSON.stringify(dataDir)}); await db.waitReady; await db.close(); })`;
-  await promisify(execFile)(process.execPath, ["-e", script]);
 }
 
 async function openEmbedded(dataDir: string): Promise<Database> {
