@@ -83,6 +83,15 @@ export async function attachFeedbackToRuns(db: Sql, workspaceId: string, runIds:
   return rows.length;
 }
 
+/**
+ * Whether any feedback names one of these runs, as a scalar subquery: for runs just inserted, only
+ * feedback sent before them, which `attachFeedbackToRuns` must then complete. One probe of the
+ * feedback index, where the attach itself is planned over every partition of runs.
+ */
+export function feedbackOnRuns(workspaceId: string, runIds: string[]): SqlFragment {
+  return sql`SELECT EXISTS (SELECT 1 FROM feedback WHERE workspace_id = ${workspaceId} AND run_id = ANY(${runIds}::uuid[]))`;
+}
+
 /** The UPDATE of `attachFeedbackToRuns`, returning the feedback ids it changed (for use in a WITH). */
 export function attachFeedbackUpdate(workspaceId: string, runIds: string[]): SqlFragment {
   return sql`

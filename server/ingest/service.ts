@@ -5,7 +5,7 @@ import { deriveLlm, type PriceEntry } from "../llm/derive";
 import { workspacePriceEntries } from "../llm/workspace-prices";
 import { AppError, conflict, dataErrorDetail, notFound, payloadTooLarge } from "../core/errors";
 import { sql } from "../db/sql";
-import { attachFeedbackToRuns, attachFeedbackUpdate } from "../feedback/store";
+import { attachFeedbackToRuns, attachFeedbackUpdate, feedbackOnRuns } from "../feedback/store";
 import { storeFeedbackParts } from "../feedback/service";
 import { usageOfInsertedRuns } from "../billing/outbox";
 import { storeAttachments, type IncomingAttachment } from "../blobs/attachments";
@@ -200,12 +200,20 @@ async function ingestTogether(db: Sql, workspaceId: string, input: IngestInput):
       // One statement: the traces' totals, feedback that arrived before these runs, and whether stored
       // runs wait for these as parents. When such runs were repaired, totals and feedback are
       // computed again on the repaired placements.
-      // Runs only inserted add to their traces' totals; an update may change what a run added, so
-      // then the traces are summed again from their runs.
-      const totals = updated.size === 0 ? traceTotalsAdd(workspaceId, insertedRuns) : traceTotalsUpsert(workspaceId, ids);
-      const [after] = await tx.query<{ pending: number }>(sql`
-        WITH totals AS (${totals}), attached AS (${attachFeedbackUpdate(workspaceId, ids)})
-        SELECT (${pendingChildrenCount(workspaceId, ids)}) AS pending`);
+      // Runs only inserted add to their traces' totals, and have feedback to attach only when it was
+      // sent before them (looked up first: rare, and the attach is planned over every partition of
+      // runs). An update may change what a run added and where its feedback belongs, so then the
+      // traces are summed again from their runs and the feedback attached as it is.
+      const [after] = await tx.query<{ pending: number; early_feedback: boolean }>(
+        updated.size === 0
+          ? sql`
+        WITH totals AS (${traceTotalsAdd(workspaceId, insertedRuns)})
+        SELECT (${pendingChildrenCount(workspaceId, ids)}) AS pending, (${feedbackOnRuns(workspaceId, ids)}) AS early_feedback`
+          : sql`
+        WITH totals AS (${traceTotalsUpsert(workspaceId, ids)}), attached AS (${attachFeedbackUpdate(workspaceId, ids)})
+        SELECT (${pendingChildrenCount(workspaceId, ids)}) AS pending, false AS early_feedback`,
+      );
+      if (after.early_feedback) await attachFeedbackToRuns(tx, workspaceId, ids);
       if (after.pending > 0 && (await repairPendingPlacements(tx, workspaceId)) > 0) {
         await refreshTraceTotals(tx, workspaceId, ids);
         await attachFeedbackToRuns(tx, workspaceId, ids);
