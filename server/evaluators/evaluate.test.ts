@@ -150,8 +150,9 @@ withTestDatabases("online evaluators", (open) => {
   test("a 429 is retried after its Retry-After; a 500 that persists is given up after 5 attempts, in the rule's logs", async () => {
     const own = await storeProject(db, ws);
     const rule = await createRule(db, ws, ruleCreate.parse({ display_name: "flaky", session_id: own, evaluator_id: evaluatorId }));
-    const ok = await storeRun(db, ws, own, { name: "flaky", inputs: { question: "q" }, outputs: { answer: "a" } });
-    model.failNext(429, { retryAfter: 0 });
+    // The failures are meant for this test's runs: the rules' claim may meanwhile evaluate runs of earlier tests.
+    const ok = await storeRun(db, ws, own, { name: "flaky", inputs: { question: "q-retried" }, outputs: { answer: "a" } });
+    model.failNext(429, { retryAfter: 0, matching: "q-retried" });
     await evaluateRules(db, ws, [ok]);
     await until(
       "the retried evaluation",
@@ -162,8 +163,8 @@ withTestDatabases("online evaluators", (open) => {
     assert.equal(log.outcome, "success");
     assert.equal(log.attempts, 2);
 
-    const doomed = await storeRun(db, ws, own, { name: "flaky", inputs: { question: "q" }, outputs: { answer: "a" } });
-    model.failNext(500, { times: 5 });
+    const doomed = await storeRun(db, ws, own, { name: "flaky", inputs: { question: "q-doomed" }, outputs: { answer: "a" } });
+    model.failNext(500, { times: 5, matching: "q-doomed" });
     await evaluateRules(db, ws, [doomed]);
     const logs = await until(
       "the give-up",

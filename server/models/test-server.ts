@@ -28,7 +28,11 @@ export interface TestModelServer {
   url: string;
   requests: RecordedRequest[];
   /** The next `times` requests answer `status` (with `Retry-After: retryAfter` seconds when given). */
-  failNext: (status: number, options?: { times?: number; retryAfter?: number }) => void;
+  /**
+   * The next `times` requests answer `status`; with `matching`, only requests whose body contains
+   * that text (so work of other tests running in the background does not take the failure).
+   */
+  failNext: (status: number, options?: { times?: number; retryAfter?: number; matching?: string }) => void;
   /** Delay between streamed chunks, in milliseconds (default 0). */
   chunkDelayMs: number;
   /** The arguments of a forced tool call (an evaluator's verdict); by default made from the tool's schema. */
@@ -100,7 +104,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function startTestModelServer(): Promise<TestModelServer> {
   const requests: RecordedRequest[] = [];
-  const failures: { status: number; retryAfter?: number }[] = [];
+  const failures: { status: number; retryAfter?: number; matching?: string }[] = [];
   const self = { chunkDelayMs: 0, verdict: null } as TestModelServer;
 
   const sse = async (res: ServerResponse, events: [string | null, unknown][]) => {
@@ -201,7 +205,8 @@ export async function startTestModelServer(): Promise<TestModelServer> {
     void (async () => {
       const body = await readJson(req);
       requests.push({ path: req.url ?? "", headers: req.headers, body });
-      const failure = failures.shift();
+      const index = failures.findIndex((f) => !f.matching || JSON.stringify(body).includes(f.matching));
+      const failure = index < 0 ? undefined : failures.splice(index, 1)[0];
       if (failure) {
         res.writeHead(failure.status, {
           "content-type": "application/json",
@@ -223,8 +228,8 @@ export async function startTestModelServer(): Promise<TestModelServer> {
   return Object.assign(self, {
     url: `http://127.0.0.1:${port}`,
     requests,
-    failNext: (status: number, options: { times?: number; retryAfter?: number } = {}) => {
-      for (let i = 0; i < (options.times ?? 1); i++) failures.push({ status, retryAfter: options.retryAfter });
+    failNext: (status: number, options: { times?: number; retryAfter?: number; matching?: string } = {}) => {
+      for (let i = 0; i < (options.times ?? 1); i++) failures.push({ status, retryAfter: options.retryAfter, matching: options.matching });
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   });

@@ -203,7 +203,8 @@ withTestDatabases(
         });
         const queue = await createQueue(db, ws, { name: "q" });
         await addRunsToQueue(db, ws, queue.id, [{ run_id: ids[1]! }]);
-        await compactRollups(db);
+        // The install's own fold (compactRollups reads the answer of a later migration's version).
+        await db.query(sql`SELECT rollup_compact()`);
         const buckets = sql`SELECT sum(runs)::int AS n FROM run_buckets WHERE bucket_start > '-infinity'`;
         const [rolled] = await db.query<{ n: number }>(buckets);
 
