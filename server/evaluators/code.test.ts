@@ -240,6 +240,27 @@ withTestDatabases("code evaluators", (open) => {
     assert.equal(n, 0);
   });
 
+  test("a rule's inline code evaluator (code_evaluators: [{code, language}]) is stored as an evaluator of its own and runs", async () => {
+    const p = await storeProject(db, ws);
+    const code =
+      "const performEval = (run: { outputs: { answer: string } }) => ({ results: [{ key: 'long', score: run.outputs.answer.length > 3 }] });";
+    const rule = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({ display_name: "inline", session_id: p, code_evaluators: [{ code, language: "typescript" }] }),
+    );
+    assert.equal((await readEvaluator(db, ws, rule.evaluator_id!)).code_evaluator!.code, code);
+    assert.throws(
+      () => ruleCreate.parse({ display_name: "x", session_id: p, evaluator_id: exact, code_evaluators: [{ code }] }),
+      /give one of/,
+    );
+    const run = await storeRun(db, ws, p, { outputs: { answer: "lengthy" } });
+    await evaluateRules(db, ws, [run]);
+    const [log] = await logsOf(rule.id!, 1);
+    assert.equal(log.outcome, "success");
+    assert.equal(log.detail, "long=true");
+  });
+
   test("a backfill runs the code evaluator over a past range's runs", async () => {
     const past = await storeProject(db, ws);
     const old = Date.now() - 2 * 86_400_000;
