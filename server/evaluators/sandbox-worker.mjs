@@ -50,7 +50,12 @@ function compile(code, language) {
 
 /** QuickJS's error (a dumped error object, or a message) for a limit hit, said in the evaluator's terms. */
 function describe(error) {
-  const message = typeof error === "string" ? error : error && typeof error === "object" ? `${error.name ?? "Error"}: ${error.message ?? ""}` : String(error);
+  const message =
+    typeof error === "string"
+      ? error
+      : error && typeof error === "object"
+        ? `${error.name ?? "Error"}: ${error.message ?? ""}`
+        : String(error);
   if (/interrupted/i.test(message)) return `timed out: stopped after ${cpuMs} ms`;
   if (/out of memory/i.test(message) || error === null) return `out of memory: the evaluator used over ${memoryBytes / 1048576} MB`;
   return message;

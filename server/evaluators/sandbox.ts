@@ -78,7 +78,9 @@ function runBatch(jobs: SandboxJob[], answers: Map<string, SandboxAnswer>): Prom
         resolve(settled);
       } else arm();
     });
-    worker.on("error", (error) => stop(/memory/i.test(error.message) ? `out of memory: ${error.message}` : `the sandbox failed: ${error.message}`));
+    worker.on("error", (error) =>
+      stop(/memory/i.test(error.message) ? `out of memory: ${error.message}` : `the sandbox failed: ${error.message}`),
+    );
     worker.on("exit", () => settled < jobs.length && stop("the sandbox stopped before answering"));
     arm();
   });
