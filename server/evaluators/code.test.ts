@@ -88,7 +88,7 @@ test("the sandbox runs JavaScript and TypeScript, and stops loops, huge allocati
       ),
       js(
         "snake",
-        "function perform_eval(run, example) { return { seen: typeof process === 'undefined' && typeof globalThis.fetch === 'undefined' }; }",
+        "function perform_eval(run, example) { console.log(run); return { seen: typeof process === 'undefined' && typeof globalThis.fetch === 'undefined' }; }",
       ),
       js("loop", "function performEval() { for (;;) {} }"),
       js("gigabyte", "function performEval() { return new ArrayBuffer(1024 * 1024 * 1024).byteLength; }"),

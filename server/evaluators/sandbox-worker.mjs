@@ -12,9 +12,11 @@ import { newQuickJSWASMModule, shouldInterruptAfterDeadline } from "quickjs-emsc
 const { jobs, cpuMs, memoryBytes, maxOutputChars } = workerData;
 
 // `module`/`exports` so `export function performEval` (compiled to CommonJS) is found too; `require`
-// (and so `import`, which compiles to it) names what is missing instead of a bare ReferenceError.
+// (and so `import`, which compiles to it) names what is missing instead of a bare ReferenceError; a
+// silent `console`, since evaluators written for LangSmith log as they go.
 const PRELUDE = `
 var module = { exports: {} }; var exports = module.exports;
+var console = { log() {}, info() {}, warn() {}, error() {}, debug() {} };
 function require(name) { throw new Error("modules are not available to code evaluators (require/import of '" + name + "')"); }
 `;
 

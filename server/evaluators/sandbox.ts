@@ -18,9 +18,10 @@ const MAX_OUTPUT_CHARS = 64 * 1024;
 
 /**
  * Loaded by path rather than imported: the worker runs as its own module graph (QuickJS, esbuild),
- * outside the server's bundle, from the project root both the built server and the tests run in.
+ * outside the server's bundle (hence the bundler told to ignore it), from the project root both the
+ * built server and the tests run in.
  */
-const WORKER_FILE = path.join(process.cwd(), "server/evaluators/sandbox-worker.mjs");
+const WORKER_FILE = path.join(/* turbopackIgnore: true */ process.cwd(), "server/evaluators/sandbox-worker.mjs");
 
 /**
  * Runs the jobs in one worker thread, in order, each in a fresh QuickJS (WebAssembly) runtime with
@@ -45,7 +46,7 @@ function runBatch(jobs: SandboxJob[], answers: Map<string, SandboxAnswer>): Prom
   return new Promise((resolve) => {
     let settled = 0;
     let over = false;
-    const worker = new Worker(WORKER_FILE, {
+    const worker = new Worker(/* turbopackIgnore: true */ WORKER_FILE, {
       workerData: { jobs, cpuMs, memoryBytes: memoryMb * 1024 * 1024, maxOutputChars: MAX_OUTPUT_CHARS },
       // QuickJS's heap is WebAssembly memory; the thread's own JS heap needs little.
       resourceLimits: { maxOldGenerationSizeMb: 64 + memoryMb, maxYoungGenerationSizeMb: 16 },
