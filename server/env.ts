@@ -125,6 +125,10 @@ const schema = z.object({
   ROLLUP_COMPACT_SECONDS: z.coerce.number().min(0.1).default(5),
   /** First wait before an evaluation is retried after a 429 or 5xx; doubled per attempt (Retry-After wins when longer). */
   EVALUATOR_RETRY_BASE_MS: z.coerce.number().int().min(0).default(2_000),
+  /** How long one code evaluator may run in its sandbox before it is stopped as timed out. */
+  CODE_EVALUATOR_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
+  /** The memory one code evaluator's sandbox (its QuickJS runtime) may allocate. */
+  CODE_EVALUATOR_MEMORY_MB: z.coerce.number().int().min(8).max(1024).default(64),
   /** First wait before a rule's failed action (a webhook's 5xx, 429 or network error) is tried again; doubled per attempt. */
   RULE_RETRY_BASE_MS: z.coerce.number().int().min(0).default(5_000),
   /** HTTP proxy (http://[user:pass@]host:port) that traffic to customer endpoints leaves through. */

@@ -9,7 +9,8 @@ import { streamChat, UpstreamError } from "../models/chat";
 import { tryAdmit } from "../models/admission";
 import { resolveConnection } from "../models/connections";
 import type { ChatRequest, ChatResult, Connection } from "../models/types";
-import { renderPrompt, variablesFor, type RunForEvaluation } from "./prompt";
+import { runCodeEvaluations, type CodeTarget } from "./code";
+import { renderPrompt, variablesFor } from "./prompt";
 import { evaluationQueue, requeueEvaluation, type EvaluationJob } from "./queues";
 import { recordEvaluations, type Outcome } from "./record";
 import { asEvaluator, type Evaluator } from "./store";
@@ -19,13 +20,13 @@ import { verdictFeedback, verdictTool, VerdictError } from "./verdict";
 export const MAX_ATTEMPTS = 5;
 const MAX_DELAY_MS = 10 * 60_000;
 
-type Target = RunForEvaluation & { workspace_id: string; trace_id: string };
+type Target = CodeTarget & { workspace_id: string };
 
 /** The runs to judge, each with its example's current outputs when it is an experiment's run. */
 async function loadTargets(db: Sql, ids: string[]): Promise<Map<string, Target>> {
   const rows = await db.query<Target>(sql`
     SELECT r.id, r.workspace_id, r.trace_id, r.name, r.run_type, r.inputs, r.outputs, r.error, r.tags,
-      r.extra -> 'metadata' AS metadata, e.outputs AS reference
+      r.extra -> 'metadata' AS metadata, e.outputs AS reference, e.example_id, e.inputs AS example_inputs, e.metadata AS example_metadata
     FROM runs r
     LEFT JOIN example_versions e ON e.example_id = r.reference_example_id AND e.workspace_id = r.workspace_id AND e.valid_to IS NULL
     WHERE r.id = ANY(${ids}::uuid[])`);
@@ -80,9 +81,10 @@ async function judge(db: Sql, job: EvaluationJob, evaluator: Evaluator, target: 
 }
 
 /**
- * A batch of evaluations: the pending ones' model calls go out at once; the verdicts (and the
- * failures that will not be retried) are recorded together. An evaluation whose rule, evaluator or
- * run is gone is dropped; one whose connection cannot be resolved fails with that reason.
+ * A batch of evaluations: the pending ones' model calls go out at once, and the code evaluators'
+ * functions run in the sandbox meanwhile; the verdicts (and the failures that will not be retried)
+ * are recorded together. An evaluation whose rule, evaluator or run is gone is dropped; one whose
+ * connection cannot be resolved fails with that reason.
  */
 export async function runEvaluations(db: Sql, jobs: Job<EvaluationJob>[]): Promise<void> {
   const pending = await notYetEvaluated(
@@ -106,24 +108,29 @@ export async function runEvaluations(db: Sql, jobs: Job<EvaluationJob>[]): Promi
     if (!connections.has(key)) connections.set(key, resolveConnection(db, e.workspaceId, e.connectionId));
     return connections.get(key)!;
   };
-  const outcomes = await Promise.all(
-    pending.map(async (job): Promise<Outcome | null> => {
-      const evaluator = evaluators.get(job.evaluator_id);
-      const target = targets.get(job.run_id);
-      if (!evaluator || !target || target.workspace_id !== job.workspace_id || !liveRules.has(job.rule_id)) return null;
-      let connection: Connection;
-      try {
-        connection = await connectionOf(evaluator);
-      } catch (error) {
-        return { job, target, evaluator, error: (error as Error).message, status: null };
-      }
-      return judge(db, job, evaluator, target, connection);
-    }),
-  );
-  await recordEvaluations(
-    db,
-    outcomes.filter((o): o is Outcome => o !== null),
-  );
+  const live = pending.flatMap((job) => {
+    const evaluator = evaluators.get(job.evaluator_id);
+    const target = targets.get(job.run_id);
+    if (!evaluator || !target || target.workspace_id !== job.workspace_id || !liveRules.has(job.rule_id)) return [];
+    return [{ job, evaluator, target }];
+  });
+  const [code, judged] = await Promise.all([
+    runCodeEvaluations(live.filter((l) => l.evaluator.type === "code")),
+    Promise.all(
+      live
+        .filter((l) => l.evaluator.type !== "code")
+        .map(async ({ job, evaluator, target }): Promise<Outcome | null> => {
+          let connection: Connection;
+          try {
+            connection = await connectionOf(evaluator);
+          } catch (error) {
+            return { job, target, evaluator, error: (error as Error).message, status: null };
+          }
+          return judge(db, job, evaluator, target, connection);
+        }),
+    ),
+  ]);
+  await recordEvaluations(db, [...code, ...judged.filter((o): o is Outcome => o !== null)]);
 }
 
 onJobs(evaluationQueue, runEvaluations);

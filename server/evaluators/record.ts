@@ -52,9 +52,10 @@ function tracedRun(o: Outcome) {
 
 function feedbackOf(o: Outcome) {
   if (!("feedback" in o)) return [];
+  // A code evaluator makes no model call, so there is no evaluator run to link to.
   const source = {
     type: "model",
-    metadata: { rule_id: o.job.rule_id, evaluator_id: o.evaluator.id, __run: { run_id: evaluatorRunId(o.job) } },
+    metadata: { rule_id: o.job.rule_id, evaluator_id: o.evaluator.id, ...(called(o) ? { __run: { run_id: evaluatorRunId(o.job) } } : {}) },
   };
   return o.feedback.map((f) => ({
     id: nameUuid(`feedback:${o.job.rule_id}:${o.target.id}:${f.key}`),
@@ -70,7 +71,7 @@ function feedbackOf(o: Outcome) {
 
 const logDetail = (o: Outcome) =>
   "feedback" in o
-    ? `${o.feedback.map((f) => `${f.key}=${f.value ?? f.score}`).join(", ")} (evaluator run ${evaluatorRunId(o.job)})`
+    ? `${o.feedback.map((f) => `${f.key}=${f.value ?? f.score}`).join(", ")}${called(o) ? ` (evaluator run ${evaluatorRunId(o.job)})` : ""}`
     : o.error;
 
 /**

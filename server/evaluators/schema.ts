@@ -64,19 +64,52 @@ export const llmEvaluator = z.object({
 });
 export type LlmEvaluatorInput = z.infer<typeof llmEvaluator>;
 
-/** POST /api/v1/platform/evaluators */
-export const evaluatorCreate = z.object({
-  name: z.string().min(1).max(200),
-  type: z.literal("llm").default("llm"),
-  llm_evaluator: llmEvaluator,
-  metadata: z.record(z.string(), z.unknown()).nullish(),
-});
+export const CODE_LANGUAGES = ["python", "javascript", "typescript"] as const;
+export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
+
+/**
+ * The code evaluator's definition (the client's `CreateOnlineCodeEvaluatorRequest`): its source,
+ * which defines `perform_eval(run, example)` (`performEval` in JavaScript/TypeScript), and its
+ * language, Python unless said. The client's other fields (dependencies, secrets, thread input)
+ * are not honoured and are dropped.
+ */
+const codeLanguage = z
+  .string()
+  .transform((l) => l.toLowerCase())
+  .pipe(z.enum(CODE_LANGUAGES, { message: `must be one of ${CODE_LANGUAGES.join(", ")}` }));
+const code = z.string().min(1).max(200_000);
+export const codeEvaluator = z.object({ code, language: codeLanguage.default("python") });
+export type CodeEvaluatorInput = z.infer<typeof codeEvaluator>;
+
+/** POST /api/v1/platform/evaluators: `type` "llm" with `llm_evaluator`, or "code" with `code_evaluator`. */
+export const evaluatorCreate = z
+  .object({
+    name: z.string().min(1).max(200),
+    type: z.enum(["llm", "code"]).optional(),
+    llm_evaluator: llmEvaluator.nullish(),
+    code_evaluator: codeEvaluator.nullish(),
+    metadata: z.record(z.string(), z.unknown()).nullish(),
+  })
+  .transform((body, ctx) => {
+    const type = body.type ?? (body.code_evaluator && !body.llm_evaluator ? "code" : "llm");
+    const definition = type === "code" ? body.code_evaluator : body.llm_evaluator;
+    if (!definition) {
+      ctx.addIssue({ code: "custom", path: [`${type}_evaluator`], message: `is required for a ${type} evaluator` });
+      return z.NEVER;
+    }
+    if (body[type === "code" ? "llm_evaluator" : "code_evaluator"]) {
+      ctx.addIssue({ code: "custom", path: ["type"], message: "is " + type + ": send only its own definition" });
+      return z.NEVER;
+    }
+    return { ...body, type };
+  });
 export type EvaluatorCreate = z.infer<typeof evaluatorCreate>;
 
 /** PATCH /api/v1/platform/evaluators/{id}: what is sent changes. */
 export const evaluatorUpdate = z.object({
   name: z.string().min(1).max(200).optional(),
   llm_evaluator: llmEvaluator.partial().optional(),
+  code_evaluator: z.object({ code: code.optional(), language: codeLanguage.optional() }).optional(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
 });
 export type EvaluatorUpdate = z.infer<typeof evaluatorUpdate>;

@@ -4,7 +4,16 @@ import { sql } from "../db/sql";
 import { badRequest, conflict } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import type { EvaluatorCreate, EvaluatorUpdate, evaluatorListQuery } from "./schema";
-import { asEvaluator, definitionOf, evaluatorToWire, insertEvaluator, loadEvaluator, type Evaluator, type WireEvaluator } from "./store";
+import {
+  asEvaluator,
+  definitionOf,
+  evaluatorToWire,
+  insertCodeEvaluator,
+  insertEvaluator,
+  loadEvaluator,
+  type Evaluator,
+  type WireEvaluator,
+} from "./store";
 import { feedbackKeysOf } from "./verdict";
 import { z } from "zod";
 
@@ -24,7 +33,9 @@ async function withRules(db: Sql, evaluators: Evaluator[]): Promise<WireEvaluato
 
 /** POST /api/v1/platform/evaluators */
 export async function createEvaluator(db: Sql, workspaceId: string, input: EvaluatorCreate) {
-  const evaluator = await insertEvaluator(db, workspaceId, input.name, input.llm_evaluator, input.metadata ?? {});
+  const evaluator = input.code_evaluator
+    ? await insertCodeEvaluator(db, workspaceId, input.name, input.code_evaluator, input.metadata ?? {})
+    : await insertEvaluator(db, workspaceId, input.name, input.llm_evaluator!, input.metadata ?? {});
   return { evaluator: (await withRules(db, [evaluator]))[0] };
 }
 
@@ -34,20 +45,23 @@ export async function readEvaluator(db: Sql, workspaceId: string, id: string): P
 
 /** GET /api/v1/platform/evaluators: newest first, `{evaluators, total}` as the client's paginator reads it. */
 export async function listEvaluators(db: Sql, workspaceId: string, q: z.infer<typeof evaluatorListQuery>) {
-  if (q.type && q.type !== "llm") return { evaluators: [], total: 0 };
   const where: Prisma.EvaluatorWhereInput = {
     workspaceId,
+    ...(q.type ? { type: q.type } : {}),
     ...(q.name_contains ? { name: { contains: q.name_contains, mode: "insensitive" } } : {}),
   };
   const rows = (await db.prisma.evaluator.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }] })).map(asEvaluator);
   // The feedback keys live in the output schema (JSON), so that filter is applied here.
-  const matching = q.feedback_key ? rows.filter((e) => feedbackKeysOf(e.outputSchema).includes(q.feedback_key!)) : rows;
+  const matching = q.feedback_key ? rows.filter((e) => e.type === "llm" && feedbackKeysOf(e.outputSchema).includes(q.feedback_key!)) : rows;
   return { evaluators: await withRules(db, matching.slice(q.offset, q.offset + q.limit)), total: matching.length };
 }
 
-/** PATCH: the name, metadata, and any part of the definition sent (the rest kept). */
+/** PATCH: the name, metadata, and any part of the definition sent (the rest kept); a definition of its own type. */
 export async function updateEvaluator(db: Sql, workspaceId: string, id: string, change: EvaluatorUpdate) {
   const current = await loadEvaluator(db, workspaceId, id);
+  const wrong = current.type === "code" ? change.llm_evaluator : change.code_evaluator;
+  if (wrong) throw badRequest(`Evaluator ${id} is a ${current.type} evaluator: send ${current.type}_evaluator to change its definition.`);
+  const code = change.code_evaluator ? { code: change.code_evaluator.code, language: change.code_evaluator.language } : {};
   const llm = change.llm_evaluator;
   const definition = llm
     ? await definitionOf(db, workspaceId, {
@@ -67,6 +81,7 @@ export async function updateEvaluator(db: Sql, workspaceId: string, id: string, 
       name: change.name,
       metadata: change.metadata === undefined ? undefined : ((change.metadata ?? {}) as Prisma.InputJsonValue),
       ...definition,
+      ...code,
       updatedAt: new Date(),
     },
   });

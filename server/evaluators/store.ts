@@ -9,11 +9,16 @@ import { isObj } from "../llm/formats/common";
 import { templateMessagesOf } from "../generate/manifest";
 import { resolveConnection } from "../models/connections";
 import { pullCommit } from "../prompts/commits";
-import { outputSchema, type LlmEvaluatorInput, type OutputSchema } from "./schema";
+import { outputSchema, type CodeEvaluatorInput, type CodeLanguage, type LlmEvaluatorInput, type OutputSchema } from "./schema";
 import { feedbackKeysOf } from "./verdict";
 
-/** An evaluator as stored, its JSON columns typed as validated on the way in. */
-export type Evaluator = Omit<EvaluatorRow, "prompt" | "outputSchema" | "variableMapping"> & {
+/**
+ * An evaluator as stored, its JSON columns typed as validated on the way in. A code evaluator's
+ * prompt is [] and its output schema {} (its feedback keys are whatever its function answers).
+ */
+export type Evaluator = Omit<EvaluatorRow, "prompt" | "outputSchema" | "variableMapping" | "type" | "language"> & {
+  type: "llm" | "code";
+  language: CodeLanguage | null;
   prompt: [string, string][];
   outputSchema: OutputSchema;
   variableMapping: Record<string, string>;
@@ -91,26 +96,61 @@ export async function insertEvaluator(
   return asEvaluator(row);
 }
 
+/** A code evaluator: its source and language; the sandbox compiles it when it first runs. */
+export async function insertCodeEvaluator(
+  db: Sql,
+  workspaceId: string,
+  name: string,
+  input: CodeEvaluatorInput,
+  metadata: Record<string, unknown> = {},
+): Promise<Evaluator> {
+  const row = await db.prisma.evaluator.create({
+    data: {
+      id: randomUUID(),
+      workspaceId,
+      name,
+      type: "code",
+      code: input.code,
+      language: input.language,
+      prompt: [],
+      outputSchema: {},
+      metadata: metadata as Prisma.InputJsonValue,
+    },
+  });
+  return asEvaluator(row);
+}
+
 /** The evaluator as LangSmith's platform API answers it (`OnlineEvaluator`), with our inline definition beside. */
 export const wireEvaluator = z.object({
   id: z.string(),
   tenant_id: z.string(),
   name: z.string(),
-  type: z.literal("llm"),
+  type: z.enum(["llm", "code"]),
   is_managed: z.boolean(),
   feedback_keys: z.array(z.string()),
   metadata: z.record(z.string(), z.unknown()),
-  llm_evaluator: z.object({
-    evaluator_id: z.string(),
-    prompt_repo_handle: z.string().optional(),
-    commit_hash_or_tag: z.string().optional(),
-    variable_mapping: z.record(z.string(), z.string()),
-    prompt: z.array(z.tuple([z.string(), z.string()])),
-    schema: outputSchema,
-    template_format: z.string(),
-    model: z.string().nullable(),
-    connection_id: z.string().nullable(),
-  }),
+  code_evaluator: z
+    .object({
+      evaluator_id: z.string(),
+      code: z.string(),
+      language: z.string(),
+      // Nothing is built ahead: the source is compiled when it first runs.
+      evaluator_build_status: z.literal("READY"),
+    })
+    .optional(),
+  llm_evaluator: z
+    .object({
+      evaluator_id: z.string(),
+      prompt_repo_handle: z.string().optional(),
+      commit_hash_or_tag: z.string().optional(),
+      variable_mapping: z.record(z.string(), z.string()),
+      prompt: z.array(z.tuple([z.string(), z.string()])),
+      schema: outputSchema,
+      template_format: z.string(),
+      model: z.string().nullable(),
+      connection_id: z.string().nullable(),
+    })
+    .optional(),
   run_rules: z.array(z.object({ id: z.string(), session_id: z.string().optional(), dataset_id: z.string().optional() })),
   created_at: z.string(),
   updated_at: z.string(),
@@ -125,23 +165,36 @@ export function evaluatorToWire(
     id: e.id,
     tenant_id: e.workspaceId,
     name: e.name,
-    type: "llm",
+    type: e.type,
     is_managed: false,
-    feedback_keys: feedbackKeysOf(e.outputSchema),
+    feedback_keys: e.type === "code" ? [] : feedbackKeysOf(e.outputSchema),
     metadata: e.metadata as Record<string, unknown>,
-    llm_evaluator: {
-      evaluator_id: e.id,
-      prompt_repo_handle: e.promptRepoHandle ?? undefined,
-      commit_hash_or_tag: e.commitHashOrTag ?? undefined,
-      variable_mapping: e.variableMapping,
-      prompt: e.prompt,
-      schema: e.outputSchema,
-      template_format: e.templateFormat,
-      model: e.model,
-      connection_id: e.connectionId,
-    },
+    ...(e.type === "code"
+      ? {
+          code_evaluator: {
+            evaluator_id: e.id,
+            code: e.code ?? "",
+            language: e.language ?? "python",
+            evaluator_build_status: "READY" as const,
+          },
+        }
+      : { llm_evaluator: llmToWire(e) }),
     run_rules: rules.map((r) => ({ id: r.id, session_id: r.session_id ?? undefined, dataset_id: r.dataset_id ?? undefined })),
     created_at: isoFromDb(e.createdAt)!,
     updated_at: isoFromDb(e.updatedAt)!,
+  };
+}
+
+function llmToWire(e: Evaluator) {
+  return {
+    evaluator_id: e.id,
+    prompt_repo_handle: e.promptRepoHandle ?? undefined,
+    commit_hash_or_tag: e.commitHashOrTag ?? undefined,
+    variable_mapping: e.variableMapping,
+    prompt: e.prompt,
+    schema: e.outputSchema,
+    template_format: e.templateFormat,
+    model: e.model,
+    connection_id: e.connectionId,
   };
 }

@@ -3,7 +3,7 @@ import { extraHeaders } from "../core/headers";
 import { uuid } from "../core/uuid";
 import { score } from "../feedback/schema";
 import { instant } from "../core/instant";
-import { structuredEvaluator } from "../evaluators/schema";
+import { codeEvaluator, structuredEvaluator } from "../evaluators/schema";
 
 export const webhook = z.object({
   url: z.string().min(1).max(2048),
@@ -26,6 +26,8 @@ const fields = {
   evaluator_id: uuid.nullish(),
   /** An inline evaluator (LangSmith's structured form), stored as an evaluator of its own. */
   evaluators: z.array(structuredEvaluator).max(1).nullish(),
+  /** An inline code evaluator (`{code, language}`), likewise stored as an evaluator of its own. */
+  code_evaluators: z.array(codeEvaluator).max(1).nullish(),
   /** Evaluate the matching runs since then too (a backfill up to now); rules with an evaluator. */
   backfill_from: instant.nullish(),
   filter: z.string().max(10_000).nullish(),
@@ -49,7 +51,10 @@ export const ruleCreate = z
     webhooks: fields.webhooks.nullish().transform((v) => v ?? []),
   })
   .refine((r) => !r.session_id !== !r.dataset_id, { message: "needs exactly one of session_id and dataset_id", path: ["session_id"] })
-  .refine((r) => !(r.evaluator_id && r.evaluators?.length), { message: "give evaluator_id or evaluators, not both", path: ["evaluators"] });
+  .refine((r) => [r.evaluator_id, r.evaluators?.length, r.code_evaluators?.length].filter(Boolean).length <= 1, {
+    message: "give one of evaluator_id, evaluators and code_evaluators",
+    path: ["evaluators"],
+  });
 export type RuleCreate = z.infer<typeof ruleCreate>;
 
 /** PATCH /runs/rules/{id}: only the fields sent change. */

@@ -5,7 +5,7 @@ import { badRequest } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { checkEgressUrl } from "../egress/http";
 import { findDataset } from "../datasets/service";
-import { insertEvaluator, loadEvaluator } from "../evaluators/store";
+import { insertCodeEvaluator, insertEvaluator, loadEvaluator } from "../evaluators/store";
 import { readSession } from "../sessions/service";
 import { EVALUATOR_PROJECT } from "../sessions/v2";
 import { loadQueue } from "../review/queues/queues";
@@ -111,27 +111,30 @@ const jsonOrNull = (value: AddFeedback | null | undefined) => (value ? (value as
 
 export async function createRule(db: Sql, workspaceId: string, input: RuleCreate): Promise<WireRule> {
   checkHasAction({
-    evaluator: Boolean(input.evaluator_id || input.evaluators?.length),
+    evaluator: Boolean(input.evaluator_id || input.evaluators?.length || input.code_evaluators?.length),
     add_to_dataset_id: input.add_to_dataset_id ?? null,
     add_to_annotation_queue_id: input.add_to_annotation_queue_id ?? null,
     add_feedback: input.add_feedback ?? null,
     webhooks: input.webhooks,
   });
-  if (input.backfill_from && !input.evaluator_id && !input.evaluators?.length)
+  if (input.backfill_from && !input.evaluator_id && !input.evaluators?.length && !input.code_evaluators?.length)
     throw badRequest("backfill_from needs an evaluator on the rule.");
   await checkReferences(db, workspaceId, input);
   const inline = input.evaluators?.[0]?.structured;
-  const evaluatorId = inline
-    ? (
-        await insertEvaluator(db, workspaceId, input.display_name, {
-          prompt: inline.prompt,
-          schema: inline.schema,
-          template_format: inline.template_format,
-          variable_mapping: inline.variable_mapping,
-          model: typeof inline.model?.model === "string" ? inline.model.model : null,
-        })
-      ).id
-    : (input.evaluator_id ?? null);
+  const inlineCode = input.code_evaluators?.[0];
+  const evaluatorId = inlineCode
+    ? (await insertCodeEvaluator(db, workspaceId, input.display_name, inlineCode)).id
+    : inline
+      ? (
+          await insertEvaluator(db, workspaceId, input.display_name, {
+            prompt: inline.prompt,
+            schema: inline.schema,
+            template_format: inline.template_format,
+            variable_mapping: inline.variable_mapping,
+            model: typeof inline.model?.model === "string" ? inline.model.model : null,
+          })
+        ).id
+      : (input.evaluator_id ?? null);
   const row = await db.transaction(async (tx) => {
     await startCursor(tx, workspaceId);
     return tx.prisma.runRule.create({

@@ -15,9 +15,18 @@ type Evaluator = RouterOutputs["evaluators"]["list"]["evaluators"][number];
 
 const usd = (n: number) => (n === 0 ? "$0" : n < 0.0001 ? "< $0.0001" : n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
 
-/** What the evaluator sends and expects: its messages and its output schema's keys. */
+/** What the evaluator sends and expects: its messages and its output schema's keys (a code evaluator: its source). */
 function Definition({ evaluator }: { evaluator: Evaluator }) {
   const llm = evaluator.llm_evaluator;
+  const code = evaluator.code_evaluator;
+  if (!llm) {
+    return (
+      <div className={styles.section}>
+        <h3>Code ({code?.language})</h3>
+        <pre className="mono">{code?.code}</pre>
+      </div>
+    );
+  }
   return (
     <div className={styles.section}>
       <h3>Prompt</h3>
