@@ -1,8 +1,9 @@
-import { limiterKey } from "../core/headers";
+import { basicCredentials, limiterKey } from "../core/headers";
 import { rateLimiter } from "../ratelimit";
 
 /**
- * Runs `next` inside the rate limiter, keyed on the caller's x-api-key / x-user-id headers and IP
+ * Runs `next` inside the rate limiter, keyed on the caller's x-api-key (or the secret key of
+ * `Authorization: Basic`) / x-user-id headers and IP
  * as the contract's table says (before any credential lookup, so guessing keys is limited too).
  * Refused requests get a 429; admitted ones carry the X-RateLimit-* headers of the tightest limit.
  */
@@ -10,7 +11,7 @@ export async function withRateLimit(request: Request, ip: string, next: () => Pr
   const decision = await rateLimiter().check({
     method: request.method,
     path: new URL(request.url).pathname,
-    apiKey: limiterKey(request.headers, "x-api-key"),
+    apiKey: limiterKey(request.headers, "x-api-key") ?? basicSecret(request.headers),
     userId: limiterKey(request.headers, "x-user-id"),
     ip,
   });
@@ -20,4 +21,13 @@ export async function withRateLimit(request: Request, ip: string, next: () => Pr
   const response = await next();
   for (const [name, value] of Object.entries(decision.headers)) response.headers.set(name, value);
   return response;
+}
+
+/** A malformed Basic header is refused by identity resolution; here it only means "no key". */
+function basicSecret(headers: Headers): string | undefined {
+  try {
+    return basicCredentials(headers)?.password;
+  } catch {
+    return undefined;
+  }
 }

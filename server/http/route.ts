@@ -58,8 +58,11 @@ interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | 
    * client that breaks later.
    */
   response?: z.ZodType<R>;
-  /** The status of a JSON answer (201 for a thing made, 202 for one accepted for later); 200 unless given. */
-  status?: 200 | 201 | 202;
+  /**
+   * The status of a JSON answer (201 for a thing made, 202 for one accepted for later, 207 for a
+   * batch answered item by item); 200 unless given.
+   */
+  status?: 200 | 201 | 202 | 207;
   handler: (args: {
     ctx: A extends "public" ? Context : AuthedContext;
     body: BodyOf<B>;
