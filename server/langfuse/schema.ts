@@ -89,6 +89,6 @@ export type ScoreBody = z.infer<typeof scoreBody>;
 /** Per-event outcome, as Langfuse answers a batch (HTTP 207). */
 export const ingestionResponse = z.object({
   successes: z.array(z.object({ id: z.string(), status: z.number() })),
-  errors: z.array(z.object({ id: z.string(), status: z.number(), message: z.string().optional(), error: z.string().optional() })),
+  errors: z.array(z.object({ id: z.string(), status: z.number(), message: z.string() })),
 });
 export type IngestionResponse = z.infer<typeof ingestionResponse>;
