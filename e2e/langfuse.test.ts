@@ -96,6 +96,24 @@ describe("Langfuse ingestion with the real langfuse SDK (v3)", () => {
     assert.equal(byKey.get("helpfulness")?.comment, "clear");
     assert.equal(byKey.get("correct")?.score, 1);
     assert.equal(byKey.get("correct")?.run_id, generation.id);
+
+    // Read back through the SDK's own reads.
+    const { data: read } = await sdk.fetchTrace(trace.id);
+    assert.equal(read.id, trace.id);
+    assert.equal(read.userId, "user-1");
+    assert.deepEqual(read.output, { answer: "Yes, within 30 days." });
+    const readGeneration = read.observations.find((o) => o.id === generation.id)!;
+    assert.equal(readGeneration.type, "GENERATION");
+    assert.equal(readGeneration.parentObservationId, span.id);
+    assert.equal(readGeneration.usage?.total, 52);
+    assert.deepEqual(read.scores.map((s) => s.name).sort(), ["correct", "helpfulness"]);
+    const { data: observation } = await sdk.fetchObservation(span.id);
+    assert.equal(observation.name, "retrieval");
+    assert.deepEqual(observation.output, { documents: 3 });
+    const scores = await sdk.api.scoreV2Get({ name: "helpfulness", limit: 10 });
+    assert.equal(scores.meta.totalItems, 1);
+    assert.equal(scores.data[0].traceId, trace.id);
+    assert.equal((await sdk.api.healthHealth()).status, "OK");
   });
 
   test("the ingestion endpoint answers per event (207), refuses a wrong secret key, and /api/public answers JSON", async () => {
