@@ -54,15 +54,17 @@ export async function apiKeyIdentity(db: Sql, key: string, tenantId: string | nu
 
 /**
  * Who is calling, for every request: an API key (`x-api-key`, with `x-tenant-id` to name its
- * workspace), else an API key as the password of `Authorization: Basic` (as Langfuse's SDKs send
- * their secret key; the user part is kept as `publicKey`), else a signed-in user of the UI (session cookie and `x-user-id`, server/auth/session.ts).
- * A header sent twice with the same value (the Python SDK's key) is that value.
- * Null when neither is present.
+ * workspace), else — on routes that take Langfuse's credentials (`basic`) — an API key as the
+ * password of `Authorization: Basic` (Langfuse's SDKs send their secret key so; the user part is
+ * kept as `publicKey`), else a signed-in user of the UI (session cookie and `x-user-id`,
+ * server/auth/session.ts). Basic is read on those routes only: a deployment behind a proxy's own
+ * Basic login forwards that header with every request. A header sent twice with the same value
+ * (the Python SDK's key) is that value. Null when no credential is present.
  */
-export async function requestIdentity(request: { headers: Headers }, db: Sql): Promise<Identity | null> {
+export async function requestIdentity(request: { headers: Headers }, db: Sql, options: { basic?: boolean } = {}): Promise<Identity | null> {
   const key = credentialHeader(request.headers, "x-api-key");
   if (key) return apiKeyIdentity(db, key, credentialHeader(request.headers, "x-tenant-id"));
-  const basic = basicCredentials(request.headers);
+  const basic = options.basic ? basicCredentials(request.headers) : null;
   if (basic) {
     const identity = await apiKeyIdentity(db, basic.password, credentialHeader(request.headers, "x-tenant-id"));
     return { ...identity, publicKey: basic.user };

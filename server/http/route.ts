@@ -40,6 +40,8 @@ type BodyOf<B> =
 
 interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | undefined, P, R> {
   access: A;
+  /** Also accept Langfuse's credentials, `Authorization: Basic` public key : API key (auth/identity.ts). */
+  basicAuth?: boolean;
   /** Ingest: runs on ingest's own connections, so slow reads never hold it up. */
   ingest?: boolean;
   /**
@@ -169,7 +171,7 @@ export function route<
         withRequestOrigin(request, async () => {
           const db = await database();
           const sql = spec.ingest ? db.ingestSql : db.sql;
-          const identity = await requestIdentity(request, sql).catch((error) => {
+          const identity = await requestIdentity(request, sql, { basic: spec.basicAuth }).catch((error) => {
             if (spec.access === "public" && error instanceof AppError && (error.status === 401 || error.status === 403)) return null;
             throw error;
           });

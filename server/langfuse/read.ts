@@ -71,9 +71,10 @@ export const scoresQuery = z.strictObject({
 /** GET /api/public/scores: the project's scores (feedback), newest first, a page at a time. */
 export async function listLangfuseScores(db: Sql, workspaceId: string, publicKey: string | undefined, query: z.infer<typeof scoresQuery>) {
   const project = await projectOf(db, workspaceId, publicKey);
+  if (project === null) return { data: [], meta: { page: query.page, limit: query.limit, totalItems: 0, totalPages: 0 } };
   const where = {
     workspaceId,
-    ...(project === undefined ? {} : { projectId: project ?? "00000000-0000-0000-0000-000000000000" }),
+    ...(project === undefined ? {} : { projectId: project }),
     ...(query.traceId ? { traceId: runIdOf(query.traceId) } : {}),
     ...(query.observationId ? { runId: runIdOf(query.observationId) } : {}),
     ...(query.name ? { key: query.name } : {}),

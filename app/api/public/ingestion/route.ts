@@ -6,6 +6,7 @@ import { ingestionBody, ingestionResponse } from "@/server/langfuse/schema";
 /** Langfuse's batch ingestion (the `langfuse` SDKs): HTTP Basic public key : Tracelight API key. */
 export const POST = route({
   access: "write",
+  basicAuth: true,
   ingest: true,
   body: ingestionBody,
   response: ingestionResponse,

@@ -6,6 +6,7 @@ import { readLangfuseObservation } from "@/server/langfuse/read";
 /** Langfuse's `getObservation`, by the id it was sent with. */
 export const GET = route({
   access: "read",
+  basicAuth: true,
   replica: true,
   params: z.object({ observationId: z.string() }),
   handler: ({ ctx, params }) => readLangfuseObservation(ctx.sql, ctx.workspaceId, ctx.identity.publicKey, params.observationId),

@@ -5,6 +5,7 @@ import { listLangfuseScores, scoresQuery } from "@/server/langfuse/read";
 /** Langfuse's score list as its SDK's `api.scoreV2Get` reads it (`page`, `limit`, `traceId`, `observationId`, `name`), newest first. */
 export const GET = route({
   access: "read",
+  basicAuth: true,
   replica: true,
   query: scoresQuery,
   handler: ({ ctx, query }) => listLangfuseScores(ctx.sql, ctx.workspaceId, ctx.identity.publicKey, query),
