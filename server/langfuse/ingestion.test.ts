@@ -226,4 +226,23 @@ withTestDatabases("langfuse ingestion", (open) => {
     assert.ok(errors.has("batch[6]"));
     assert.equal((await run(db, "partial-ok")).name, "fine");
   });
+
+  test("a trace sent with no time at all is stored, starting when it arrived", async () => {
+    const before = Date.now();
+    const answer = await ingestLangfuseBatch(db, ws, "pk-untimed", [
+      { id: "untimed", type: "trace-create", body: { id: "untimed-trace", name: "u" } },
+    ]);
+    assert.deepEqual(answer.successes, [{ id: "untimed", status: 201 }]);
+    assert.ok(new Date((await run(db, "untimed-trace")).start_time).getTime() >= before - 1000);
+  });
+
+  test("within one batch an update listed before its create merges the same way", async () => {
+    const create = event("span-create", { id: "batch-order-span", name: "s", startTime: "2026-11-20T12:00:00.000Z", input: { a: 1 } });
+    const update = event("span-update", { id: "batch-order-span", endTime: "2026-11-20T12:00:01.000Z", output: { b: 2 } });
+    await ingestLangfuseBatch(db, ws, "pk-order", [update, create]);
+    const span = await run(db, "batch-order-span");
+    assert.equal(span.name, "s");
+    assert.deepEqual([span.inputs, span.outputs], [{ a: 1 }, { b: 2 }]);
+    assert.equal(new Date(span.end_time).getTime() - new Date(span.start_time).getTime(), 1000);
+  });
 });

@@ -13,8 +13,9 @@ const micros = (value: unknown): bigint | null => {
   const iso = isoFromDb(value);
   return iso === null ? null : parseInstant(iso);
 };
-const earliest = (...values: (bigint | null)[]) => values.filter((v): v is bigint => v !== null).reduce((a, b) => (b < a ? b : a));
-const latest = (...values: (bigint | null)[]) => values.filter((v): v is bigint => v !== null).reduce((a, b) => (b > a ? b : a));
+const known = (values: (bigint | null)[]) => values.filter((v): v is bigint => v !== null);
+const earliest = (...values: (bigint | null)[]) => known(values).reduce<bigint | null>((a, b) => (a === null || b < a ? b : a), null);
+const latest = (...values: (bigint | null)[]) => known(values).reduce<bigint | null>((a, b) => (a === null || b > a ? b : a), null);
 
 /**
  * A Langfuse trace has a start (its timestamp, re-sent with every `trace.update()`) and no end. Its
@@ -33,12 +34,15 @@ async function rootTimePatches(db: Sql, workspaceId: string, traces: Map<string,
   for (const [id, times] of traces) {
     const prior = stored.get(id);
     if (times.created) {
+      // A trace sent with no time at all starts when ingest stores it (its rule for a run without one).
       const start = earliest(times.start, prior?.start ?? null, times.latest);
       const end = latest(times.latest, prior?.end ?? null, start);
-      patches.push({ id, session_name: project, start_time: formatMicros(start), end_time: formatMicros(end) });
-    } else if (prior && prior.start !== null) {
+      if (start !== null && end !== null) {
+        patches.push({ id, session_name: project, start_time: formatMicros(start), end_time: formatMicros(end) });
+      }
+    } else if (prior) {
       const end = latest(times.latest, prior.end, prior.start);
-      if (end !== prior.end) patches.push({ id, end_time: formatMicros(end) });
+      if (end !== null && end !== prior.end) patches.push({ id, end_time: formatMicros(end) });
     }
   }
   return patches;
