@@ -91,9 +91,12 @@ export function searchObject(url: URL): Record<string, string | string[]> {
   return out;
 }
 
-function authorize(access: Access, identity: Identity | null): void {
+const BASIC_MISSING =
+  "Missing credentials: send Authorization: Basic base64(public_key:secret_key) with a Tracelight API key as the secret key (the public key names the project), or the key in x-api-key.";
+
+function authorize(access: Access, identity: Identity | null, basicAuth = false): void {
   if (access === "public") return;
-  if (!identity) throw unauthorized();
+  if (!identity) throw basicAuth ? unauthorized(BASIC_MISSING) : unauthorized();
   if (access === "write" && !WRITE_ROLES.includes(identity.role)) {
     throw forbidden("Your role in this workspace is viewer: it can read but not change data.");
   }
@@ -175,7 +178,7 @@ export function route<
             if (spec.access === "public" && error instanceof AppError && (error.status === 401 || error.status === 403)) return null;
             throw error;
           });
-          authorize(spec.access, identity);
+          authorize(spec.access, identity, spec.basicAuth);
           const body = await parseBody(spec.body, request);
           try {
             let query: unknown;
