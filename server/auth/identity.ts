@@ -2,7 +2,7 @@ import { findApiKey, regionOfKey, touchApiKey, type ApiKeyRecord, type Role } fr
 import type { Sql } from "../db/client";
 import { env, regionBaseUrl } from "../env";
 import { forbidden, unauthorized } from "../core/errors";
-import { credentialHeader } from "../core/headers";
+import { basicCredentials, credentialHeader } from "../core/headers";
 
 export interface Identity {
   kind: "api_key" | "user";
@@ -10,6 +10,8 @@ export interface Identity {
   role: Role;
   apiKeyId?: string;
   userId?: string;
+  /** The user part of HTTP Basic credentials (Langfuse's public key): names the project Langfuse clients write to. */
+  publicKey?: string;
 }
 
 /** Revocation takes effect within this many milliseconds on every instance. */
@@ -52,13 +54,21 @@ export async function apiKeyIdentity(db: Sql, key: string, tenantId: string | nu
 
 /**
  * Who is calling, for every request: an API key (`x-api-key`, with `x-tenant-id` to name its
- * workspace), else a signed-in user of the UI (session cookie and `x-user-id`, server/auth/session.ts).
- * A header sent twice with the same value (the Python SDK's key) is that value.
- * Null when neither is present.
+ * workspace), else — on routes that take Langfuse's credentials (`basic`) — an API key as the
+ * password of `Authorization: Basic` (Langfuse's SDKs send their secret key so; the user part is
+ * kept as `publicKey`), else a signed-in user of the UI (session cookie and `x-user-id`,
+ * server/auth/session.ts). Basic is read on those routes only: a deployment behind a proxy's own
+ * Basic login forwards that header with every request. A header sent twice with the same value
+ * (the Python SDK's key) is that value. Null when no credential is present.
  */
-export async function requestIdentity(request: { headers: Headers }, db: Sql): Promise<Identity | null> {
+export async function requestIdentity(request: { headers: Headers }, db: Sql, options: { basic?: boolean } = {}): Promise<Identity | null> {
   const key = credentialHeader(request.headers, "x-api-key");
   if (key) return apiKeyIdentity(db, key, credentialHeader(request.headers, "x-tenant-id"));
+  const basic = options.basic ? basicCredentials(request.headers) : null;
+  if (basic) {
+    const identity = await apiKeyIdentity(db, basic.password, credentialHeader(request.headers, "x-tenant-id"));
+    return { ...identity, publicKey: basic.user };
+  }
   const { userIdentity } = await import("./session");
   return userIdentity(request, db);
 }

@@ -36,3 +36,22 @@ export function limiterKey(headers: Headers, name: string): string | undefined {
   const values = distinctValues(headers, name);
   return values.length > 1 ? values.join(",") : values[0];
 }
+
+/**
+ * The credentials of `Authorization: Basic base64(user:password)` (Langfuse's SDKs send their public
+ * key as the user and their secret key as the password), or null when the header is not Basic.
+ * A Basic header that does not decode to `user:password` is a 401 saying so.
+ */
+export function basicCredentials(headers: Headers): { user: string; password: string } | null {
+  const value = headers.get("authorization");
+  const match = value === null ? null : /^Basic\s+(\S*)\s*$/i.exec(value);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0 || colon === decoded.length - 1) {
+    throw unauthorized(
+      "The Authorization: Basic header must carry base64(public_key:secret_key) with a secret key (a Tracelight API key).",
+    );
+  }
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

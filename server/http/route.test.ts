@@ -51,3 +51,12 @@ test("the route factory checks path ids and the answer's documented shape", asyn
   assert.equal(answer.status, 500);
   assert.match((await answer.json()).detail, /does not match its documented shape.*count/);
 });
+
+test("a route taking Langfuse's credentials says how to send them when none came", async () => {
+  const langfuse = route({ access: "read", basicAuth: true, handler: () => ({}) });
+  const answer = await call(langfuse, {});
+  assert.equal(answer.status, 401);
+  assert.match((await answer.json()).detail, /Authorization: Basic base64\(public_key:secret_key\)/);
+  const plain = await call(route({ access: "read", handler: () => ({}) }), {});
+  assert.match((await plain.json()).detail, /x-api-key/);
+});

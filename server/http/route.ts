@@ -40,6 +40,8 @@ type BodyOf<B> =
 
 interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | undefined, P, R> {
   access: A;
+  /** Also accept Langfuse's credentials, `Authorization: Basic` public key : API key (auth/identity.ts). */
+  basicAuth?: boolean;
   /** Ingest: runs on ingest's own connections, so slow reads never hold it up. */
   ingest?: boolean;
   /**
@@ -58,8 +60,11 @@ interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | 
    * client that breaks later.
    */
   response?: z.ZodType<R>;
-  /** The status of a JSON answer (201 for a thing made, 202 for one accepted for later); 200 unless given. */
-  status?: 200 | 201 | 202;
+  /**
+   * The status of a JSON answer (201 for a thing made, 202 for one accepted for later, 207 for a
+   * batch answered item by item); 200 unless given.
+   */
+  status?: 200 | 201 | 202 | 207;
   handler: (args: {
     ctx: A extends "public" ? Context : AuthedContext;
     body: BodyOf<B>;
@@ -86,9 +91,12 @@ export function searchObject(url: URL): Record<string, string | string[]> {
   return out;
 }
 
-function authorize(access: Access, identity: Identity | null): void {
+const BASIC_MISSING =
+  "Missing credentials: send Authorization: Basic base64(public_key:secret_key) with a Tracelight API key as the secret key (the public key names the project), or the key in x-api-key.";
+
+function authorize(access: Access, identity: Identity | null, basicAuth = false): void {
   if (access === "public") return;
-  if (!identity) throw unauthorized();
+  if (!identity) throw basicAuth ? unauthorized(BASIC_MISSING) : unauthorized();
   if (access === "write" && !WRITE_ROLES.includes(identity.role)) {
     throw forbidden("Your role in this workspace is viewer: it can read but not change data.");
   }
@@ -166,11 +174,11 @@ export function route<
         withRequestOrigin(request, async () => {
           const db = await database();
           const sql = spec.ingest ? db.ingestSql : db.sql;
-          const identity = await requestIdentity(request, sql).catch((error) => {
+          const identity = await requestIdentity(request, sql, { basic: spec.basicAuth }).catch((error) => {
             if (spec.access === "public" && error instanceof AppError && (error.status === 401 || error.status === 403)) return null;
             throw error;
           });
-          authorize(spec.access, identity);
+          authorize(spec.access, identity, spec.basicAuth);
           const body = await parseBody(spec.body, request);
           try {
             let query: unknown;
