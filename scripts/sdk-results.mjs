@@ -10,6 +10,15 @@ export const KNOWN_FAILURES = [
   [/Test share and unshare run/, "fetches the share link, which the JS client points at a web UI on localhost:3000"],
   [/evaluators[ _]generated[ _]client[ _]crud/i, "creates a code evaluator (code evaluators: another change)"],
   [/^test_otel_trace_attributes$/, "the OTLP exporter cannot load: the index lacks opentelemetry-exporter-otlp-common 0.66b0"],
+  [/^test_pull_prompt_include_model$/, "builds the prompt's OpenAI model: needs langchain_openai and OPENAI_API_KEY"],
+  [
+    /^test_convert_to_(openai|anthropic)_format$/,
+    "client-side conversion: needs langchain_openai / langchain_anthropic (the index lacks the latter)",
+  ],
+  [
+    /^test_create_chat_example$/,
+    "client-side: langchain_core first imported under an earlier test's freezegun (pydantic.v1 metaclass conflict)",
+  ],
 ];
 
 export const knownReason = (name) => KNOWN_FAILURES.find(([pattern]) => pattern.test(name))?.[1];

@@ -63,7 +63,11 @@ const proxy = spawn(process.execPath, [path.join(shared, "proxy.mjs")], {
   stdio: "inherit",
   env: { ...process.env, PROXY_PORT: String(proxyPort), UPSTREAM_PORT: new URL(server.url).port, PROXY_LOG: path.join(out, "proxy.log") },
 });
-const env = { ...process.env, SDK: sdk, OUT: out, LANGSMITH_ENDPOINT: `http://127.0.0.1:${proxyPort}`, LANGSMITH_API_KEY: server.apiKey };
+// The API under /api/v1 of a host not spelt "localhost" or "127.0.0.1" (127.1 is the same address): the JS
+// client then takes the server itself for the web UI its share links point at, as for any deployment,
+// instead of a UI on localhost:3000 (README, "Links the SDK builds").
+const endpoint = `http://127.1:${proxyPort}/api/v1`;
+const env = { ...process.env, SDK: sdk, OUT: out, LANGSMITH_ENDPOINT: endpoint, LANGSMITH_API_KEY: server.apiKey };
 let unexpected = 0;
 try {
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -72,6 +76,8 @@ try {
   if (python)
     unexpected += suite("Python", "run-py.sh", words(process.env.SDK_PY_FILES || PY_FILES), ".py", junitFigures, "pyres-", ".xml", {
       PY: path.join(venv, "bin/python"),
+      // The suites' "slow" tests are slow on the hosted service only (a minute in all here).
+      PYTEST_ADDOPTS: process.env.PYTEST_ADDOPTS ?? "--runslow",
       // vcrpy, which the SDK's conftest imports, may be missing from the index: scripts/sdk-stubs/vcr stands in.
       PYTHONPATH: [path.join(repo, "scripts/sdk-stubs"), process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
     });
