@@ -122,6 +122,24 @@ describe("feedback with the real langsmith client", () => {
     assert.equal(sameRequest.body.session_id, joined.body.session_id);
   });
 
+  test("a presigned link ends in a UUID, as the Python client's create_feedback_from_token(url) requires (issue 36)", async () => {
+    const runId = await storedRun();
+    const token = await client.createPresignedFeedbackToken(runId, "uuid_link");
+    const last = new URL(token.url).pathname.split("/").pop() ?? "";
+    assert.match(last, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    for (const link of [token.url, `${server.url}/feedback/tokens/${token.id}`]) {
+      const sent = await fetch(link, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ score: 1 }),
+      });
+      assert.equal(sent.status, 200, `${link}: ${await sent.text()}`);
+    }
+    const stored = [];
+    for await (const f of client.listFeedback({ runIds: [runId], feedbackKeys: ["uuid_link"] })) stored.push(f.score);
+    assert.deepEqual(stored, [1, 1]);
+  });
+
   test("a presigned token lets someone without a key leave feedback until it expires", async () => {
     const runId = await storedRun();
     const token = await client.createPresignedFeedbackToken(runId, "user_rating", {

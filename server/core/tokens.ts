@@ -18,9 +18,13 @@ export function newShareToken(): string {
   return randomUUID();
 }
 
-/** Feedback links are not parsed by any client, so they get 32 random bytes, base64url. */
+/**
+ * Feedback links are a UUID too: the Python client's create_feedback_from_token(url) takes the
+ * link's last path segment and refuses it unless it is a UUID (issue 36). Links made before, 32
+ * random bytes in base64url, still work.
+ */
 export function newLinkToken(): string {
-  return randomBytes(32).toString("base64url");
+  return randomUUID();
 }
 
 function sealingKey(): Buffer {

@@ -1,10 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { createWorkspace } from "../auth/workspaces";
 import type { Sql } from "../db/client";
 import { withTestDatabases } from "../db/test-databases";
 import { AppError } from "../core/errors";
+import { hashToken, sealToken } from "../core/tokens";
 import { feedbackCreate, feedbackListQuery, feedbackUpdate } from "./schema";
 import { createFeedback, deleteFeedback, listFeedback, readFeedback, storeFeedbackParts, updateFeedback } from "./service";
 import { feedbackStats } from "./stats";
@@ -147,7 +148,9 @@ withTestDatabases("feedback", (open) => {
       }),
     );
     const token = made.url.split("/").pop()!;
-    assert.ok(token.length >= 43, "32 random bytes");
+    // A random UUID, not the link's id: the Python client's create_feedback_from_token(url) wants a UUID there.
+    assert.match(token, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.notEqual(token, made.id);
     assert.ok(Date.parse(made.expires_at!) > Date.now() + 3_500_000);
     assert.deepEqual(
       (await listFeedbackTokens(db, ws, runId, 0, 100)).map((t) => t.url),
@@ -167,6 +170,20 @@ withTestDatabases("feedback", (open) => {
     assert.equal(byId.key, "rating");
     assert.equal(byId.score, 3);
     await assert.rejects(submitWithToken(db, randomUUID(), { score: 1 }), status(404), "an id no link has");
+    // A link made before links were UUIDs (32 random bytes, base64url) still takes feedback.
+    const legacy = randomBytes(32).toString("base64url");
+    await db.prisma.feedbackToken.create({
+      data: {
+        id: randomUUID(),
+        workspaceId: ws,
+        runId,
+        feedbackKey: "legacy",
+        tokenHash: hashToken(legacy),
+        tokenSealed: sealToken(legacy),
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
+    });
+    assert.equal((await submitWithToken(db, legacy, { score: 2 })).key, "legacy");
     const [row] = await db.query<{ token_hash: string }>({
       strings: ["SELECT token_hash FROM feedback_tokens WHERE id = ", ""],
       values: [made.id],

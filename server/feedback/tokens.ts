@@ -152,12 +152,14 @@ function checkAgainstConfig(config: Record<string, unknown> | null, input: Token
 
 /**
  * GET|POST /feedback/tokens/{token}: feedback from someone holding the link, no key needed. The
- * link is named by the token in its `url` or by its `id` (a random UUID, shown only to the
- * workspace like the url): the Python client sends the id. The answer shows what was recorded,
+ * link is named by the token in its `url` (a random UUID; 32 bytes base64url before) or by its `id`
+ * (a random UUID, shown only to the workspace like the url): the Python client sends either. The answer shows what was recorded,
  * not the workspace's project or trace ids.
  */
 export async function submitWithToken(db: Sql, token: string, input: TokenFeedback): Promise<z.infer<typeof wireTokenFeedback>> {
-  const named = isUuid(token) ? { id: token.toLowerCase() } : { tokenHash: hashToken(token) };
+  const named = isUuid(token)
+    ? { OR: [{ id: token.toLowerCase() }, { tokenHash: hashToken(token.toLowerCase()) }] }
+    : { tokenHash: hashToken(token) };
   const link = await db.prisma.feedbackToken.findFirst({ where: { ...named, expiresAt: { gt: new Date() } } });
   if (!link) throw notFound("This feedback link is invalid or has expired.");
   const config = (link.feedbackConfig ?? null) as Record<string, unknown> | null;

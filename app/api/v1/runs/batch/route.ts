@@ -1,17 +1,15 @@
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route, reply } from "@/server/http/route";
+import { route } from "@/server/http/route";
+import { batchReply } from "@/server/ingest/batch-reply";
 import { batchBody } from "@/server/ingest/schema";
 import { ingestBatch } from "@/server/ingest/service";
 
-/** 202 when every run was stored; 207 with `errors` naming each refused run (the others were stored). */
+/** 202, 207 or 422 with `errors` naming each refused run: see batchReply. */
 export const POST = route({
   access: "write",
   ingest: true,
   body: batchBody,
-  handler: async ({ ctx, body }) => {
-    const { rejected } = await ingestBatch(ctx.sql, ctx.workspaceId, body);
-    return rejected.length ? reply(207, { errors: rejected }) : reply(202, {});
-  },
+  handler: async ({ ctx, body }) => batchReply(await ingestBatch(ctx.sql, ctx.workspaceId, body)),
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -1,16 +1,17 @@
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route, reply } from "@/server/http/route";
+import { route } from "@/server/http/route";
+import { batchReply } from "@/server/ingest/batch-reply";
 import { readMultipartIngest } from "@/server/ingest/multipart";
 import { ingestBatch } from "@/server/ingest/service";
 
-/** 202 when every run was stored; 207 with `errors` naming each refused run (the others were stored). */
+/** 202, 207 or 422 with `errors` naming each refused run: see batchReply. */
 export const POST = route({
   access: "write",
   ingest: true,
   body: "multipart",
   handler: async ({ ctx, body }) => {
-    const { rejected } = await ingestBatch(ctx.sql, ctx.workspaceId, await readMultipartIngest(body));
-    return rejected.length ? reply(207, { errors: rejected }) : reply(202, {});
+    const input = await readMultipartIngest(body);
+    return batchReply(await ingestBatch(ctx.sql, ctx.workspaceId, input), !!input.feedback?.length);
   },
 });
 
