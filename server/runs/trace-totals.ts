@@ -12,16 +12,20 @@ export async function refreshTraceTotals(db: Sql, workspaceId: string, runIds: s
   await db.query(traceTotalsUpsert(workspaceId, runIds));
 }
 
-/** The upsert of `refreshTraceTotals` (for use in a WITH); `runIds` must not be empty. */
-export function traceTotalsUpsert(workspaceId: string, runIds: string[]): SqlFragment {
-  return sql`
+/** The INSERT … SELECT of a trace's totals from runs `r` (the FROM and GROUP BY r.trace_id follow). */
+const totalsOf = (workspaceId: string) => sql`
     INSERT INTO trace_totals AS t (workspace_id, trace_id, runs, llm_runs, error_runs, prompt_tokens, completion_tokens,
                                    total_tokens, prompt_cost, completion_cost, total_cost, updated_at)
     SELECT ${workspaceId}::uuid, r.trace_id, count(*), count(*) FILTER (WHERE r.run_type = 'llm'),
            count(*) FILTER (WHERE r.status = 'error'),
            sum(r.prompt_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.completion_tokens) FILTER (WHERE r.run_type = 'llm'),
            sum(r.total_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.prompt_cost) FILTER (WHERE r.run_type = 'llm'),
-           sum(r.completion_cost) FILTER (WHERE r.run_type = 'llm'), sum(r.total_cost) FILTER (WHERE r.run_type = 'llm'), now()
+           sum(r.completion_cost) FILTER (WHERE r.run_type = 'llm'), sum(r.total_cost) FILTER (WHERE r.run_type = 'llm'), now()`;
+
+/** The upsert of `refreshTraceTotals` (for use in a WITH); `runIds` must not be empty. */
+export function traceTotalsUpsert(workspaceId: string, runIds: string[]): SqlFragment {
+  return sql`
+    ${totalsOf(workspaceId)}
     FROM runs r
     WHERE ${inWorkspace(workspaceId, "r")}
       AND r.trace_id IN (SELECT trace_id FROM runs WHERE ${inWorkspace(workspaceId)} AND id = ANY(${runIds}::uuid[]) AND trace_id IS NOT NULL)
@@ -65,13 +69,7 @@ const added = (column: string) =>
 export function traceTotalsAdd(workspaceId: string, runs: InsertedRun[]): SqlFragment {
   const rows = runs.map(({ id: _id, ...run }) => run);
   return sql`
-    INSERT INTO trace_totals AS t (workspace_id, trace_id, runs, llm_runs, error_runs, prompt_tokens, completion_tokens,
-                                   total_tokens, prompt_cost, completion_cost, total_cost, updated_at)
-    SELECT ${workspaceId}::uuid, r.trace_id, count(*), count(*) FILTER (WHERE r.run_type = 'llm'),
-           count(*) FILTER (WHERE r.status = 'error'),
-           sum(r.prompt_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.completion_tokens) FILTER (WHERE r.run_type = 'llm'),
-           sum(r.total_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.prompt_cost) FILTER (WHERE r.run_type = 'llm'),
-           sum(r.completion_cost) FILTER (WHERE r.run_type = 'llm'), sum(r.total_cost) FILTER (WHERE r.run_type = 'llm'), now()
+    ${totalsOf(workspaceId)}
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(trace_id uuid, run_type text, status text, prompt_tokens bigint,
       completion_tokens bigint, total_tokens bigint, prompt_cost numeric, completion_cost numeric, total_cost numeric)
     GROUP BY r.trace_id
