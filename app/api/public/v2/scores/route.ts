@@ -1,14 +1,2 @@
-import { methodNotAllowed } from "@/server/http/not-found";
-import { route } from "@/server/http/route";
-import { listLangfuseScores, scoresQuery } from "@/server/langfuse/read";
-
-/** Langfuse's score list as its SDK's `api.scoreV2Get` reads it (`page`, `limit`, `traceId`, `observationId`, `name`), newest first. */
-export const GET = route({
-  access: "read",
-  basicAuth: true,
-  replica: true,
-  query: scoresQuery,
-  handler: ({ ctx, query }) => listLangfuseScores(ctx.sql, ctx.workspaceId, ctx.identity.publicKey, query),
-});
-
-export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");
+// The SDK's `api.scoreV2Get` reads the same list as /api/public/scores.
+export { GET, POST, PUT, PATCH, DELETE } from "../../scores/route";
