@@ -11,7 +11,11 @@ const counters = new Map<string, Counter>();
 function counterFor(encoding: "o200k_base" | "cl100k_base"): Counter {
   let counter = counters.get(encoding);
   if (!counter) {
-    const mod = require(`gpt-tokenizer/cjs/encoding/${encoding}`) as { countTokens: Counter };
+    // Each path written out: the bundler leaves a plain specifier of an external package to Node,
+    // where a template would make it bundle every encoding the pattern matches (twice, 15 MB).
+    const mod = (
+      encoding === "o200k_base" ? require("gpt-tokenizer/cjs/encoding/o200k_base") : require("gpt-tokenizer/cjs/encoding/cl100k_base")
+    ) as { countTokens: Counter };
     counter = (text) => mod.countTokens(text);
     counters.set(encoding, counter);
   }
