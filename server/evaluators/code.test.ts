@@ -12,7 +12,8 @@ import { evaluateRules } from "../rules/evaluate";
 import { listBackfills, startBackfill } from "../rules/backfill";
 import { ruleCreate } from "../rules/schema";
 import { createRule, ruleLogs } from "../rules/service";
-import { codeFeedback, PYTHON_UNSUPPORTED } from "./code";
+import { codeFeedback } from "./code";
+import { runPythonInSandbox } from "./python";
 import { runInSandbox } from "./sandbox";
 import { evaluatorCreate, evaluatorUpdate } from "./schema";
 import { createEvaluator, listEvaluators, readEvaluator, updateEvaluator } from "./service";
@@ -127,6 +128,63 @@ test("the sandbox runs JavaScript and TypeScript, and stops loops, huge allocati
   assert.ok(ticks >= (elapsed / 20) * 0.5, `${ticks} ticks in ${elapsed} ms`);
 });
 
+test("the Python sandbox runs perform_eval in CPython (WebAssembly) in its own process, and stops loops, huge allocations, host files, network and processes with a clear reason", async () => {
+  const py = (id: string, code: string, evaluatorId = "e1") => ({
+    id,
+    evaluatorId,
+    code,
+    run: { outputs: { answer: 42 } },
+    example: { outputs: { answer: 42 } },
+  });
+  const answers = await runPythonInSandbox([
+    py(
+      "ok",
+      "def perform_eval(run, example):\n    print('logged')\n    return {'score': 1 if run['outputs']['answer'] == example['outputs']['answer'] else 0}",
+    ),
+    py("async", "async def perform_eval(run, example):\n    return {'key': 'n', 'score': run['outputs']['answer']}"),
+    py("loop", "def perform_eval(run, example):\n    while True: pass"),
+    py("gigabyte", "def perform_eval(run, example):\n    return len(bytearray(1024 ** 3))"),
+    py("host-file", "def perform_eval(run, example):\n    return open('/etc/passwd').read()"),
+    py(
+      "mount",
+      "import pyodide_js\ndef perform_eval(run, example):\n    pyodide_js.FS.mkdir('/host')\n    pyodide_js.FS.mount(pyodide_js.FS.filesystems.NODEFS, {'root': '/'}, '/host')\n    import os\n    return os.listdir('/host')",
+    ),
+    py(
+      "fetch",
+      "from pyodide.http import pyfetch\nasync def perform_eval(run, example):\n    return (await pyfetch('http://127.0.0.1:5432/')).status",
+    ),
+    py("js", "import js\ndef perform_eval(run, example):\n    return js.process.env.HOME"),
+    py("subprocess", "import subprocess\ndef perform_eval(run, example):\n    return subprocess.run(['ls']).returncode"),
+    py(
+      "socket",
+      "import socket\ndef perform_eval(run, example):\n    socket.create_connection(('127.0.0.1', 5432), timeout=1)\n    return 1",
+    ),
+    py("throws", "def perform_eval(run, example):\n    raise ValueError('no answer here')"),
+    py("missing", "def evaluate(run, example):\n    return 1"),
+    py("after", "def perform_eval(run, example):\n    return {'score': 0.5}"),
+    py("other-evaluator", "def perform_eval(run, example):\n    return {'score': 0.25}", "e2"),
+  ]);
+  const error = (id: string) => {
+    const a = answers.get(id)!;
+    assert.ok("error" in a, `${id} should fail: ${JSON.stringify(a)}`);
+    return a.error;
+  };
+  assert.deepEqual(answers.get("ok"), { value: { score: 1 } });
+  assert.deepEqual(answers.get("async"), { value: { key: "n", score: 42 } });
+  assert.equal(error("loop"), "timed out: stopped after 1000 ms");
+  assert.equal(error("gigabyte"), "out of memory: the evaluator used over 64 MB");
+  assert.match(error("host-file"), /^FileNotFoundError: .*'\/etc\/passwd'/);
+  error("mount");
+  assert.match(error("fetch"), /NameError|not defined/);
+  assert.equal(error("js"), "AttributeError: process");
+  assert.match(error("subprocess"), /does not support processes/);
+  assert.match(error("socket"), /^OSError/);
+  assert.equal(error("throws"), "ValueError: no answer here");
+  assert.match(error("missing"), /define a function perform_eval\(run, example\)/);
+  assert.deepEqual(answers.get("after"), { value: { score: 0.5 } }, "a job after the failures still runs");
+  assert.deepEqual(answers.get("other-evaluator"), { value: { score: 0.25 } });
+});
+
 const status = (code: number) => (error: unknown) => error instanceof AppError && error.status === code;
 
 withTestDatabases("code evaluators", (open) => {
@@ -212,7 +270,7 @@ withTestDatabases("code evaluators", (open) => {
     assert.deepEqual(feedback[0].source.metadata, { rule_id: rule.id, evaluator_id: exact });
   });
 
-  test("a runaway evaluator is stopped with an error line in the rule's logs while the database keeps answering; Python is refused per run", async () => {
+  test("a runaway evaluator is stopped with an error line in the rule's logs while the database keeps answering; Python sees only its own file system", async () => {
     const p = await storeProject(db, ws);
     const loop = (await make("loop", "function performEval() { while (true) {} }", "javascript")).evaluator.id;
     const py = (await make("py-run", "import os\ndef perform_eval(run, example):\n    return {'files': os.listdir('/')}\n")).evaluator.id;
@@ -234,10 +292,16 @@ withTestDatabases("code evaluators", (open) => {
     assert.equal(log.detail, "code evaluator failed: timed out: stopped after 1000 ms");
     assert.ok(answered >= 5, `the database answered ${answered} queries meanwhile`);
     const [pyLog] = await logsOf(pyRule.id!, 1);
-    assert.equal(pyLog.outcome, "error");
-    assert.equal(pyLog.detail, PYTHON_UNSUPPORTED);
-    const [{ n }] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM feedback WHERE run_id = ${run}`);
-    assert.equal(n, 0);
+    assert.equal(pyLog.outcome, "success");
+    const feedback = await db.query<{ key: string; value: string }>(
+      sql`SELECT key, value #>> '{}' AS value FROM feedback WHERE run_id = ${run}`,
+    );
+    assert.deepEqual(
+      feedback.map((f) => f.key),
+      ["files"],
+    );
+    const files = JSON.parse(feedback[0].value) as string[];
+    assert.ok(!files.includes("etc") && !files.includes("work"), `the interpreter's own root, not the host's: ${files}`);
   });
 
   test("a rule's inline code evaluator (code_evaluators: [{code, language}]) is stored as an evaluator of its own and runs", async () => {

@@ -1,6 +1,7 @@
 import type { RunForEvaluation } from "./prompt";
 import type { EvaluationJob } from "./queues";
 import type { Outcome } from "./record";
+import { runPythonInSandbox } from "./python";
 import { runInSandbox, type SandboxJob } from "./sandbox";
 import type { Evaluator } from "./store";
 import { VerdictError, type VerdictFeedback } from "./verdict";
@@ -12,8 +13,6 @@ export type CodeTarget = RunForEvaluation & {
   example_inputs: unknown;
   example_metadata: unknown;
 };
-
-export const PYTHON_UNSUPPORTED = "python code evaluators are not supported on this server yet (JavaScript and TypeScript are)";
 
 const RESULT_FIELDS = new Set([
   "key",
@@ -99,21 +98,31 @@ function sandboxData(t: CodeTarget) {
 }
 
 /**
- * A batch's code evaluations, run together in one sandbox thread. Python ones fail with a clear
- * reason (no Python runtime here). Each answer becomes feedback, or the evaluation's error — a
- * thrown exception, a limit hit, an answer of the wrong shape: none is retried.
+ * A batch's code evaluations: JavaScript and TypeScript together in one sandbox thread (QuickJS),
+ * Python in a sandboxed process per evaluator (Pyodide). Each answer becomes feedback, or the
+ * evaluation's error — a thrown exception, a limit hit, an answer of the wrong shape: none is retried.
  */
 export async function runCodeEvaluations(items: { job: EvaluationJob; evaluator: Evaluator; target: CodeTarget }[]): Promise<Outcome[]> {
-  const runnable = items.filter((i) => i.evaluator.language !== "python");
-  const jobs: SandboxJob[] = runnable.map((i) => ({
-    id: `${i.job.rule_id}:${i.job.run_id}`,
-    code: i.evaluator.code ?? "",
-    language: i.evaluator.language === "typescript" ? "typescript" : "javascript",
-    ...sandboxData(i.target),
-  }));
-  const answers = jobs.length ? await runInSandbox(jobs) : new Map();
+  const idOf = (i: { job: EvaluationJob }) => `${i.job.rule_id}:${i.job.run_id}`;
+  const python = items.filter((i) => i.evaluator.language === "python");
+  const jobs: SandboxJob[] = items
+    .filter((i) => i.evaluator.language !== "python")
+    .map((i) => ({
+      id: idOf(i),
+      code: i.evaluator.code ?? "",
+      language: i.evaluator.language === "typescript" ? "typescript" : "javascript",
+      ...sandboxData(i.target),
+    }));
+  const [answers, pythonAnswers] = await Promise.all([
+    jobs.length ? runInSandbox(jobs) : new Map(),
+    python.length
+      ? runPythonInSandbox(
+          python.map((i) => ({ id: idOf(i), evaluatorId: i.evaluator.id, code: i.evaluator.code ?? "", ...sandboxData(i.target) })),
+        )
+      : new Map(),
+  ]);
+  for (const [id, answer] of pythonAnswers) answers.set(id, answer);
   return items.map(({ job, evaluator, target }): Outcome => {
-    if (evaluator.language === "python") return { job, evaluator, target, error: PYTHON_UNSUPPORTED, status: null };
     const answer = answers.get(`${job.rule_id}:${job.run_id}`) ?? { error: "the sandbox gave no answer" };
     if ("error" in answer) return { job, evaluator, target, error: `code evaluator failed: ${answer.error}`, status: null };
     try {
