@@ -64,6 +64,7 @@ const nextConfig = {
     "gpt-tokenizer",
     "ioredis",
     "pg-boss",
+    "pyodide",
   ],
   // Every answer: no type sniffing, no full URLs leaked to other sites. Pages add a CSP (proxy.ts),
   // attachments a sandbox (server/blobs/headers.ts).

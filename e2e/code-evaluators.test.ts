@@ -1,7 +1,8 @@
 /**
  * Code evaluators through the langsmith 0.12 client (issue 36): `onlineEvaluators.create` with
  * `type: "code"` stores one; a rule on a dataset runs it (in the server's QuickJS sandbox) over each
- * new experiment's runs with the example's outputs, its answer becoming feedback; a runaway one is
+ * new experiment's runs with the example's outputs, its answer becoming feedback; a Python one runs
+ * in the Pyodide sandbox; a runaway one is
  * stopped with an error in the rule's logs while the server keeps answering.
  */
 import { after, before, describe, test } from "node:test";
@@ -83,6 +84,37 @@ describe("code evaluators", () => {
       return found.length === 2 ? found : null;
     }, 30_000);
     assert.deepEqual(feedback.map((f) => `${f.score}:${f.comment}`).sort(), ["0:differs", "1:matches the reference"]);
+  });
+
+  test("a Python evaluator (the client's default language) runs in the built server's Pyodide sandbox", async () => {
+    const project = await client.createProject({ projectName: `py-${randomUUID().slice(0, 8)}` });
+    const rule = await call(server, "POST", "/runs/rules", {
+      display_name: "python",
+      session_id: project.id,
+      code_evaluators: [
+        {
+          code: "import json\ndef perform_eval(run, example):\n    return {'key': 'keys', 'score': len(run['outputs']), 'comment': json.dumps(sorted(run['outputs']))}\n",
+        },
+      ],
+    });
+    assert.equal(rule.status, 200, JSON.stringify(rule.body));
+    const id = randomUUID();
+    await client.createRun({
+      id,
+      name: "qa",
+      run_type: "chain",
+      project_name: project.name,
+      inputs: {},
+      outputs: { a: 1, b: 2 },
+      end_time: Date.now(),
+    });
+    await client.awaitPendingTraceBatches();
+    const [feedback] = await eventually(async () => {
+      const found = await collect(client.listFeedback({ runIds: [id], feedbackKeys: ["keys"] }));
+      return found.length === 1 ? found : null;
+    }, 60_000);
+    assert.equal(feedback.score, 2);
+    assert.equal(feedback.comment, '["a", "b"]');
   });
 
   test("a runaway evaluator is stopped with a log line while the server keeps answering", async () => {
