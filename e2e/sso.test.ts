@@ -23,8 +23,8 @@ async function ssoDeployment(env: Record<string, string>, options: { unclaimed?:
 }
 
 /** Signs in through the provider; the signed-in browser, or the refusal's error code. */
-async function sso(server: RunningServer, login: string, callbackUrl?: string) {
-  const result = await ssoSignInOverHttp(server.url, login, callbackUrl);
+async function sso(server: RunningServer, login: string, callbackUrl?: string, alterCallback?: (url: URL) => void) {
+  const result = await ssoSignInOverHttp(server.url, login, callbackUrl, alterCallback);
   const error = new URL(result.location).searchParams.get("error");
   if (error || !result.cookies.has(SESSION_COOKIE)) return { error, location: result.location, browser: null };
   const session = await fetch(`${server.url}/api/auth/session`, {
@@ -140,6 +140,7 @@ describe("single sign-on (OIDC) over HTTP", () => {
       const wrongAudience = await sso(server, "gus");
       assert.equal(wrongAudience.browser, null);
       assert.equal(wrongAudience.error, "OAuthCallback");
+      assert.match(server.output(), /aud mismatch, expected tracelight, got: another-app/, "refused by the audience check");
       assert.ok(!server.output().includes(oidc.clientSecret), "the client secret is never logged");
 
       const now = Math.floor(Date.now() / 1000);
@@ -147,6 +148,7 @@ describe("single sign-on (OIDC) over HTTP", () => {
       const expired = await sso(server, "gus");
       assert.equal(expired.browser, null);
       assert.equal(expired.error, "OAuthCallback");
+      assert.match(server.output(), /JWT expired/, "refused by the expiry check");
       assert.equal(await roleOf(server, "gus@corp.example"), undefined, "no account was provisioned");
 
       oidc.tamper = (claims) => claims;
@@ -154,6 +156,14 @@ describe("single sign-on (OIDC) over HTTP", () => {
     } finally {
       oidc.tamper = null;
     }
+  });
+
+  test("an answer whose state is not the one this browser sent is refused", async () => {
+    oidc.accounts.set("hal", { email: "hal@corp.example", email_verified: true });
+    const forged = await sso(server, "hal", undefined, (url) => url.searchParams.set("state", "forged-state"));
+    assert.equal(forged.browser, null);
+    assert.equal(forged.error, "OAuthCallback");
+    assert.match(server.output(), /state mismatch|checks\.state/i);
   });
 });
 

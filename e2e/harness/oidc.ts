@@ -154,7 +154,13 @@ export interface HttpSsoResult {
  * provider's login form submitted with `login`, the redirects back to Tracelight's callback, and
  * the callback's own redirect.
  */
-export async function ssoSignInOverHttp(serverUrl: string, login: string, callbackUrl = `${serverUrl}/`): Promise<HttpSsoResult> {
+export async function ssoSignInOverHttp(
+  serverUrl: string,
+  login: string,
+  callbackUrl = `${serverUrl}/`,
+  /** Changes the provider's redirect to Tracelight's callback (a forged or replayed answer). */
+  alterCallback?: (url: URL) => void,
+): Promise<HttpSsoResult> {
   const jar = new CookieJar();
   const get = async (url: string, init: RequestInit = {}) => {
     const response = await fetch(url, { ...init, redirect: "manual", headers: { ...init.headers, cookie: jar.header(url) } });
@@ -170,8 +176,14 @@ export async function ssoSignInOverHttp(serverUrl: string, login: string, callba
   });
   let url = ((await start.json()) as { url: string }).url;
   for (let hop = 0; hop < 20; hop++) {
-    if (url.startsWith(serverUrl) && !url.startsWith(`${serverUrl}/api/auth/callback/`)) {
+    if (url.startsWith(serverUrl) && !url.startsWith(`${serverUrl}/api/auth/`)) {
       return { location: url, cookies: jar.of(serverUrl) };
+    }
+    if (alterCallback && url.startsWith(`${serverUrl}/api/auth/callback/`)) {
+      const altered = new URL(url);
+      alterCallback(altered);
+      url = altered.toString();
+      alterCallback = undefined;
     }
     const response = await get(url);
     const next = response.headers.get("location");
