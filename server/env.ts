@@ -32,7 +32,7 @@ const roleMap = z
       .filter(Boolean)
       .map((pair) => {
         const eq = pair.lastIndexOf("=");
-        return { group: pair.slice(0, eq).trim(), role: pair.slice(eq + 1).trim() };
+        return eq < 0 ? { group: "", role: pair } : { group: pair.slice(0, eq).trim(), role: pair.slice(eq + 1).trim() };
       }),
   )
   .pipe(z.array(z.object({ group: z.string().min(1, "needs group=role pairs (e.g. tl-admins=admin)"), role: z.enum(SSO_ROLES) })));

@@ -104,8 +104,9 @@ export function AuthForm({ mode, callbackUrl, invite, sso, error: errorCode, acc
         </p>
         {invite && (
           <div className={styles.notice}>
-            You were invited to a workspace: {passwords ? (signup ? "sign up" : "sign in") : `sign in with ${sso?.name}`} with the invited
-            e-mail to join it.
+            {passwords
+              ? `You were invited to a workspace: ${signup ? "sign up" : "sign in"} with the invited e-mail to join it.`
+              : `You were invited to a workspace: sign in with ${sso?.name}, as the invited e-mail address, to join it.`}
           </div>
         )}
         {signup && !passwords && !invite && <div className={styles.notice}>Sign-up with a password is turned off on this deployment.</div>}

@@ -154,7 +154,7 @@ describe("SSO_ONLY in Chromium", () => {
     const lee = await invited.newPage();
     lee.setDefaultTimeout(30_000);
     await lee.goto(`${server.url}${invite.accept_path}`);
-    await lee.getByText("sign in with Acme SSO with the invited e-mail").waitFor();
+    await lee.getByText("sign in with Acme SSO, as the invited e-mail address, to join it").waitFor();
     await shot(lee, "sso-only-invite");
     await signInAtProvider(lee, oidc, "lee");
     await lee.waitForURL(new RegExp(`/o/${invite.team}/projects`));
