@@ -68,3 +68,38 @@ test("METRICS_ALLOW: loopback by default, a list of addresses and CIDR ranges, a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("single sign-on settings: all three or none, SSO_ONLY needs them, group=role pairs with known roles", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "tl-env-"));
+  const oidc = { OIDC_ISSUER: "https://idp.example/realms/acme", OIDC_CLIENT_ID: "tracelight", OIDC_CLIENT_SECRET: "s3cret" };
+  const base = { DATA_DIR: dir, DATABASE_URL: undefined, SSO_ONLY: undefined, OIDC_ROLE_MAP: undefined };
+  try {
+    withEnv({ ...base, OIDC_ISSUER: "", OIDC_CLIENT_ID: "", OIDC_CLIENT_SECRET: "" }, () => {
+      assert.equal(env().OIDC_ISSUER, undefined, "empty is unset");
+      assert.equal(env().SSO_ONLY, false);
+    });
+    withEnv({ ...base, ...oidc }, () => {
+      const e = env();
+      assert.deepEqual(
+        [e.OIDC_NAME, e.OIDC_SCOPES, e.OIDC_DEFAULT_ROLE, e.OIDC_EMAIL_VERIFIED_CLAIM],
+        ["SSO", "openid email profile", "viewer", "email_verified"],
+      );
+      assert.deepEqual(e.OIDC_ROLE_MAP, []);
+    });
+    withEnv({ ...base, ...oidc, OIDC_ROLE_MAP: " tl-admins=admin, cn=devs=member ,/acme/annotators=annotator" }, () =>
+      assert.deepEqual(env().OIDC_ROLE_MAP, [
+        { group: "tl-admins", role: "admin" },
+        { group: "cn=devs", role: "member" },
+        { group: "/acme/annotators", role: "annotator" },
+      ]),
+    );
+    withEnv({ ...base, ...oidc, OIDC_ROLE_MAP: "tl-admins=owner" }, () => assert.throws(() => env(), /OIDC_ROLE_MAP/));
+    withEnv({ ...base, ...oidc, OIDC_ROLE_MAP: "admin" }, () => assert.throws(() => env(), /OIDC_ROLE_MAP/));
+    withEnv({ ...base, ...oidc, OIDC_CLIENT_SECRET: undefined }, () => assert.throws(() => env(), /set together/));
+    withEnv({ ...base, OIDC_ISSUER: undefined, OIDC_CLIENT_ID: undefined, OIDC_CLIENT_SECRET: undefined, SSO_ONLY: "true" }, () =>
+      assert.throws(() => env(), /SSO_ONLY: needs single sign-on configured/),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -3,6 +3,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { getSql } from "../db/client";
 import { env } from "../env";
 import { clientIp } from "../core/client-ip";
+import { oidcProvider, oidcSignIn } from "./oidc";
 import { recordSignIn, signInBlocked } from "./sign-in-limit";
 import { verifyPassword } from "./users";
 
@@ -10,13 +11,15 @@ import { verifyPassword } from "./users";
 const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
 
 /**
- * next-auth for the UI: e-mail + password against the users table, JWT sessions in an HttpOnly
- * cookie. `session.user.id` is the user's id; the UI sends it as `x-user-id` next to the cookie.
+ * next-auth for the UI: e-mail + password against the users table, and single sign-on through the
+ * OIDC provider when configured (server/auth/oidc.ts); JWT sessions in an HttpOnly cookie.
+ * `session.user.id` is the user's id; the UI sends it as `x-user-id` next to the cookie. Errors
+ * land on the sign-in page as `?error=<code>`, which it words.
  */
 export const authOptions: NextAuthOptions = {
   secret: env().NEXTAUTH_SECRET,
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
-  pages: { signIn: "/signin" },
+  pages: { signIn: "/signin", error: "/signin" },
   providers: [
     CredentialsProvider({
       name: "E-mail and password",
@@ -27,6 +30,7 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials, req) {
         const email = credentials?.email?.trim();
         const password = credentials?.password;
+        if (env().SSO_ONLY) throw new Error("SsoOnly");
         if (!email || !password) return null;
         const ip = clientIp(req?.headers);
         if (await signInBlocked(email, ip)) return null;
@@ -35,8 +39,10 @@ export const authOptions: NextAuthOptions = {
         return user ? { id: user.id, email: user.email, name: user.name } : null;
       },
     }),
+    ...[oidcProvider()].filter((p) => p !== null),
   ],
   callbacks: {
+    signIn: oidcSignIn,
     jwt({ token, user }) {
       if (user) token.sub = user.id;
       return token;

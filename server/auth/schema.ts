@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-const role = z.enum(["admin", "member", "viewer"]);
+/** The roles a membership, an invitation or a key may have. */
+export const role = z.enum(["admin", "member", "viewer"]);
 const email = z.string().trim().email("must be an e-mail address").max(254);
 
 export const signUpBody = z.object({

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID, scrypt, timingSafeEqual } from "node:crypto";
 import type { Sql, Tx } from "../db/client";
 import { env } from "../env";
-import { conflict } from "../core/errors";
+import { conflict, forbidden } from "../core/errors";
 import type { Role } from "./api-keys";
 import { claimStartupWorkspace, createWorkspace } from "./workspaces";
 import { isUuid } from "../core/uuid";
@@ -60,6 +60,7 @@ export async function signUp(
   db: Sql,
   input: { email: string; password: string; name?: string | null; workspaceName?: string | null },
 ): Promise<{ userId: string; workspaceId: string }> {
+  if (env().SSO_ONLY) throw forbidden(ssoOnlyMessage("Sign-up with a password"));
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const userId = randomUUID();
@@ -84,10 +85,17 @@ const toUser = (row: { id: string; email: string; name: string | null; region: s
   createdAt: isoFromDb(row.createdAt)!,
 });
 
-/** The user with this e-mail and password, or null (unknown e-mail and wrong password look alike). */
+/** With SSO_ONLY, why a password is refused and what to do instead. */
+export const ssoOnlyMessage = (what: string) =>
+  `${what} is turned off on this deployment: sign in with ${env().OIDC_NAME} (your account is created or found by your e-mail at your first sign-in; invitations land there too).`;
+
+/**
+ * The user with this e-mail and password, or null (unknown e-mail, wrong password and an account
+ * single sign-on made, which has no password, look alike).
+ */
 export async function verifyPassword(db: Sql, email: string, password: string): Promise<User | null> {
   const row = await db.prisma.user.findUnique({ where: { email: normalizeEmail(email) }, select: { ...USER_FIELDS, passwordHash: true } });
-  if (!row) {
+  if (!row?.passwordHash) {
     await passwordMatches(password, await (decoyHash ??= hashPassword(randomUUID())));
     return null;
   }
