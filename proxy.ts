@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { CORS_HEADERS } from "./server/http/cors";
 
 /** The UI's pages (everything else that reaches here is the API). */
-const PAGES = /^\/($|o\/|o$|signin|signup|new-workspace|share\/|public\/[^/]+\/[rd]$)/;
+const PAGES = /^\/($|o\/|o$|signin|signup|new-workspace|docs\/|share\/|public\/[^/]+\/[rd]$)/;
 
 /**
  * A page may run only the scripts Next.js renders into it with this request's nonce: a trace's

@@ -65,6 +65,11 @@ interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | 
    * batch answered item by item); 200 unless given.
    */
   status?: 200 | 201 | 202 | 207;
+  /**
+   * What the route answers when it returns its own Response instead of a `response` schema (a
+   * stream, a file, a reply whose status depends on the outcome): the OpenAPI document says this.
+   */
+  answers?: Answer;
   handler: (args: {
     ctx: A extends "public" ? Context : AuthedContext;
     body: BodyOf<B>;
@@ -72,6 +77,35 @@ interface RouteSpec<A extends Access, B extends BodySpec, Q extends z.ZodType | 
     params: P;
     request: Request;
   }) => unknown extends R ? unknown : R | Response | Promise<R | Response>;
+}
+
+/** A hand-built answer, described: its content type and what it holds. */
+export interface Answer {
+  contentType: string;
+  description: string;
+}
+
+/** What the OpenAPI document reads from a route the factory made (server/openapi). */
+export interface RouteDescription {
+  access: Access;
+  basicAuth: boolean;
+  body?: BodySpec;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  response?: z.ZodType;
+  status: number;
+  answers?: Answer;
+}
+
+/** The answer of a DELETE whose handler returns nothing. */
+export const DELETED: Answer = { contentType: "application/json", description: "Deleted: an empty JSON object (`{}`)." };
+
+// A registered symbol, so a copy of this module loaded twice still recognises the handlers.
+const DESCRIPTION = Symbol.for("tracelight.route-description");
+
+/** The declaration behind a route handler, or undefined for a handler the factory did not make. */
+export function describeRoute(handler: unknown): RouteDescription | undefined {
+  return typeof handler === "function" ? (handler as { [DESCRIPTION]?: RouteDescription })[DESCRIPTION] : undefined;
 }
 
 const WRITE_ROLES: Role[] = ["admin", "member"];
@@ -160,11 +194,22 @@ export function route<
   P = Record<string, string>,
   R = unknown,
 >(spec: RouteSpec<A, B, Q, P, R>): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
-  return async (request, context) => {
+  const answer = async (request: Request, context: { params: Promise<P> }) => {
     const response = await handle(request, context);
     for (const [name, value] of Object.entries(CORS_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
     return response;
   };
+  const description: RouteDescription = {
+    access: spec.access,
+    basicAuth: spec.basicAuth ?? false,
+    body: spec.body,
+    query: spec.query,
+    params: spec.params,
+    response: spec.response,
+    status: spec.status ?? 200,
+    answers: spec.answers,
+  };
+  return Object.assign(answer, { [DESCRIPTION]: description });
 
   async function handle(request: Request, context: { params: Promise<P> }): Promise<Response> {
     const ip = clientIp(request.headers);

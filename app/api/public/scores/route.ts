@@ -4,6 +4,10 @@ import { listLangfuseScores, scoresQuery } from "@/server/langfuse/read";
 
 /** Langfuse's score list (`page`, `limit`, `traceId`, `observationId`, `name`), newest first. */
 export const GET = route({
+  answers: {
+    contentType: "application/json",
+    description: 'A page of scores in Langfuse\'s shape: `{"data": […], "meta": {page, limit, totalItems, totalPages}}`.',
+  },
   access: "read",
   basicAuth: true,
   replica: true,

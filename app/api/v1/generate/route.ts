@@ -4,6 +4,7 @@ import { generateBody } from "@/server/generate/schema";
 import { generate } from "@/server/generate/service";
 
 export const POST = route({
+  answers: { contentType: "application/json", description: "The generated object (a prompt, examples or a schema, as the body asked)." },
   access: "write",
   body: generateBody,
   handler: ({ ctx, body }) => generate(ctx.sql, ctx.workspaceId, body),

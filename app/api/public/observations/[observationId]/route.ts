@@ -5,6 +5,10 @@ import { readLangfuseObservation } from "@/server/langfuse/read";
 
 /** Langfuse's `getObservation`, by the id it was sent with. */
 export const GET = route({
+  answers: {
+    contentType: "application/json",
+    description: "The observation in Langfuse's shape (a run of the project the public key names).",
+  },
   access: "read",
   basicAuth: true,
   replica: true,

@@ -5,6 +5,7 @@ import { readLangfuseTrace } from "@/server/langfuse/read";
 
 /** Langfuse's `getTrace`: the trace with its observations and scores, by the id it was sent with. */
 export const GET = route({
+  answers: { contentType: "application/json", description: "The trace in Langfuse's shape, with its observations and scores." },
   access: "read",
   basicAuth: true,
   replica: true,

@@ -1,6 +1,6 @@
 import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route } from "@/server/http/route";
+import { DELETED, route } from "@/server/http/route";
 import { deleteQueue, readQueue, updateQueue } from "@/server/review/queues/queues";
 import { queueUpdate } from "@/server/review/queues/schema";
 import { wireQueue, wireQueueDetail } from "@/server/review/queues/wire";
@@ -23,6 +23,7 @@ export const PATCH = route({
 });
 
 export const DELETE = route({
+  answers: DELETED,
   access: "write",
   params,
   handler: ({ ctx, params }) => deleteQueue(ctx.sql, ctx.workspaceId, params.queueId),

@@ -1,9 +1,10 @@
 import { idParams } from "@/server/core/uuid";
 import { revokeKey } from "@/server/auth/keys-service";
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route } from "@/server/http/route";
+import { DELETED, route } from "@/server/http/route";
 
 export const DELETE = route({
+  answers: DELETED,
   access: "read",
   params: idParams("keyId"),
   handler: ({ ctx, params }) => revokeKey(ctx.sql, ctx.identity, params.keyId),

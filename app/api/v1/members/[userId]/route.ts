@@ -3,7 +3,7 @@ import { removeMember, setMemberRole } from "@/server/auth/members";
 import { memberPatch } from "@/server/auth/schema";
 import { forbidden } from "@/server/core/errors";
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route } from "@/server/http/route";
+import { DELETED, route } from "@/server/http/route";
 import { wireMember } from "@/server/auth/wire";
 
 export const PATCH = route({
@@ -16,6 +16,7 @@ export const PATCH = route({
 
 /** Admins remove anyone; a member may leave. */
 export const DELETE = route({
+  answers: DELETED,
   access: "read",
   params: idParams("userId"),
   handler: ({ ctx, params }) => {

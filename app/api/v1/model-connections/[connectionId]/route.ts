@@ -1,6 +1,6 @@
 import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route } from "@/server/http/route";
+import { DELETED, route } from "@/server/http/route";
 import { connectionUpdate, deleteConnection, updateConnection, wireConnection } from "@/server/models/connections";
 
 const params = idParams("connectionId");
@@ -14,6 +14,7 @@ export const PATCH = route({
 });
 
 export const DELETE = route({
+  answers: DELETED,
   access: "admin",
   params,
   handler: ({ ctx, params }) => deleteConnection(ctx.sql, ctx.workspaceId, params.connectionId),

@@ -1,5 +1,5 @@
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route } from "@/server/http/route";
+import { DELETED, route } from "@/server/http/route";
 import { idParams } from "@/server/core/uuid";
 import { modelPriceUpdate } from "@/server/llm/price-schema";
 import { deleteModelPrice, updateModelPrice, wireModelPrice } from "@/server/llm/workspace-prices";
@@ -15,6 +15,7 @@ export const PATCH = route({
 });
 
 export const DELETE = route({
+  answers: DELETED,
   access: "admin",
   params,
   handler: ({ ctx, params }) => deleteModelPrice(ctx.sql, ctx.workspaceId, params.priceId),

@@ -9,6 +9,10 @@ import { datasetRun, openDatasetRun } from "@/server/playground/experiment";
  * with the experiment's id.
  */
 export const POST = route({
+  answers: {
+    contentType: "text/event-stream",
+    description: "Server-sent events: `progress` (`{done, total}`) per example, then `done` with the experiment.",
+  },
   access: "write",
   body: datasetRun,
   handler: async ({ ctx, body, request }) => {

@@ -9,6 +9,11 @@ import { sseStream } from "@/server/http/sse";
  * latency and time to first token (or `error` with what went wrong).
  */
 export const POST = route({
+  answers: {
+    contentType: "text/event-stream",
+    description:
+      "Server-sent events: `delta` (`{text}`) as the model streams, then `done` with the recorded run, usage, cost and latency, or `error`.",
+  },
   access: "write",
   body: playgroundCall,
   handler: async ({ ctx, body, request }) => {

@@ -6,6 +6,11 @@ import { ingestBatch } from "@/server/ingest/service";
 
 /** 202, 207 or 422 with `errors` naming each refused run: see batchReply. */
 export const POST = route({
+  answers: {
+    contentType: "application/json",
+    description:
+      "202 `{}` when every run was stored; 207 with `errors` naming each refused run when the others were stored; 422 when none was.",
+  },
   access: "write",
   ingest: true,
   body: "multipart",

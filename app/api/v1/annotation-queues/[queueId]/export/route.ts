@@ -6,6 +6,7 @@ import { exportQueueRuns } from "@/server/review/queues/service";
 
 /** The done runs with their feedback, as JSON or (`"format": "csv"`) as a CSV file. */
 export const POST = route({
+  answers: { contentType: "text/csv", description: "The queue's runs as CSV (an attachment), or JSON rows when the body asks for them." },
   access: "read",
   params: idParams("queueId"),
   body: exportQuery,

@@ -1,5 +1,5 @@
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route } from "@/server/http/route";
+import { DELETED, route } from "@/server/http/route";
 import { chartSetUpdate } from "@/server/charts/schema";
 import { deleteChartSet, readChartSet, updateChartSet, wireChartSet } from "@/server/charts/sets";
 import { idParams } from "@/server/core/uuid";
@@ -22,6 +22,7 @@ export const PATCH = route({
 });
 
 export const DELETE = route({
+  answers: DELETED,
   access: "write",
   params,
   handler: ({ ctx, params }) => deleteChartSet(ctx.sql, ctx.workspaceId, params.setId),

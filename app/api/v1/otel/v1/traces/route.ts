@@ -4,6 +4,10 @@ import { exportTraces } from "@/server/otel/export";
 
 /** OTLP/HTTP trace export (protobuf or JSON); also served at /otel/v1/traces. */
 export const POST = route({
+  answers: {
+    contentType: "application/x-protobuf",
+    description: "An OTLP ExportTraceServiceResponse, in the request's encoding (protobuf or JSON); partial_success names refused spans.",
+  },
   access: "write",
   ingest: true,
   body: "bytes",

@@ -7,6 +7,10 @@ import { route } from "@/server/http/route";
 
 /** Serves an attachment through the signed link found in a run's `s3_urls`. */
 export const GET = route({
+  answers: {
+    contentType: "application/octet-stream",
+    description: "The attachment's bytes, with its stored content type, as a download under a sandbox CSP.",
+  },
   access: "public",
   query: z.object({ expires: z.string(), type: z.string(), sig: z.string() }),
   handler: async ({ params, query }) => {

@@ -6,6 +6,7 @@ import { resolveShare } from "@/server/sharing/service";
 
 /** A shared trace or dataset as a file (`format` json, jsonl or csv). No key needed. */
 export const GET = route({
+  answers: { contentType: "application/json", description: "The shared trace or dataset as a file: JSON, JSON lines or CSV (`format`)." },
   access: "public",
   query: z.object({ format: z.string().optional() }),
   handler: async ({ ctx, params, query }) => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route } from "@/server/http/route";
+import { DELETED, route } from "@/server/http/route";
 import { callerOf, repoParams, wireRepo } from "@/server/prompts/access";
 import { deleteRepo, getRepo, updateRepo } from "@/server/prompts/repos";
 import { repoUpdate } from "@/server/prompts/schema";
@@ -23,6 +23,7 @@ export const PATCH = route({
 });
 
 export const DELETE = route({
+  answers: DELETED,
   access: "write",
   params: repoParams,
   handler: ({ ctx, params }) => deleteRepo(ctx.sql, callerOf(ctx), params.owner, params.repo),

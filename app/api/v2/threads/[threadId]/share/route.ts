@@ -25,6 +25,7 @@ export const GET = route({
 
 /** Stops sharing the thread (`client.threads.share.delete`, the project in the query); 204 whether or not it was shared. */
 export const DELETE = route({
+  answers: { contentType: "application/json", description: "204 No Content once the share link is revoked." },
   access: "write",
   query: inProject,
   handler: async ({ ctx, params, query }) => {

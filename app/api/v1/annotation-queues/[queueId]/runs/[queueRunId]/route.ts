@@ -1,6 +1,6 @@
 import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route } from "@/server/http/route";
+import { DELETED, route } from "@/server/http/route";
 import { queueRunUpdate } from "@/server/review/queues/schema";
 import { removeQueueRun, updateQueueRun } from "@/server/review/queues/service";
 import { wireItem } from "@/server/review/queues/wire";
@@ -17,6 +17,7 @@ export const PATCH = route({
 });
 
 export const DELETE = route({
+  answers: DELETED,
   access: "write",
   params,
   handler: ({ ctx, params }) => removeQueueRun(ctx.sql, ctx.workspaceId, params.queueId, params.queueRunId),

@@ -1,5 +1,5 @@
 import { methodNotAllowed } from "@/server/http/not-found";
-import { route } from "@/server/http/route";
+import { DELETED, route } from "@/server/http/route";
 import { callerOf, repoParams } from "@/server/prompts/access";
 import { deleteDirectory, pullDirectory, wireDirectory } from "@/server/prompts/directories";
 import { directoryReadQuery } from "@/server/prompts/schema";
@@ -13,6 +13,7 @@ export const GET = route({
 });
 
 export const DELETE = route({
+  answers: DELETED,
   access: "write",
   params: repoParams,
   handler: ({ ctx, params }) => deleteDirectory(ctx.sql, callerOf(ctx), params.owner, params.repo),
