@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { blobUrl } from "../blobs/store";
 import type { Sql } from "../db/client";
+import { runsByIds } from "../runs/lookup";
 import { join, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
@@ -111,8 +112,7 @@ async function sourceRuns(db: Sql, workspaceId: string, items: NewExample[]) {
       runs: new Map<string, { inputs: Json | null; outputs: Json | null }>(),
       files: [] as ({ run_id: string; name: string } & StoredAttachment)[],
     };
-  const rows = await db.query<{ id: string; inputs: Json | null; outputs: Json | null }>(sql`
-    SELECT id, inputs, outputs FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+  const rows = await runsByIds<{ id: string; inputs: Json | null; outputs: Json | null }>(db, workspaceId, ids, ["inputs", "outputs"]);
   const runs = new Map(rows.map((r) => [r.id, fromStorage(r)]));
   const gone = ids.find((id) => !runs.has(id));
   if (gone) throw notFound(`Run ${gone} (a source_run_id) not found in this workspace.`);
