@@ -164,18 +164,12 @@ function foreignTableUses(): string[] {
  * behind a function of the owner (a set-based one where speed needs it) and delete its line.
  */
 const FOREIGN_TABLE_USES_TO_REMOVE: string[] = [
-  // runs. feedback may not call runs (runs reads feedback's statistics, and domains have no
-  // cycles): its batch upsert inside ingest's transaction joins runs for each feedback's trace and
-  // project. The rules' claim and matching, the evaluators' targets (with their examples) and a
-  // project's delete (one statement counting what goes) are set-based reads still to be exposed by runs.
-  "server/evaluators/evaluate.ts: runs (SQL)",
+  // runs: feedback may not call runs (runs reads feedback's statistics, and domains have no
+  // cycles). Its batch upsert inside ingest's transaction joins runs for each feedback's trace and
+  // project; a presigned token checks its run; a trace's feedback is found through its runs.
   "server/feedback/store.ts: runs (SQL)",
   "server/feedback/tokens.ts: runs (.run)",
   "server/feedback/trace.ts: runs (SQL)",
-  "server/rules/claim.ts: runs (SQL)",
-  "server/rules/match.ts: runs (SQL)",
-  "server/sessions/service.ts: runs (SQL)",
-  "server/sessions/service.ts: trace_totals (SQL)",
   // Other tables: reads of projects, feedback, workspaces and users from the domains that show
   // them, and joins across two owners in one statement.
   "server/blobs/sweep.ts: example_versions (SQL)",
@@ -183,7 +177,6 @@ const FOREIGN_TABLE_USES_TO_REMOVE: string[] = [
   "server/charts/series.ts: projects (SQL)",
   "server/datasets/examples.ts: attachments (SQL)",
   "server/datasets/runs.ts: attachments (SQL)",
-  "server/evaluators/evaluate.ts: example_versions (SQL)",
   "server/evaluators/evaluate.ts: run_rules (.runRule)",
   "server/evaluators/record.ts: run_rule_logs (.runRuleLog)",
   "server/evaluators/service.ts: run_rules (.runRule)",

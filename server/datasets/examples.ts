@@ -252,3 +252,11 @@ export async function readExamples(db: Sql, workspaceId: string, ids: string[]):
   const byId = new Map(rows.map((r) => [r.example_id, r]));
   return Promise.all(ids.filter((id) => byId.has(id)).map((id) => exampleWire(byId.get(id)!)));
 }
+
+/** The current version of each of these examples, whatever its workspace (match on `workspace_id` too). Content still escaped. */
+export async function currentExamples(db: Sql, exampleIds: string[]) {
+  if (exampleIds.length === 0) return [];
+  return db.query<{ example_id: string; workspace_id: string; inputs: unknown; outputs: unknown; metadata: unknown }>(sql`
+    SELECT example_id, workspace_id, inputs, outputs, metadata FROM example_versions
+    WHERE example_id = ANY(${exampleIds}::uuid[]) AND valid_to IS NULL`);
+}

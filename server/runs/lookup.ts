@@ -109,3 +109,24 @@ export async function runProjectsAndStarts(
 ): Promise<{ id: string; projectId: string; startTime: Date }[]> {
   return db.prisma.run.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true, projectId: true, startTime: true } });
 }
+
+/** What an evaluator judges of each of these runs, whatever their workspace (an evaluation job names its runs). Content still escaped. */
+export async function runsForEvaluation(db: Sql, ids: string[]) {
+  return db.query<{
+    id: string;
+    workspace_id: string;
+    trace_id: string;
+    name: string;
+    run_type: string;
+    inputs: unknown;
+    outputs: unknown;
+    error: string | null;
+    tags: string[];
+    metadata: unknown;
+    reference_example_id: string | null;
+  }>(sql`
+    SELECT r.id, r.workspace_id, r.trace_id, r.name, r.run_type, r.inputs, r.outputs, r.error, r.tags,
+      r.extra -> 'metadata' AS metadata, r.reference_example_id
+    FROM runs r
+    WHERE r.id = ANY(${ids}::uuid[])`);
+}
