@@ -101,7 +101,6 @@ export async function getUser(db: Sql, userId: string): Promise<User | null> {
   return row ? toUser(row) : null;
 }
 
-
 /** The user's workspaces, oldest membership first. */
 export async function membershipsOf(db: Sql, userId: string): Promise<MembershipSummary[]> {
   if (!isUuid(userId)) return [];
