@@ -13,7 +13,7 @@ import { createSession } from "../server/sessions/service";
 import { migrate } from "../server/db/migrate";
 import { sql } from "../server/db/sql";
 import { createWorkspace } from "../server/auth/workspaces";
-import { insertNew, type RunRow } from "../server/ingest/write";
+import { insertNew, type RunRow } from "../server/runs/write";
 import { deriveLlm } from "../server/llm/derive";
 import { scratchDatabase, startServer } from "../e2e/harness/server";
 import { otlpJsonOf, otlpProtobufOf } from "./otlp";

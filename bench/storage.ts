@@ -8,7 +8,7 @@ import { createWorkspace } from "../server/auth/workspaces";
 import { openDatabase, type Database } from "../server/db/client";
 import { migrate } from "../server/db/migrate";
 import { compile, sql } from "../server/db/sql";
-import { insertNewStatement, type RunRow } from "../server/ingest/write";
+import { insertNewStatement, type RunRow } from "../server/runs/write";
 import { createSession } from "../server/sessions/service";
 import { scratchDatabase } from "../e2e/harness/server";
 import { makeTrace } from "./payloads";

@@ -65,7 +65,7 @@ const proxy = spawn(process.execPath, [path.join(shared, "proxy.mjs")], {
 });
 // The API under /api/v1 of a host not spelt "localhost" or "127.0.0.1" (127.1 is the same address): the JS
 // client then takes the server itself for the web UI its share links point at, as for any deployment,
-// instead of a UI on localhost:3000 (README, "Links the SDK builds").
+// instead of a UI on localhost:3000 (docs/sending-traces.md, "Links the SDK builds").
 const endpoint = `http://127.1:${proxyPort}/api/v1`;
 const env = { ...process.env, SDK: sdk, OUT: out, LANGSMITH_ENDPOINT: endpoint, LANGSMITH_API_KEY: server.apiKey };
 let unexpected = 0;

@@ -537,7 +537,7 @@ test("a project's dashboard opens from its runs page", { skip }, async () => {
   // Range and grouping live in the URL: a reload (or a shared link) shows the same charts.
   // One change at a time, each settled (its charts loaded): Next.js writes the URL of a committed
   // router state back into the address bar, and a state whose data is still loading commits late,
-  // so a second change made meanwhile can be overwritten (noted in the README's known issues).
+  // so a second change made meanwhile can be overwritten (noted in docs/limits.md's known issue).
   const charted = async () => {
     await page.waitForResponse((r) => r.url().includes("/api/trpc/") && r.url().includes("charts.series"));
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));

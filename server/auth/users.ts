@@ -109,11 +109,6 @@ export async function getUser(db: Sql, userId: string): Promise<User | null> {
   return row ? toUser(row) : null;
 }
 
-export async function findUserByEmail(db: Sql, email: string): Promise<User | null> {
-  const row = await db.prisma.user.findUnique({ where: { email: normalizeEmail(email) }, select: USER_FIELDS });
-  return row ? toUser(row) : null;
-}
-
 /** The user's workspaces, oldest membership first. */
 export async function membershipsOf(db: Sql, userId: string): Promise<MembershipSummary[]> {
   if (!isUuid(userId)) return [];

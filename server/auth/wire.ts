@@ -16,7 +16,6 @@ export const wireApiKey = z.object({
   created_at: z.string(),
   last_used_at: z.string().nullable(),
 });
-export type WireApiKey = z.infer<typeof wireApiKey>;
 
 /** A key just made: the one answer that holds the plain key. */
 export const wireNewApiKey = wireApiKey.extend({ key: z.string() });

@@ -19,7 +19,6 @@ export const usageBatch = z.object({
   region: z.enum(["us", "eu"]),
   deltas: z.array(usageDelta).max(1000),
 });
-export type UsageBatch = z.infer<typeof usageBatch>;
 
 /** GET /internal/billing/usage: the usage of any workspace, for the EU deployment's GET /usage. */
 export const internalUsageQuery = z.object({ workspace_id: uuid });

@@ -7,8 +7,6 @@ import { parseJson } from "../http/body";
 import { badRequest, describeZodError } from "../core/errors";
 import { usageBatch } from "./schema";
 
-export { recordUsage } from "./outbox";
-
 /**
  * GET /usage: the workspace's plan and monthly usage. The US deployment reads its billing tables;
  * the EU deployment keeps no billing records and relays the question to the US deployment's internal

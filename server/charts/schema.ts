@@ -50,7 +50,6 @@ export const chartSpec = z.object({
   is_root: z.boolean().nullish(),
   session: z.union([uuid, z.array(uuid)]).nullish(),
 });
-export type ChartSpec = z.infer<typeof chartSpec>;
 
 /** POST .../charts: a chart spec over a time range (default: the last 7 days). */
 export const chartRequest = chartSpec.extend({

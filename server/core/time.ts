@@ -1,11 +1,5 @@
-/**
- * Timestamps arrive as ISO strings with `Z`, with an offset, or with no zone (UTC), and as epoch
- * milliseconds (JS `Date.now()`) or seconds. We keep microseconds, which `Date` would drop.
- */
-export interface Instant {
-  /** Microseconds since the epoch. */
-  micros: bigint;
-}
+// Timestamps arrive as ISO strings with `Z`, with an offset, or with no zone (UTC), and as epoch
+// milliseconds (JS `Date.now()`) or seconds. We keep microseconds (a bigint), which `Date` would drop.
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { blobUrl } from "../blobs/store";
 import type { Sql } from "../db/client";
+import { runsByIds } from "../runs/lookup";
 import { join, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
@@ -111,8 +112,7 @@ async function sourceRuns(db: Sql, workspaceId: string, items: NewExample[]) {
       runs: new Map<string, { inputs: Json | null; outputs: Json | null }>(),
       files: [] as ({ run_id: string; name: string } & StoredAttachment)[],
     };
-  const rows = await db.query<{ id: string; inputs: Json | null; outputs: Json | null }>(sql`
-    SELECT id, inputs, outputs FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+  const rows = await runsByIds<{ id: string; inputs: Json | null; outputs: Json | null }>(db, workspaceId, ids, ["inputs", "outputs"]);
   const runs = new Map(rows.map((r) => [r.id, fromStorage(r)]));
   const gone = ids.find((id) => !runs.has(id));
   if (gone) throw notFound(`Run ${gone} (a source_run_id) not found in this workspace.`);
@@ -251,4 +251,12 @@ export async function readExamples(db: Sql, workspaceId: string, ids: string[]):
     SELECT * FROM example_versions WHERE workspace_id = ${workspaceId} AND example_id = ANY(${ids}::uuid[]) AND valid_to IS NULL`);
   const byId = new Map(rows.map((r) => [r.example_id, r]));
   return Promise.all(ids.filter((id) => byId.has(id)).map((id) => exampleWire(byId.get(id)!)));
+}
+
+/** The current version of each of these examples, whatever its workspace (match on `workspace_id` too). Content still escaped. */
+export async function currentExamples(db: Sql, exampleIds: string[]) {
+  if (exampleIds.length === 0) return [];
+  return db.query<{ example_id: string; workspace_id: string; inputs: unknown; outputs: unknown; metadata: unknown }>(sql`
+    SELECT example_id, workspace_id, inputs, outputs, metadata FROM example_versions
+    WHERE example_id = ANY(${exampleIds}::uuid[]) AND valid_to IS NULL`);
 }

@@ -5,6 +5,8 @@ import { env } from "../env";
 import { EgressRefused } from "../egress/http";
 import type { Job } from "../jobs/queue";
 import { onJobs } from "../jobs/queue";
+import { currentExamples } from "../datasets/examples";
+import { runsForEvaluation } from "../runs/lookup";
 import { streamChat, UpstreamError } from "../models/chat";
 import { tryAdmit } from "../models/admission";
 import { resolveConnection } from "../models/connections";
@@ -24,13 +26,20 @@ type Target = CodeTarget & { workspace_id: string };
 
 /** The runs to judge, each with its example's current outputs when it is an experiment's run. */
 async function loadTargets(db: Sql, ids: string[]): Promise<Map<string, Target>> {
-  const rows = await db.query<Target>(sql`
-    SELECT r.id, r.workspace_id, r.trace_id, r.name, r.run_type, r.inputs, r.outputs, r.error, r.tags,
-      r.extra -> 'metadata' AS metadata, e.outputs AS reference, e.example_id, e.inputs AS example_inputs, e.metadata AS example_metadata
-    FROM runs r
-    LEFT JOIN example_versions e ON e.example_id = r.reference_example_id AND e.workspace_id = r.workspace_id AND e.valid_to IS NULL
-    WHERE r.id = ANY(${ids}::uuid[])`);
-  return new Map(rows.map((r) => [r.id, fromStorage(r)]));
+  const runs = await runsForEvaluation(db, ids);
+  const examples = await currentExamples(db, [...new Set(runs.flatMap((r) => (r.reference_example_id ? [r.reference_example_id] : [])))]);
+  const exampleOf = new Map(examples.map((e) => [`${e.workspace_id}:${e.example_id}`, e]));
+  const targets = runs.map(({ reference_example_id, ...run }): Target => {
+    const example = reference_example_id ? exampleOf.get(`${run.workspace_id}:${reference_example_id}`) : undefined;
+    return fromStorage({
+      ...run,
+      reference: example?.outputs ?? null,
+      example_id: example?.example_id ?? null,
+      example_inputs: example?.inputs ?? null,
+      example_metadata: example?.metadata ?? null,
+    });
+  });
+  return new Map(targets.map((t) => [t.id, t]));
 }
 
 /** The jobs whose evaluation is not written yet (a job run again after its instance died finds its work done). */

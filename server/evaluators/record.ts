@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Sql } from "../db/client";
+import { runsByIds } from "../runs/lookup";
 import { sql } from "../db/sql";
 import { nameUuid } from "../core/uuid";
 import { insertFeedback } from "../feedback/store";
@@ -88,8 +89,12 @@ export async function recordEvaluations(db: Sql, outcomes: Outcome[]): Promise<v
     if (traced.length) await ingestRuns(db, workspaceId, { post: traced.map(tracedRun) });
     const costs = new Map(
       (
-        await db.query<{ id: string; total_cost: string | null }>(sql`
-          SELECT id, total_cost FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${traced.map((o) => evaluatorRunId(o.job))}::uuid[])`)
+        await runsByIds<{ id: string; total_cost: string | null }>(
+          db,
+          workspaceId,
+          traced.map((o) => evaluatorRunId(o.job)),
+          ["total_cost"],
+        )
       ).map((r) => [r.id, r.total_cost]),
     );
     const rows = group.map((o) => ({

@@ -133,7 +133,6 @@ export const structuredEvaluator = z.object({
     hub_ref: z.string().nullish(),
   }),
 });
-export type StructuredEvaluator = z.infer<typeof structuredEvaluator>;
 
 /** POST /runs/rules/{id}/backfill: the past time range to evaluate (end: now). */
 export const backfillCreate = z.object({

@@ -22,7 +22,6 @@ export const wirePreference = z.object({
   /** wins / judged examples (ties count half). */
   win_rate: z.number().nullable(),
 });
-export type Preference = z.infer<typeof wirePreference>;
 
 /** A comparison as LangSmith's API answers it (`experiments_info`, `feedback_stats`), with our win rates and picks. */
 export const wirePairwiseSummary = wireComparative.extend({

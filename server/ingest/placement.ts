@@ -1,9 +1,8 @@
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
 import { badRequest } from "../core/errors";
 import { parseDottedOrder } from "./dotted-order";
 import { dottedStamp } from "../core/time";
-import { inWorkspace } from "../db/sql";
+import { storedPlacements } from "../runs/placement";
 
 export interface Placement {
   traceId: string;
@@ -40,7 +39,7 @@ function fromDottedOrder(run: Unplaced & { dottedOrder: string }): Placement {
 /**
  * Places runs in their traces. Runs without a dotted_order get one from their parent, found in the
  * same request or already stored; a run whose parent is not known yet is kept with a provisional
- * order and marked pending, and `repairPendingPlacements` completes it when the parent arrives.
+ * order and marked pending, and `repairPendingPlacements` (runs/placement.ts) completes it when the parent arrives.
  */
 export async function placeRuns(db: Sql, workspaceId: string, runs: Unplaced[]): Promise<Map<string, Placement>> {
   const placed = new Map<string, Placement>();
@@ -52,10 +51,7 @@ export async function placeRuns(db: Sql, workspaceId: string, runs: Unplaced[]):
   ];
   const stored = new Map<string, { trace_id: string; dotted_order: string; placement_pending: boolean }>();
   if (missingParents.length > 0) {
-    const rows = await db.query<{ id: string; trace_id: string; dotted_order: string; placement_pending: boolean }>(sql`
-      SELECT id, trace_id, dotted_order, placement_pending FROM runs
-      WHERE id = ANY(${missingParents}::uuid[]) AND ${inWorkspace(workspaceId)}`);
-    for (const row of rows) stored.set(row.id, row);
+    for (const row of await storedPlacements(db, workspaceId, missingParents)) stored.set(row.id, row);
   }
 
   const visiting = new Set<string>();
@@ -86,24 +82,4 @@ export async function placeRuns(db: Sql, workspaceId: string, runs: Unplaced[]):
   };
   for (const run of runs) place(run);
   return placed;
-}
-
-/** Completes pending runs whose parents are now placed, level by level. */
-export async function repairPendingPlacements(db: Sql, workspaceId: string): Promise<number> {
-  let total = 0;
-  for (let depth = 0; depth < 100; depth++) {
-    const rows = await db.query(sql`
-      UPDATE runs AS child SET
-        dotted_order = parent.dotted_order || '.' || split_part(child.dotted_order, '.', array_length(string_to_array(child.dotted_order, '.'), 1)),
-        trace_id = parent.trace_id,
-        placement_pending = false,
-        updated_at = now()
-      FROM runs AS parent
-      WHERE child.workspace_id = ${workspaceId} AND child.placement_pending
-        AND parent.workspace_id = ${workspaceId} AND parent.id = child.parent_run_id AND NOT parent.placement_pending
-      RETURNING child.id`);
-    total += rows.length;
-    if (rows.length === 0) break;
-  }
-  return total;
 }

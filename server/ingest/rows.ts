@@ -6,7 +6,7 @@ import type { Placement } from "./placement";
 import type { WireRun } from "./schema";
 import { checkRunType } from "./limits";
 import { dottedStamp, formatMicros, parseInstant } from "../core/time";
-import type { RunRow } from "./write";
+import type { RunRow } from "../runs/write";
 
 export interface TimedRun extends PendingRun {
   start: bigint | null;

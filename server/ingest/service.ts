@@ -12,13 +12,14 @@ import { storeAttachments, type IncomingAttachment } from "../blobs/attachments"
 import { runsStored } from "./after-ingest";
 import { ingestedRuns } from "../core/metrics";
 import { foldOperations } from "./merge";
-import { placeRuns, repairPendingPlacements } from "./placement";
+import { placeRuns } from "./placement";
+import { repairPendingPlacements } from "../runs/placement";
 import { refreshTraceTotals, traceTotalsAdd, traceTotalsUpsert, type InsertedRun } from "../runs/trace-totals";
 import { DEFAULT_PROJECT, resolveProjects } from "./projects";
 import { derivedColumns, newRow, providedRow, withTimes, type TimedRun } from "./rows";
 import { recordRefusals } from "./errors-log";
 import { checkRuns, type WireRun } from "./schema";
-import { insertNewStatement, loadForDerive, pendingChildrenCount, updateExisting, writeDerived, type RunRow } from "./write";
+import { insertNewStatement, loadForDerive, pendingChildrenCount, updateExisting, writeDerived, type RunRow } from "../runs/write";
 
 export interface IngestInput {
   post?: WireRun[];

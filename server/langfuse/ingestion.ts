@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { inWorkspace, sql } from "../db/sql";
+import { runsByIds } from "../runs/lookup";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import { ingestBatch } from "../ingest/service";
 import type { WireRun } from "../ingest/schema";
@@ -27,8 +27,12 @@ const latest = (...values: (bigint | null)[]) => known(values).reduce<bigint | n
  */
 async function rootTimePatches(db: Sql, workspaceId: string, traces: Map<string, TraceTimes>, project: string): Promise<WireRun[]> {
   if (traces.size === 0) return [];
-  const rows = await db.query<{ id: string; start_time: unknown; end_time: unknown }>(sql`
-    SELECT id, start_time, end_time FROM runs WHERE id = ANY(${[...traces.keys()]}::uuid[]) AND ${inWorkspace(workspaceId)}`);
+  const rows = await runsByIds<{ id: string; start_time: unknown; end_time: unknown }>(
+    db,
+    workspaceId,
+    [...traces.keys()],
+    ["start_time", "end_time"],
+  );
   const stored = new Map(rows.map((r) => [r.id, { start: micros(r.start_time), end: micros(r.end_time) }]));
   const patches: WireRun[] = [];
   for (const [id, times] of traces) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { inWorkspace, sql } from "../db/sql";
+import { traceRunIdsBelowRoot, runsByIds } from "../runs/lookup";
 import { notFound } from "../core/errors";
 import { feedbackToWire } from "../feedback/wire";
 import { readRun, readRuns } from "../runs/read";
@@ -25,12 +25,19 @@ const visible = (project: string | null | undefined, runProject: string) => proj
 async function langfuseIds(db: Sql, workspaceId: string, runIds: (string | null)[]): Promise<LangfuseIdOf> {
   const ids = [...new Set(runIds.filter((id): id is string => !!id))];
   const rows = ids.length
-    ? await db.query<{ id: string; is_root: boolean; trace_key: string | null; observation_key: string | null }>(sql`
-        SELECT id, is_root, extra->'metadata'->>'langfuse_trace_id' AS trace_key,
-          extra->'metadata'->>'langfuse_observation_id' AS observation_key
-        FROM runs WHERE id = ANY(${ids}::uuid[]) AND ${inWorkspace(workspaceId)}`)
+    ? await runsByIds<{ id: string; is_root: boolean; extra: { metadata?: Record<string, unknown> } | null }>(db, workspaceId, ids, [
+        "is_root",
+        "extra",
+      ])
     : [];
-  const keys = new Map(rows.map((r) => [r.id, (r.is_root ? (r.trace_key ?? r.observation_key) : r.observation_key) ?? r.id]));
+  const key = (value: unknown) =>
+    value === undefined || value === null ? null : typeof value === "string" ? value : JSON.stringify(value);
+  const keys = new Map(
+    rows.map((r) => {
+      const [traceKey, observationKey] = [key(r.extra?.metadata?.langfuse_trace_id), key(r.extra?.metadata?.langfuse_observation_id)];
+      return [r.id, (r.is_root ? (traceKey ?? observationKey) : observationKey) ?? r.id];
+    }),
+  );
   return (id) => (id === null ? null : (keys.get(id) ?? id));
 }
 
@@ -38,17 +45,11 @@ async function langfuseIds(db: Sql, workspaceId: string, runIds: (string | null)
 export async function readLangfuseTrace(db: Sql, workspaceId: string, publicKey: string | undefined, traceId: string) {
   const [project, root] = await Promise.all([projectOf(db, workspaceId, publicKey), readRun(db, workspaceId, runIdOf(traceId))]);
   if (!root || root.parent_run_id || !visible(project, root.session_id)) throw notFound(`Trace ${traceId} not found.`);
-  const ids = await db.query<{ id: string }>(sql`
-    SELECT id FROM runs WHERE trace_id = ${root.id}::uuid AND id <> ${root.id}::uuid AND ${inWorkspace(workspaceId)}
-    ORDER BY dotted_order LIMIT ${TRACE_RUN_LIMIT}`);
+  const ids = await traceRunIdsBelowRoot(db, workspaceId, root.id, TRACE_RUN_LIMIT);
   const [observations, feedback, idOf] = await Promise.all([
-    readRuns(
-      db,
-      workspaceId,
-      ids.map((r) => r.id),
-    ),
+    readRuns(db, workspaceId, ids),
     db.prisma.feedback.findMany({ where: { workspaceId, traceId: root.id }, orderBy: { createdAt: "asc" } }),
-    langfuseIds(db, workspaceId, [root.id, ...ids.map((r) => r.id)]),
+    langfuseIds(db, workspaceId, [root.id, ...ids]),
   ]);
   return toTrace(root, observations, feedback.map(feedbackToWire), idOf);
 }

@@ -2,7 +2,6 @@ import { z } from "zod";
 
 /** Token types a price can name, in USD per 1M tokens (the shipped table's keys). */
 export const TOKEN_TYPES = ["input", "output", "cache_read", "cache_write", "reasoning", "input_audio", "output_audio"] as const;
-export type TokenType = (typeof TOKEN_TYPES)[number];
 
 export const MAX_PATTERN_LENGTH = 300;
 

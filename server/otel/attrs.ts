@@ -88,10 +88,3 @@ export function withPrefix(attrs: Attributes, prefix: string): Record<string, At
   for (const [key, value] of Object.entries(attrs)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
   return out;
 }
-
-/** Drops undefined values so a partial result never overrides anything. */
-export function defined<T extends Record<string, unknown>>(obj: T): Partial<T> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
-  return out as Partial<T>;
-}

@@ -3,7 +3,7 @@ import { createCounterStore, createRateLimiter, type RateLimitDecision, type Rat
 import type { CounterStore } from "./store";
 import type { RateLimitRequest } from "./match";
 
-export { createRateLimiter, type RateLimitDecision, type RateLimiter, type RateLimiterOptions } from "./limiter";
+export { createRateLimiter, type RateLimitDecision, type RateLimiter } from "./limiter";
 export type { RateLimitRequest } from "./match";
 
 const SINGLETON = Symbol.for("tracelight.rateLimiter");

@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
+import { runsByIds } from "../runs/lookup";
 import { insertFeedback } from "../feedback/store";
 import { isoFromDb } from "../core/time";
 import { addRunsToQueue } from "../review/queues/items";
@@ -28,10 +28,11 @@ export interface RuleRun {
 
 export async function loadRuleRuns(db: Sql, workspaceId: string, ids: string[]): Promise<RuleRun[]> {
   if (ids.length === 0) return [];
-  const rows = await db.query<RuleRun>(sql`
-    SELECT id, trace_id, parent_run_id, project_id, name, run_type, status, start_time, end_time, inputs, outputs, error,
-      extra, tags, total_tokens, total_cost
-    FROM runs WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`);
+  // prettier-ignore
+  const rows = await runsByIds<RuleRun>(db, workspaceId, ids, [
+    "trace_id", "parent_run_id", "project_id", "name", "run_type", "status", "start_time", "end_time", "inputs", "outputs", "error",
+    "extra", "tags", "total_tokens", "total_cost",
+  ]);
   return rows.map(fromStorage);
 }
 

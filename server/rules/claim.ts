@@ -2,6 +2,7 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { afterIngest } from "../ingest/after-ingest";
 import { onEvery } from "../jobs/queue";
+import { finishedRunAfterExists, finishedRunsAfter } from "../runs/sets";
 import { evaluateRules } from "./evaluate";
 
 /**
@@ -50,12 +51,7 @@ async function claimPage(db: Sql, workspaceId: string, upTo: string): Promise<bo
       WHERE workspace_id = ${workspaceId} AND claimed_time < ${upTo}::timestamptz
       FOR UPDATE SKIP LOCKED`);
     if (!cursor) return false;
-    const page = await tx.query<{ id: string; updated_at: string }>(sql`
-      SELECT r.id, r.updated_at::text AS updated_at FROM runs r
-      WHERE r.workspace_id = ${workspaceId} AND r.end_time IS NOT NULL
-        AND (r.updated_at, r.id) > (${cursor.time}::timestamptz, ${cursor.id}::uuid) AND r.updated_at < ${upTo}::timestamptz
-      ORDER BY r.updated_at, r.id
-      LIMIT ${PAGE}`);
+    const page = await finishedRunsAfter(tx, workspaceId, cursor, upTo, PAGE);
     await evaluateRules(
       tx,
       workspaceId,
@@ -83,10 +79,7 @@ export async function claimRuns(db: Sql): Promise<void> {
   // Only the workspaces with runs to claim: an idle one costs an index probe, not a transaction.
   const behind = await db.query<{ workspace_id: string }>(sql`
     SELECT c.workspace_id FROM rule_cursors c
-    WHERE c.claimed_time < ${upTo}::timestamptz AND EXISTS (
-      SELECT 1 FROM runs r
-      WHERE r.workspace_id = c.workspace_id AND r.end_time IS NOT NULL
-        AND (r.updated_at, r.id) > (c.claimed_time, c.claimed_id) AND r.updated_at < ${upTo}::timestamptz)
+    WHERE c.claimed_time < ${upTo}::timestamptz AND ${finishedRunAfterExists(sql`c.workspace_id`, sql`c.claimed_time`, sql`c.claimed_id`, upTo)}
     ORDER BY c.claimed_time`);
   for (const { workspace_id } of behind) while (await claimPage(db, workspace_id, upTo));
 }

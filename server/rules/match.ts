@@ -1,6 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql, type SqlFragment } from "../db/sql";
 import { compileFilter } from "../runs/filter";
+import { countRunsWhere, runIdsWhere, runStartsWhere } from "../runs/sets";
 
 /** Refuses (400, with the position) a filter the query language cannot read. */
 export function checkRuleFilter(filter: string): void {
@@ -44,12 +45,7 @@ export async function unconsideredMatches(
   const among = candidates
     ? sql`AND r.id = ANY(${candidates}::uuid[]) AND r.updated_at >= ${rule.createdAt.toISOString()}::timestamptz`
     : sql``;
-  const rows = await db.query<{ id: string }>(sql`
-    SELECT r.id FROM runs r
-    WHERE ${scope(rule)} ${among} AND ${unconsidered(rule)}
-    ORDER BY r.start_time DESC, r.id
-    LIMIT ${limit}`);
-  return rows.map((r) => r.id);
+  return runIdsWhere(db, sql`${scope(rule)} ${among} AND ${unconsidered(rule)}`, sql`r.start_time DESC, r.id`, limit);
 }
 
 export interface TimeRange {
@@ -59,11 +55,11 @@ export interface TimeRange {
 
 /** How many runs of a time range the rule is about and has not considered (a backfill's size). */
 export async function countUnconsidered(db: Sql, rule: RuleTarget, range: TimeRange): Promise<number> {
-  const [row] = await db.query<{ n: number }>(sql`
-    SELECT count(*)::int AS n FROM runs r
-    WHERE ${scope(rule)} AND r.start_time >= ${range.start.toISOString()} AND r.start_time < ${range.end.toISOString()}
-      AND ${unconsidered(rule)}`);
-  return row.n;
+  return countRunsWhere(
+    db,
+    sql`${scope(rule)} AND r.start_time >= ${range.start.toISOString()} AND r.start_time < ${range.end.toISOString()}
+      AND ${unconsidered(rule)}`,
+  );
 }
 
 /**
@@ -78,10 +74,10 @@ export async function rangePage(
   after: { time: string; id: string } | null,
   limit: number,
 ): Promise<{ id: string; start_time: string }[]> {
-  return db.query<{ id: string; start_time: string }>(sql`
-    SELECT r.id, r.start_time FROM runs r
-    WHERE ${scope(rule)} AND r.start_time >= ${range.start.toISOString()} AND r.start_time < ${range.end.toISOString()}
-      ${after ? sql`AND (r.start_time, r.id) > (${after.time}::timestamptz, ${after.id}::uuid)` : sql``}
-    ORDER BY r.start_time, r.id
-    LIMIT ${limit}`);
+  return runStartsWhere(
+    db,
+    sql`${scope(rule)} AND r.start_time >= ${range.start.toISOString()} AND r.start_time < ${range.end.toISOString()}
+      ${after ? sql`AND (r.start_time, r.id) > (${after.time}::timestamptz, ${after.id}::uuid)` : sql``}`,
+    limit,
+  );
 }

@@ -6,6 +6,7 @@ import { badRequest, conflict, isUniqueViolation, notFound } from "../core/error
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import type { Deleted, ProjectWithStats, SessionCreate, SessionListQuery, SessionUpdate, WireProject } from "./schema";
 import { projectStats } from "./stats";
+import { deleteTraceTotalsOfProjects, runIdsOfProjects, runsOfProjectsCount } from "../runs/sets";
 import { UUID } from "../core/uuid";
 import { likeLiteral } from "../core/like";
 
@@ -167,13 +168,11 @@ export async function deleteSessions(db: Sql, workspaceId: string, ids: string[]
     const projects = sql`SELECT id FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[])`;
     const [counted] = await tx.query<Omit<Deleted, "projects">>(sql`
       SELECT
-        (SELECT count(*)::int FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects})) AS runs,
+        ${runsOfProjectsCount(workspaceId, projects)} AS runs,
         (SELECT count(*)::int FROM feedback WHERE project_id IN (${projects})) AS feedback,
-        (SELECT count(*)::int FROM attachments WHERE run_id IN (SELECT id FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects}))) AS attachments,
+        (SELECT count(*)::int FROM attachments WHERE run_id IN (${runIdsOfProjects(workspaceId, projects)})) AS attachments,
         (SELECT count(*)::int FROM chart_sets WHERE project_id IN (${projects})) AS chart_sets`);
-    await tx.query(
-      sql`DELETE FROM trace_totals WHERE workspace_id = ${workspaceId} AND trace_id IN (SELECT trace_id FROM runs WHERE workspace_id = ${workspaceId} AND project_id IN (${projects}))`,
-    );
+    await deleteTraceTotalsOfProjects(tx, workspaceId, projects);
     const removed = await tx.query(sql`DELETE FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[]) RETURNING id`);
     if (removed.length === 0) throw notFound(`No project among ${ids.join(", ")} exists in this workspace.`);
     return { projects: removed.length, ...counted! };

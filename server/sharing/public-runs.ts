@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
 import { notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { feedbackStats } from "../feedback/stats";
-import { RUN_COLUMNS, type RunRow } from "../runs/columns";
+import type { RunRow } from "../runs/columns";
+import { traceRunRows } from "../runs/lookup";
 import { fromStorage } from "../db/storable";
 
 const count = z.number().nullable();
@@ -75,11 +75,7 @@ function publicRun(row: RunRow, stats: Record<string, unknown> | undefined): Pub
 
 /** Every run of the shared trace, in execution (dotted_order) order; `ids` narrows it. */
 export async function sharedRuns(db: Sql, workspaceId: string, traceId: string, ids: string[] = []): Promise<PublicRun[]> {
-  const rows = await db.query<RunRow>(sql`
-    SELECT ${RUN_COLUMNS} FROM runs r
-    WHERE r.workspace_id = ${workspaceId} AND r.trace_id = ${traceId}
-      ${ids.length ? sql`AND r.id = ANY(${ids}::uuid[])` : sql``}
-    ORDER BY r.dotted_order`);
+  const rows = await traceRunRows(db, workspaceId, traceId, ids);
   if (rows.length === 0 && ids.length === 0) throw notFound("The shared trace no longer exists.");
   const stats = await feedbackStats(
     db,

@@ -5,7 +5,7 @@ import { sql } from "../db/sql";
 import { isUniqueViolation, notFound } from "../core/errors";
 import { isUuid } from "../core/uuid";
 import { hashToken, newShareToken, sealToken, unsealToken } from "../core/tokens";
-import { traceOfRun, tracesOfRuns } from "../runs/lookup";
+import { threadHasRuns, traceOfRun, tracesOfRuns } from "../runs/lookup";
 
 export type ShareKind = "run" | "thread" | "dataset";
 
@@ -137,8 +137,7 @@ export async function unshareRuns(db: Sql, workspaceId: string, runIds: string[]
 
 /** A thread of a project of the workspace (some run carries its id there), or a 404. */
 async function threadOrNotFound(db: Sql, workspaceId: string, projectId: string, threadId: string): Promise<void> {
-  const found = await db.prisma.run.findFirst({ where: { workspaceId, projectId, threadId }, select: { id: true } });
-  if (!found) throw notFound(`Thread ${threadId} not found in project ${projectId}.`);
+  if (!(await threadHasRuns(db, workspaceId, projectId, threadId))) throw notFound(`Thread ${threadId} not found in project ${projectId}.`);
 }
 
 /** POST /api/v2/threads/{id}/share (the client's `threads.share.create`): the thread's public link, the same until revoked. */

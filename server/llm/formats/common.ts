@@ -159,12 +159,5 @@ export function located(
   return out;
 }
 
-/** The first list of messages found under one of these keys. */
-export function listUnder(value: unknown, keys: string[]): { list: unknown[]; key: string } | null {
-  if (!isObj(value)) return null;
-  for (const key of keys) if (Array.isArray(value[key])) return { list: value[key] as unknown[], key };
-  return null;
-}
-
 /** Looks like a chat message: an object with a string role and a content key (or tool calls). */
 export const isRoleMessage = (m: unknown): m is Obj => isObj(m) && typeof m.role === "string" && ("content" in m || "tool_calls" in m);

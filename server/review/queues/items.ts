@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../../db/client";
+import { runProjectsAndStarts } from "../../runs/lookup";
 import type { AnnotationQueueRun, Prisma } from "../../db/generated/client";
 import { notFound } from "../../core/errors";
 import { isoFromDb } from "../../core/time";
@@ -35,10 +36,7 @@ export async function addRunsToQueue(
 ): Promise<WireItem[]> {
   if (keys.length === 0) return [];
   const ids = [...new Set(keys.map((k) => k.run_id))];
-  const runs = await db.prisma.run.findMany({
-    where: { workspaceId, id: { in: ids } },
-    select: { id: true, projectId: true, startTime: true },
-  });
+  const runs = await runProjectsAndStarts(db, workspaceId, ids);
   if (runs.length < ids.length) {
     const found = new Set(runs.map((r) => r.id));
     const missing = ids.filter((id) => !found.has(id));

@@ -117,4 +117,3 @@ export async function reviewRun(db: Sql, workspaceId: string, userId: string, qu
         : [],
   };
 }
-export type ReviewRun = NonNullable<Awaited<ReturnType<typeof reviewRun>>>;

@@ -57,7 +57,6 @@ export async function readQueue(db: Sql, workspaceId: string, id: string) {
     rubric_items: await rubricWithConfigs(db, workspaceId, queue.rubricItems as RubricItem[]),
   };
 }
-export type QueueDetail = Awaited<ReturnType<typeof readQueue>>;
 
 function checkRubric(items: RubricItem[] | null | undefined): void {
   const keys = new Set<string>();

@@ -1,7 +1,7 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { notFound } from "@/server/core/errors";
-import { readConversation } from "@/server/llm/run-conversation";
+import { readConversation } from "@/server/runs/conversation";
 import { conversation } from "@/server/llm/conversation-types";
 
 /** The run's messages in the canonical conversation model, with the diagnostics found reading them. */

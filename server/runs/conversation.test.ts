@@ -5,10 +5,10 @@ import { createWorkspace } from "../auth/workspaces";
 import type { Sql } from "../db/client";
 import { withTestDatabases } from "../db/test-databases";
 import { ingestRuns } from "../ingest/service";
-import { queryRuns } from "../runs/query";
-import { runQueryBody } from "../runs/schema";
-import { readRun } from "../runs/read";
-import { readConversation } from "./run-conversation";
+import { queryRuns } from "./query";
+import { runQueryBody } from "./schema";
+import { readRun } from "./read";
+import { readConversation } from "./conversation";
 
 const at = "2026-01-01T00:00:00Z";
 const run = (run_type: string, inputs: unknown, outputs: unknown) => ({

@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { inWorkspace, raw as rawText, sql, type SqlFragment } from "../db/sql";
 import { storableJson } from "../db/storable";
-import { INSERTED_RUN_COLUMNS } from "../runs/trace-totals";
+import { INSERTED_RUN_COLUMNS } from "./trace-totals";
 
 /** Every column an ingest request may set, with its SQL type for jsonb_to_recordset. */
 const COLUMNS = {
@@ -154,11 +154,4 @@ export async function writeDerived(db: Sql, workspaceId: string, rows: RunRow[])
  */
 export function pendingChildrenCount(workspaceId: string, ids: string[]): SqlFragment {
   return sql`SELECT count(*)::int FROM runs WHERE placement_pending AND parent_run_id = ANY(${ids}::uuid[]) AND ${inWorkspace(workspaceId)}`;
-}
-
-/** True when some stored run waits for one of these runs as its parent. */
-export async function hasPendingChildren(db: Sql, workspaceId: string, ids: string[]): Promise<boolean> {
-  if (ids.length === 0) return false;
-  const [row] = await db.query<{ n: number }>(sql`SELECT (${pendingChildrenCount(workspaceId, ids)}) AS n`);
-  return row.n > 0;
 }

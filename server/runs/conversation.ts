@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { toConversation } from "./conversation";
-import type { Conversation } from "./conversation-types";
+import { toConversation } from "../llm/conversation";
+import type { Conversation } from "../llm/conversation-types";
 import { fromStorage } from "../db/storable";
 import { UUID } from "../core/uuid";
 
