@@ -38,7 +38,16 @@ async function pool(n: number, worker: (i: number) => Promise<void>): Promise<vo
   );
 }
 
-const ALL_MODES = ["multipart", "batch", "otlp-proto", "otlp-json", "langfuse", "multipart-nollm", "multipart-norollup", "baseline"] as const;
+const ALL_MODES = [
+  "multipart",
+  "batch",
+  "otlp-proto",
+  "otlp-json",
+  "langfuse",
+  "multipart-nollm",
+  "multipart-norollup",
+  "baseline",
+] as const;
 type Mode = (typeof ALL_MODES)[number];
 const only = process.env.BENCH_MODES?.split(",").map((m) => m.trim());
 const MODES = only ? ALL_MODES.filter((m) => only.includes(m)) : ALL_MODES;

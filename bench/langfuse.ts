@@ -40,7 +40,15 @@ export function langfuseBatchOf(runs: Run[]): string {
         id: `e-${i}-${run.id}`,
         type: "trace-create",
         timestamp,
-        body: { id: run.id, timestamp, name: run.name, input: run.inputs, output: run.outputs, tags: run.tags, metadata: run.extra?.metadata },
+        body: {
+          id: run.id,
+          timestamp,
+          name: run.name,
+          input: run.inputs,
+          output: run.outputs,
+          tags: run.tags,
+          metadata: run.extra?.metadata,
+        },
       };
     }
     return {

@@ -90,7 +90,10 @@ describe("Langfuse OpenTelemetry export (POST /api/public/otel/v1/traces)", () =
     await provider.forceFlush();
     await provider.shutdown();
 
-    const run = await readTrace(runId(root.id), (r) => r.child_runs?.length === 3 && r.child_runs.some((c: Run) => c.child_runs?.length === 1));
+    const run = await readTrace(
+      runId(root.id),
+      (r) => r.child_runs?.length === 3 && r.child_runs.some((c: Run) => c.child_runs?.length === 1),
+    );
     assert.equal(run.name, "otel-support");
     assert.equal(run.run_type, "chain");
     assert.deepEqual(run.inputs, { question: "refund?" });

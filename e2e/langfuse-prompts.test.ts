@@ -59,11 +59,14 @@ describe("Langfuse prompt management with the real langfuse SDK (v3), backed by 
     });
     assert.equal(chat.type, "chat");
     const fetched = await sdk.getPrompt("support-chat", undefined, { type: "chat", cacheTtlSeconds: 0 });
-    assert.deepEqual(fetched.compile({ tone: "friendly", question: "Where is my order?" }, { history: [{ role: "assistant", content: "Hi!" }] }), [
-      { role: "system", content: "You are a friendly support agent." },
-      { role: "assistant", content: "Hi!" },
-      { role: "user", content: "Where is my order?" },
-    ]);
+    assert.deepEqual(
+      fetched.compile({ tone: "friendly", question: "Where is my order?" }, { history: [{ role: "assistant", content: "Hi!" }] }),
+      [
+        { role: "system", content: "You are a friendly support agent." },
+        { role: "assistant", content: "Hi!" },
+        { role: "user", content: "Where is my order?" },
+      ],
+    );
 
     // The same prompt is a hub prompt: the langsmith client reads its versions as commits.
     const client = new Client({ apiUrl: server.url, apiKey: server.apiKey });

@@ -32,7 +32,11 @@ function variables(template: string): string[] {
 }
 
 const template = (text: string) =>
-  lc(["langchain", "prompts", "prompt", "PromptTemplate"], { input_variables: variables(text), template: text, template_format: "mustache" });
+  lc(["langchain", "prompts", "prompt", "PromptTemplate"], {
+    input_variables: variables(text),
+    template: text,
+    template_format: "mustache",
+  });
 
 const MESSAGE_CLASS: Record<string, string> = {
   system: "SystemMessagePromptTemplate",
@@ -54,7 +58,12 @@ export function manifestOf(content: LangfuseContent): Obj {
         }),
   );
   const inputs = [...new Set(content.prompt.flatMap((m) => (m.type === "placeholder" ? [m.name] : variables(m.content))))];
-  return lc(["langchain", "prompts", "chat", "ChatPromptTemplate"], { input_variables: inputs, messages, template_format: "mustache", metadata });
+  return lc(["langchain", "prompts", "chat", "ChatPromptTemplate"], {
+    input_variables: inputs,
+    messages,
+    template_format: "mustache",
+    metadata,
+  });
 }
 
 const ROLE_OF_CLASS: Record<string, string> = {
@@ -73,7 +82,8 @@ function asMustache(text: string, format: unknown): string {
 export function contentOf(manifest: unknown): LangfuseContent {
   const kwargs = isObj(manifest) && isObj(manifest.kwargs) ? manifest.kwargs : {};
   const own = isObj(kwargs.metadata) ? kwargs.metadata.langfuse : undefined;
-  if (isObj(own) && (own.type === "text" || own.type === "chat")) return { type: own.type, prompt: own.prompt as LangfuseContent["prompt"], config: own.config ?? {} };
+  if (isObj(own) && (own.type === "text" || own.type === "chat"))
+    return { type: own.type, prompt: own.prompt as LangfuseContent["prompt"], config: own.config ?? {} };
   if (typeof kwargs.template === "string") return { type: "text", prompt: asMustache(kwargs.template, kwargs.template_format), config: {} };
   const list = Array.isArray(kwargs.messages) ? kwargs.messages : [];
   const prompt = list.filter(isObj).map((m): ChatMessage => {

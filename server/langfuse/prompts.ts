@@ -77,7 +77,11 @@ export interface LangfusePrompt {
 }
 
 async function labelsOf(db: Sql, repoId: string): Promise<Map<string, string[]>> {
-  const tags = await db.prisma.promptCommitTag.findMany({ where: { repoId }, select: { commitId: true, tagName: true }, orderBy: { tagName: "asc" } });
+  const tags = await db.prisma.promptCommitTag.findMany({
+    where: { repoId },
+    select: { commitId: true, tagName: true },
+    orderBy: { tagName: "asc" },
+  });
   const out = new Map<string, string[]>();
   for (const t of tags) out.set(t.commitId, [...(out.get(t.commitId) ?? []), t.tagName]);
   return out;
@@ -120,8 +124,16 @@ export async function getLangfusePrompt(db: Sql, caller: Caller, name: string, q
   const label = q.label ?? "production";
   let commit: PromptCommit | null;
   if (q.version !== undefined) commit = await db.prisma.promptCommit.findFirst({ where: { repoId: repo.id, version: q.version } });
-  else if (label === "latest") commit = await db.prisma.promptCommit.findFirst({ where: { repoId: repo.id }, orderBy: { version: "desc" } });
-  else commit = (await db.prisma.promptCommitTag.findUnique({ where: { repoId_tagName: { repoId: repo.id, tagName: label } }, include: { commit: true } }))?.commit ?? null;
+  else if (label === "latest")
+    commit = await db.prisma.promptCommit.findFirst({ where: { repoId: repo.id }, orderBy: { version: "desc" } });
+  else
+    commit =
+      (
+        await db.prisma.promptCommitTag.findUnique({
+          where: { repoId_tagName: { repoId: repo.id, tagName: label } },
+          include: { commit: true },
+        })
+      )?.commit ?? null;
   if (!commit) {
     const which = q.version !== undefined ? `version ${q.version}` : `label ${JSON.stringify(label)}`;
     throw notFound(`Prompt ${JSON.stringify(name)} has no ${which}.`);
@@ -166,7 +178,13 @@ export async function createLangfusePrompt(db: Sql, caller: Caller, input: Promp
 }
 
 /** PATCH /api/public/v2/prompts/{name}/versions/{version}: puts `newLabels` on that version. */
-export async function labelLangfusePrompt(db: Sql, caller: Caller, name: string, version: number, newLabels: string[]): Promise<LangfusePrompt> {
+export async function labelLangfusePrompt(
+  db: Sql,
+  caller: Caller,
+  name: string,
+  version: number,
+  newLabels: string[],
+): Promise<LangfusePrompt> {
   const repo = await findRepo(db, caller, "-", name, "write");
   const commit = await db.prisma.promptCommit.findFirst({ where: { repoId: repo.id, version } });
   if (!commit) throw notFound(`Prompt ${JSON.stringify(name)} has no version ${version}.`);
@@ -191,12 +209,20 @@ export async function listLangfusePrompts(db: Sql, caller: Caller, q: z.infer<ty
       orderBy: { repoHandle: "asc" },
       skip: (q.page - 1) * q.limit,
       take: q.limit,
-      include: { commits: { select: { id: true, version: true, manifest: true }, orderBy: { version: "asc" } }, commitTags: { select: { tagName: true } } },
+      include: {
+        commits: { select: { id: true, version: true }, orderBy: { version: "asc" } },
+        commitTags: { select: { tagName: true } },
+      },
     }),
   ]);
+  // Only the newest version's manifest says the prompt's type and config.
+  const newest = await db.prisma.promptCommit.findMany({
+    where: { id: { in: repos.map((r) => r.commits[r.commits.length - 1].id) } },
+    select: { id: true, manifest: true },
+  });
+  const manifests = new Map(newest.map((c) => [c.id, c.manifest]));
   const data = repos.map((r) => {
-    const newest = r.commits[r.commits.length - 1];
-    const content = contentOf(newest?.manifest);
+    const content = contentOf(manifests.get(r.commits[r.commits.length - 1].id));
     return {
       name: r.repoHandle,
       type: content.type,

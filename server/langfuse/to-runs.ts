@@ -71,7 +71,14 @@ function traceRun(body: TraceBody, id: string, project: string): WireRun {
   };
 }
 
-function observationRun(kind: ObservationKind, body: ObservationBody, id: string, created: boolean, event: Envelope, project: string): WireRun {
+function observationRun(
+  kind: ObservationKind,
+  body: ObservationBody,
+  id: string,
+  created: boolean,
+  event: Envelope,
+  project: string,
+): WireRun {
   const llm = kind === "generation";
   const start = given(body.startTime) ?? (created ? given(event.timestamp) : undefined);
   // An observation without a parent hangs from its trace; an update that does not name the parent
