@@ -37,6 +37,7 @@ test("a Langfuse trace renders its tree and conversation like a LangSmith one", 
       ],
     })
     .end({
+      endTime: new Date(start.getTime() + 600),
       output: { role: "assistant", content: "It is **sunny** and 24 °C in Lyon." },
       usageDetails: { input: 52, output: 14 },
     });
@@ -51,7 +52,7 @@ test("a Langfuse trace renders its tree and conversation like a LangSmith one", 
   const rows = page.getByTestId("trace-row");
   await rows.nth(2).waitFor();
   assert.equal(await rows.count(), 3, "trace → span → generation");
-  assert.equal(await page.getByTestId("trace-project").textContent(), PROJECT, "the public key is the project");
+  await page.getByTestId("trace-project").filter({ hasText: PROJECT }).waitFor(); // the public key is the project
   const generationRow = rows.filter({ hasText: "chat-completion" }).first();
   const chips = (await generationRow.textContent()) ?? "";
   assert.ok(chips.includes("gpt-4o-mini") && chips.includes("66 tok") && /⚡\d+ms/.test(chips), chips);
@@ -61,7 +62,8 @@ test("a Langfuse trace renders its tree and conversation like a LangSmith one", 
   await page.getByRole("tab", { name: "Conversation" }).click();
   const conversation = page.getByTestId("conversation");
   await conversation.waitFor({ timeout: 15_000 });
-  assert.equal(await conversation.getAttribute("data-format"), "openai");
+  // Plain `{role, content}` messages: the contract's shape for custom model runs, as a LangSmith run with them reads.
+  assert.equal(await conversation.getAttribute("data-format"), "other");
   const text = (await conversation.textContent()) ?? "";
   assert.ok(text.includes("You are a concise travel assistant."), text);
   assert.ok(text.includes("<b>bold?</b>"), "markup in a message is text");
