@@ -36,12 +36,13 @@ test("a Langfuse trace renders its tree and conversation like a LangSmith one", 
         { role: "user", content: "What is the weather in Lyon today? <b>bold?</b>" },
       ],
     })
-    .end({
+    // A recorded call: `update` with its end time (`end()` would stamp the time it is called).
+    .update({
       endTime: new Date(start.getTime() + 600),
       output: { role: "assistant", content: "It is **sunny** and 24 °C in Lyon." },
       usageDetails: { input: 52, output: 14 },
     });
-  span.end({ output: { ok: true } });
+  span.update({ endTime: new Date(start.getTime() + 650), output: { ok: true } });
   trace.update({ output: { answer: "Sunny, 24 °C." } });
   await langfuse.shutdownAsync();
 
