@@ -3,8 +3,10 @@
 // measured in the same run: the same rows written by one bare multi-row INSERT into a fresh database
 // of the same kind. Also the share of LLM processing (messages, tokens, cost) in ingest time, and the
 // server's peak memory (VmHWM over the server process tree). The cost of the analytics rollups: the same
-// multipart requests to a second server whose database has the rollup triggers switched off.
-// Usage: npx tsx bench/ingest.ts [rounds]   (BENCH_DATABASE_URL=postgres://… to bench on PostgreSQL)
+// multipart requests to a second server whose database has the rollup triggers switched off. The
+// `langfuse` mode posts the same runs as Langfuse ingestion batches (POST /api/public/ingestion).
+// Usage: npx tsx bench/ingest.ts [rounds]   (BENCH_DATABASE_URL=postgres://… to bench on PostgreSQL;
+// BENCH_MODES=multipart,langfuse to run only those modes, for a quick look at one of them)
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,6 +18,7 @@ import { createWorkspace } from "../server/auth/workspaces";
 import { insertNew, type RunRow } from "../server/runs/write";
 import { deriveLlm } from "../server/llm/derive";
 import { scratchDatabase, startServer } from "../e2e/harness/server";
+import { langfuseBatchOf } from "./langfuse";
 import { otlpJsonOf, otlpProtobufOf } from "./otlp";
 import { makeTrace, multipartOf } from "./payloads";
 import { memoryOf } from "./memory";
@@ -35,8 +38,20 @@ async function pool(n: number, worker: (i: number) => Promise<void>): Promise<vo
   );
 }
 
-const MODES = ["multipart", "batch", "otlp-proto", "otlp-json", "multipart-nollm", "multipart-norollup", "baseline"] as const;
-type Mode = (typeof MODES)[number];
+const ALL_MODES = [
+  "multipart",
+  "batch",
+  "otlp-proto",
+  "otlp-json",
+  "langfuse",
+  "multipart-nollm",
+  "multipart-norollup",
+  "baseline",
+] as const;
+type Mode = (typeof ALL_MODES)[number];
+const only = process.env.BENCH_MODES?.split(",").map((m) => m.trim());
+const MODES = only ? ALL_MODES.filter((m) => only.includes(m)) : ALL_MODES;
+const ran = (mode: Mode) => MODES.includes(mode);
 
 const requestRuns = (llm = true) => Array.from({ length: TRACES_PER_REQUEST }, () => makeTrace("bench", 4, 5, { llm })).flat();
 
@@ -56,10 +71,10 @@ async function serverWithoutRollups() {
 
 async function main() {
   const server = await startServer({ databaseUrl: pgUrl ?? null });
-  const plain = await serverWithoutRollups();
+  const plain = ran("multipart-norollup") ? await serverWithoutRollups() : server;
   const scratch = pgUrl ? await scratchDatabase(pgUrl) : null;
   const baselineDb = await openDatabase(scratch ? { url: scratch.url } : { dataDir: "memory" });
-  const results = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
+  const results = Object.fromEntries(ALL_MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
   try {
     await migrate(baselineDb);
     const ws = (await createWorkspace(baselineDb.prisma, "bench")).id;
@@ -72,6 +87,9 @@ async function main() {
       }
       if (mode === "batch")
         return { path: "/runs/batch", body: JSON.stringify({ post: runs, patch: [] }), contentType: "application/json", status: 202 };
+      if (mode === "langfuse") {
+        return { path: "/api/public/ingestion", body: langfuseBatchOf(runs), contentType: "application/json", status: 207 };
+      }
       if (mode === "otlp-proto")
         return {
           path: "/otel/v1/traces",
@@ -85,13 +103,19 @@ async function main() {
       const target = mode === "multipart-norollup" ? plain : server;
       const r = await fetch(`${target.url}${request.path}`, {
         method: "POST",
-        headers: { "x-api-key": target.apiKey, "content-type": request.contentType },
+        headers:
+          mode === "langfuse"
+            ? { authorization: `Basic ${Buffer.from(`bench:${target.apiKey}`).toString("base64")}`, "content-type": request.contentType }
+            : { "x-api-key": target.apiKey, "content-type": request.contentType },
         body: request.body,
       });
       const answer = await r.arrayBuffer();
       if (r.status !== request.status) throw new Error(`${mode}: ${r.status} ${Buffer.from(answer).toString()}`);
       // OTLP answers partialSuccess when spans were rejected: every span must be accepted.
       if (mode.startsWith("otlp") && answer.byteLength > 2) throw new Error(`${mode}: partial success ${Buffer.from(answer).toString()}`);
+      // Langfuse answers 207 whatever happens: every event must have succeeded.
+      if (mode === "langfuse" && JSON.parse(Buffer.from(answer).toString()).errors.length)
+        throw new Error(`${mode}: event errors ${Buffer.from(answer).toString().slice(0, 500)}`);
     };
     const bareRows = (runs: Record<string, unknown>[]): RunRow[] =>
       runs.map((r) => ({
@@ -155,10 +179,15 @@ async function main() {
       const m = median(results[mode]);
       const unit = mode.startsWith("otlp") ? "spans/s" : "runs/s ";
       console.log(
-        `${mode.padEnd(15)} median ${m.toFixed(0).padStart(7)} ${unit}  (${(m / base).toFixed(2)}× baseline; rounds: ${results[mode].map((x) => x.toFixed(0)).join(", ")})`,
+        `${mode.padEnd(15)} median ${m.toFixed(0).padStart(7)} ${unit}  (${base ? `${(m / base).toFixed(2)}× baseline; ` : ""}rounds: ${results[mode].map((x) => x.toFixed(0)).join(", ")})`,
       );
     }
     const multipart = median(results.multipart);
+    if (ran("langfuse") && ran("multipart")) {
+      const ratio = median(results.langfuse) / multipart;
+      console.log(`langfuse: ${ratio.toFixed(2)}× multipart (target ≥ 0.80×) ${ratio >= 0.8 ? "OK" : "MISSED"}`);
+    }
+    if (only) return; // a partial run: the summaries below need every mode
     for (const mode of ["otlp-proto", "otlp-json"] as const) {
       const ratio = median(results[mode]) / multipart;
       console.log(`${mode}: ${ratio.toFixed(2)}× multipart (target: within 2×, i.e. ≥ 0.50×) ${ratio >= 0.5 ? "OK" : "MISSED"}`);
@@ -187,7 +216,7 @@ async function main() {
     await baselineDb.close();
     await scratch?.drop();
     await server.stop();
-    await plain.stop();
+    if (plain !== server) await plain.stop();
   }
 }
 

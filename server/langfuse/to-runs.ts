@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describeZodError } from "../core/errors";
 import { parseInstant } from "../core/time";
 import type { WireRun } from "../ingest/schema";
+import { asObject, isObservationKind, llmInputs, llmOutputs, OBSERVATION_RUN_TYPES, type ObservationKind } from "./content";
 import { runIdOf } from "./ids";
 import { scoreToFeedback } from "./scores";
 import { envelope, observationBody, scoreBody, traceBody, type Envelope, type ObservationBody, type TraceBody } from "./schema";
@@ -12,19 +13,6 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 const compact = (o: Obj): Obj => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 const given = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 
-/** Observation kinds → run types (agent, chain, evaluator and guardrail observations are chains). */
-const RUN_TYPES: Record<string, string> = {
-  span: "chain",
-  agent: "chain",
-  chain: "chain",
-  evaluator: "chain",
-  guardrail: "chain",
-  event: "chain",
-  generation: "llm",
-  tool: "tool",
-  retriever: "retriever",
-  embedding: "embedding",
-};
 const OBSERVATION_EVENT = /^([a-z]+)-(create|update)$/;
 
 export interface EventError {
@@ -52,24 +40,6 @@ export interface MappedBatch {
   errors: EventError[];
   /** Root run id → its times in this batch. */
   traces: Map<string, TraceTimes>;
-}
-
-/** A value as a run's inputs or outputs, which are objects: anything else is wrapped under `key`. */
-function asObject(value: unknown, key: string): unknown {
-  if (value === undefined || value === null) return undefined;
-  return isObj(value) ? value : { [key]: value };
-}
-
-/** Generation input: a message list is the chat's `messages`, so the conversation adapters read it. */
-function llmInputs(value: unknown): unknown {
-  return Array.isArray(value) ? { messages: value } : asObject(value, "input");
-}
-
-/** Generation output: a completion text or one message becomes the assistant's choice. */
-function llmOutputs(value: unknown): unknown {
-  if (typeof value === "string") return { choices: [{ index: 0, message: { role: "assistant", content: value } }] };
-  if (isObj(value) && typeof value.role === "string" && "content" in value) return { choices: [{ index: 0, message: value }] };
-  return asObject(value, "output");
 }
 
 /** The caller's metadata (any JSON in Langfuse) first, so the fields we map from win over its keys. */
@@ -101,7 +71,14 @@ function traceRun(body: TraceBody, id: string, project: string): WireRun {
   };
 }
 
-function observationRun(kind: string, body: ObservationBody, id: string, created: boolean, event: Envelope, project: string): WireRun {
+function observationRun(
+  kind: ObservationKind,
+  body: ObservationBody,
+  id: string,
+  created: boolean,
+  event: Envelope,
+  project: string,
+): WireRun {
   const llm = kind === "generation";
   const start = given(body.startTime) ?? (created ? given(event.timestamp) : undefined);
   // An observation without a parent hangs from its trace; an update that does not name the parent
@@ -111,7 +88,7 @@ function observationRun(kind: string, body: ObservationBody, id: string, created
   return {
     id: runIdOf(id),
     name: given(body.name),
-    run_type: RUN_TYPES[kind],
+    run_type: OBSERVATION_RUN_TYPES[kind],
     session_name: project,
     start_time: start,
     // An event is a point in time: it ends where it starts.
@@ -198,11 +175,11 @@ export function mapBatch(batch: unknown[], project: string): MappedBatch {
     }
     const match = OBSERVATION_EVENT.exec(event.type);
     const legacy = match?.[1] === "observation";
-    if (!match || (!legacy && !RUN_TYPES[match[1]])) return fail(`Unknown event type "${event.type}".`);
+    if (!match || (!legacy && !isObservationKind(match[1]))) return fail(`Unknown event type "${event.type}".`);
     const body = observationBody.safeParse(event.body);
     if (!body.success) return fail(describeZodError(body.error, "body"));
     const kind = legacy ? (body.data.type ?? "span").toLowerCase() : match[1];
-    if (!RUN_TYPES[kind]) return fail(`Unknown observation type "${body.data.type}".`);
+    if (!isObservationKind(kind)) return fail(`Unknown observation type "${body.data.type}".`);
     const created = match[2] === "create";
     if (!created && !body.data.id) return fail(`A ${event.type} must name the observation it updates in body.id.`);
     const id = body.data.id ?? randomUUID();

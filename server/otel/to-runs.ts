@@ -226,8 +226,8 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
       if (parentId) run.parent_run_id = parentId;
       if (dotted) run.dotted_order = dotted;
       if (outputs) run.outputs = outputs;
-      if (a.endMicros !== null) run.end_time = formatMicros(a.endMicros);
-      const error = errorOf(span);
+      if (a.endMicros !== null) run.end_time = formatMicros(draft.instant ? a.startMicros : a.endMicros);
+      const error = errorOf(span) ?? draft.error;
       if (error) run.error = error;
       if (draft.referenceExampleId) run.reference_example_id = draft.referenceExampleId;
       return run;

@@ -1,5 +1,6 @@
 import type { OtlpSpan } from "../otlp";
 import { genaiAdapter } from "./genai";
+import { langfuseAdapter } from "./langfuse";
 import { langsmithAdapter } from "./langsmith";
 import { openinferenceAdapter } from "./openinference";
 import { traceloopAdapter } from "./traceloop";
@@ -8,10 +9,10 @@ import { mergeUsage } from "./usage";
 import { vercelAdapter } from "./vercel";
 
 /**
- * The adapters in the order they are tried (see ../README.md): explicit LangSmith attributes
- * first, then the conventions that say most about a span, the generic GenAI conventions last.
+ * The adapters in the order they are tried (see ../README.md): explicit LangSmith and Langfuse
+ * attributes first, then the conventions that say most about a span, the generic GenAI conventions last.
  */
-export const ADAPTERS: Adapter[] = [langsmithAdapter, vercelAdapter, openinferenceAdapter, traceloopAdapter, genaiAdapter];
+export const ADAPTERS: Adapter[] = [langsmithAdapter, langfuseAdapter, vercelAdapter, openinferenceAdapter, traceloopAdapter, genaiAdapter];
 
 function mergeDrafts(first: Draft, second: Draft): Draft {
   const merged: Draft = { ...second };

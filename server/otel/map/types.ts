@@ -36,6 +36,10 @@ export interface Draft {
   sessionName?: string;
   sessionId?: string;
   referenceExampleId?: string;
+  /** A point in time (Langfuse's events): the run ends where it starts. */
+  instant?: boolean;
+  /** An error the convention states (Langfuse's level ERROR); exception events and an ERROR status come first. */
+  error?: string;
   /** Nanoseconds after the start at which the first token arrived (streaming), for time-to-first-token. */
   firstTokenAfterNanos?: bigint;
 }

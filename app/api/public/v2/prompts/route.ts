@@ -1,0 +1,23 @@
+import { methodNotAllowed } from "@/server/http/not-found";
+import { route } from "@/server/http/route";
+import { callerOf } from "@/server/prompts/access";
+import { createLangfusePrompt, listLangfusePrompts, promptCreate, promptListQuery } from "@/server/langfuse/prompts";
+
+/** Langfuse's prompt list (`name`, `label`, `tag`, `page`, `limit`): the workspace's prompt repos. */
+export const GET = route({
+  access: "read",
+  basicAuth: true,
+  query: promptListQuery,
+  handler: ({ ctx, query }) => listLangfusePrompts(ctx.sql, callerOf(ctx), query),
+});
+
+/** Langfuse's `createPrompt`: a new version (commit) of a text or chat prompt, with labels (tags). */
+export const POST = route({
+  access: "write",
+  basicAuth: true,
+  body: promptCreate,
+  status: 201,
+  handler: ({ ctx, body }) => createLangfusePrompt(ctx.sql, callerOf(ctx), body),
+});
+
+export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");
