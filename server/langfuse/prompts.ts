@@ -8,6 +8,7 @@ import { canonicalJson, createCommit } from "../prompts/commits";
 import { createRepo, updateRepo } from "../prompts/repos";
 import { repoHandle } from "../prompts/schema";
 import { tagCommit } from "../prompts/tags";
+import { commitById, commitOfTag, commitOfVersion, newestCommit, promptVersionsPage, tagsByCommit } from "../prompts/versions";
 import { chatMessage, contentOf, manifestOf } from "./prompt-manifest";
 
 /**
@@ -76,21 +77,10 @@ export interface LangfusePrompt {
   resolutionGraph: null;
 }
 
-async function labelsOf(db: Sql, repoId: string): Promise<Map<string, string[]>> {
-  const tags = await db.prisma.promptCommitTag.findMany({
-    where: { repoId },
-    select: { commitId: true, tagName: true },
-    orderBy: { tagName: "asc" },
-  });
-  const out = new Map<string, string[]>();
-  for (const t of tags) out.set(t.commitId, [...(out.get(t.commitId) ?? []), t.tagName]);
-  return out;
-}
-
 async function promptWire(db: Sql, repo: RepoRow, commit: PromptCommit): Promise<LangfusePrompt> {
   const content = contentOf(commit.manifest);
-  const latest = await db.prisma.promptCommit.findFirst({ where: { repoId: repo.id }, orderBy: { version: "desc" }, select: { id: true } });
-  const labels = (await labelsOf(db, repo.id)).get(commit.id) ?? [];
+  const latest = await newestCommit(db, repo.id);
+  const labels = (await tagsByCommit(db, repo.id)).get(commit.id) ?? [];
   return {
     id: commit.id,
     name: repo.repo_handle,
@@ -123,17 +113,9 @@ export async function getLangfusePrompt(db: Sql, caller: Caller, name: string, q
   const repo = await promptRepo(db, caller, name);
   const label = q.label ?? "production";
   let commit: PromptCommit | null;
-  if (q.version !== undefined) commit = await db.prisma.promptCommit.findFirst({ where: { repoId: repo.id, version: q.version } });
-  else if (label === "latest")
-    commit = await db.prisma.promptCommit.findFirst({ where: { repoId: repo.id }, orderBy: { version: "desc" } });
-  else
-    commit =
-      (
-        await db.prisma.promptCommitTag.findUnique({
-          where: { repoId_tagName: { repoId: repo.id, tagName: label } },
-          include: { commit: true },
-        })
-      )?.commit ?? null;
+  if (q.version !== undefined) commit = await commitOfVersion(db, repo.id, q.version);
+  else if (label === "latest") commit = await newestCommit(db, repo.id);
+  else commit = await commitOfTag(db, repo.id, label);
   if (!commit) {
     const which = q.version !== undefined ? `version ${q.version}` : `label ${JSON.stringify(label)}`;
     throw notFound(`Prompt ${JSON.stringify(name)} has no ${which}.`);
@@ -167,14 +149,13 @@ export async function createLangfusePrompt(db: Sql, caller: Caller, input: Promp
   }
   const repo = await promptRepo(db, caller, name);
   const manifest = manifestOf({ type: input.type, prompt: input.prompt, config: input.config ?? {} });
-  const latest = await db.prisma.promptCommit.findFirst({ where: { repoId: repo.id }, orderBy: { version: "desc" } });
+  const latest = await newestCommit(db, repo.id);
   const commitId =
     latest && canonicalJson(latest.manifest) === canonicalJson(manifest)
       ? latest.id
       : (await createCommit(db, caller, "-", name, { manifest, description: input.commitMessage ?? null })).commit.id;
   await applyLabels(db, caller, name, commitId, input.labels ?? []);
-  const commit = await db.prisma.promptCommit.findUniqueOrThrow({ where: { id: commitId } });
-  return promptWire(db, repo, commit);
+  return promptWire(db, repo, await commitById(db, commitId));
 }
 
 /** PATCH /api/public/v2/prompts/{name}/versions/{version}: puts `newLabels` on that version. */
@@ -186,7 +167,7 @@ export async function labelLangfusePrompt(
   newLabels: string[],
 ): Promise<LangfusePrompt> {
   const repo = await findRepo(db, caller, "-", name, "write");
-  const commit = await db.prisma.promptCommit.findFirst({ where: { repoId: repo.id, version } });
+  const commit = await commitOfVersion(db, repo.id, version);
   if (!commit) throw notFound(`Prompt ${JSON.stringify(name)} has no version ${version}.`);
   await applyLabels(db, caller, name, commit.id, newLabels);
   return promptWire(db, repo, commit);
@@ -194,40 +175,20 @@ export async function labelLangfusePrompt(
 
 /** GET /api/public/v2/prompts: the workspace's prompts with their versions and labels, by name. */
 export async function listLangfusePrompts(db: Sql, caller: Caller, q: z.infer<typeof promptListQuery>) {
-  const where = {
-    workspaceId: caller.workspaceId,
-    repoType: "prompt",
-    commits: { some: {} },
-    ...(q.name ? { repoHandle: q.name } : {}),
-    ...(q.tag ? { tags: { has: q.tag } } : {}),
-    ...(q.label && q.label !== "latest" ? { commitTags: { some: { tagName: q.label } } } : {}),
-  };
-  const [total, repos] = await Promise.all([
-    db.prisma.promptRepo.count({ where }),
-    db.prisma.promptRepo.findMany({
-      where,
-      orderBy: { repoHandle: "asc" },
-      skip: (q.page - 1) * q.limit,
-      take: q.limit,
-      include: {
-        commits: { select: { id: true, version: true }, orderBy: { version: "asc" } },
-        commitTags: { select: { tagName: true } },
-      },
-    }),
-  ]);
+  const { total, repos } = await promptVersionsPage(
+    db,
+    caller.workspaceId,
+    { name: q.name, tag: q.tag, commitTag: q.label && q.label !== "latest" ? q.label : undefined },
+    { skip: (q.page - 1) * q.limit, take: q.limit },
+  );
   // Only the newest version's manifest says the prompt's type and config.
-  const newest = await db.prisma.promptCommit.findMany({
-    where: { id: { in: repos.map((r) => r.commits[r.commits.length - 1].id) } },
-    select: { id: true, manifest: true },
-  });
-  const manifests = new Map(newest.map((c) => [c.id, c.manifest]));
   const data = repos.map((r) => {
-    const content = contentOf(manifests.get(r.commits[r.commits.length - 1].id));
+    const content = contentOf(r.newestManifest);
     return {
-      name: r.repoHandle,
+      name: r.handle,
       type: content.type,
-      versions: r.commits.map((c) => c.version),
-      labels: [...new Set([...r.commitTags.map((t) => t.tagName), "latest"])].sort(),
+      versions: r.versions,
+      labels: [...new Set([...r.commitTags, "latest"])].sort(),
       tags: r.tags,
       lastUpdatedAt: isoFromDb(r.updatedAt)!,
       lastConfig: content.config ?? {},

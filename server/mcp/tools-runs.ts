@@ -170,7 +170,7 @@ export const runTools: ToolSet = {
   }),
   run_sql: tool({
     description:
-      "Run one read-only SQL SELECT over the views `runs` and `feedback` of the given projects (PostgreSQL syntax). Queries over runs need a start_time lower bound, e.g. `SELECT name, count(*) FROM runs WHERE start_time > '2026-01-01' GROUP BY name`.",
+      "Run one read-only SQL SELECT over the views `runs` and `feedback` of the given projects (PostgreSQL syntax). Queries over runs need a start_time lower bound (`WHERE start_time > '2026-01-01'`); count, group and join as in PostgreSQL.",
     input: {
       project_ids: z.array(z.string()).min(1).max(100).describe("The projects (ids) the query may read."),
       query: z.string().min(1).max(100_000).describe("One SELECT statement."),
