@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { ROLES } from "./policy";
 
-const role = z.enum(["admin", "member", "viewer"]);
+const role = z.enum(ROLES);
 const email = z.string().trim().email("must be an e-mail address").max(254);
 
 export const signUpBody = z.object({

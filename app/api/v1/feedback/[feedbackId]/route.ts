@@ -12,14 +12,14 @@ export const GET = route({
 });
 
 export const PATCH = route({
-  access: "write",
+  access: "feedback",
   body: feedbackUpdate,
   response: wireFeedback,
   handler: ({ ctx, body, params }) => updateFeedback(ctx.sql, ctx.workspaceId, params.feedbackId, body),
 });
 
 export const DELETE = route({
-  access: "write",
+  access: "feedback",
   response: z.object({}),
   handler: async ({ ctx, params }) => {
     await deleteFeedback(ctx.sql, ctx.workspaceId, params.feedbackId);
