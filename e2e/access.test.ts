@@ -84,7 +84,7 @@ describe("every route for every role", () => {
       assert.equal(queue.status, 200, JSON.stringify(queue.body));
       assert.equal((await call(admin, "POST", `/annotation-queues/${queue.body.id}/runs`, [runId])).status, 200);
       const [row] = (await call(admin, "GET", `/annotation-queues/${queue.body.id}/runs`)).body;
-      return { queueId: queue.body.id as string, itemId: row.id as string };
+      return { queueId: queue.body.id as string, itemId: row.queue_run_id as string };
     };
     const assigned = await item("assigned");
     const other = await item("not assigned");
