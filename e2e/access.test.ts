@@ -140,6 +140,12 @@ describe("every route for every role", () => {
     assert.equal(theirs.status, 403);
     assert.match(theirs.body.detail, /annotator.*not assigned to you/);
     assert.equal((await call(viewer, "POST", "/feedback", { run_id: runId, key: "helpful", score: 1 })).status, 403);
+    // An annotator changes its own feedback only: not a colleague's left through the SDK.
+    const others = await call(admin, "POST", "/feedback", { run_id: runId, key: "helpful", score: 0 });
+    const changed = await call(annotator, "PATCH", `/feedback/${others.body.id}`, { score: 1 });
+    assert.equal(changed.status, 403, JSON.stringify(changed.body));
+    assert.equal((await call(annotator, "DELETE", `/feedback/${others.body.id}`)).status, 403);
+    assert.equal((await call(admin, "PATCH", `/feedback/${others.body.id}`, { score: 1 })).status, 200);
     assert.equal((await call(annotator, "POST", "/datasets", { name: "nope" })).status, 403);
   });
 });

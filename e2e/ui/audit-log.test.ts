@@ -26,6 +26,7 @@ test("read, filter and export the audit log, and set its retention", { skip: noC
   await table.getByText("invite.create").waitFor();
   await table.getByText("auth.sign_in.success").waitFor();
   assert.match(await table.innerText(), /auditor@example\.com/);
+  await page.getByTestId("audit-retention").getByText("365").waitFor();
   await shot("audit-log");
   await shot("audit-log-dark", "dark");
 
