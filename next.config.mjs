@@ -24,6 +24,7 @@ export const API_ROOTS = [
   "usage",
   "internal",
   "members",
+  "audit-logs",
   "model-prices",
   "annotation-queues",
   "model-connections",

@@ -4,7 +4,8 @@ import type { ApiKey as ApiKeyRow } from "../db/generated/client";
 import { isoFromDb } from "../core/time";
 import { env } from "../env";
 
-export type Role = "admin" | "member" | "viewer";
+import type { Role } from "./policy";
+export type { Role };
 export type Region = "us" | "eu";
 
 export interface ApiKeyRecord {

@@ -3,6 +3,7 @@ import { badRequest, forbidden, notFound } from "../core/errors";
 import type { Identity } from "./identity";
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type Role } from "./api-keys";
 import { isUuid } from "../core/uuid";
+import { recordAudit } from "../audit/record";
 
 /** A key as listed: never its secret, only the prefix that lets a person recognise it. */
 export function keyView(record: ApiKeyRecord) {
@@ -18,6 +19,15 @@ export function keyView(record: ApiKeyRecord) {
     last_used_at: record.lastUsedAt,
   };
 }
+
+/** The trail names a key by its prefix, never by the key. */
+const auditKey = (db: Sql, record: ApiKeyRecord, action: string) =>
+  recordAudit(db.prisma, {
+    workspaceId: record.workspaceId,
+    action,
+    target: { type: "api_key", id: record.id },
+    after: { kind: record.kind, role: record.role, prefix: record.prefix, description: record.description, user_id: record.userId },
+  });
 
 /** Admins see every live key of the workspace; others see the service keys and their own personal keys. */
 export async function listKeys(db: Sql, identity: Identity) {
@@ -45,6 +55,7 @@ export async function createKey(db: Sql, identity: Identity, input: { descriptio
       role: identity.role,
       description: input.description,
     });
+    await auditKey(db, record, "api_key.create");
     return { ...keyView(record), key };
   }
   if (identity.role !== "admin") throw forbidden("Only workspace admins can create service keys.");
@@ -54,6 +65,7 @@ export async function createKey(db: Sql, identity: Identity, input: { descriptio
     role: input.role ?? "admin",
     description: input.description,
   });
+  await auditKey(db, record, "api_key.create");
   return { ...keyView(record), key };
 }
 
@@ -63,7 +75,7 @@ export async function revokeKey(db: Sql, identity: Identity, keyId: string): Pro
   if (!isUuid(keyId)) throw missing();
   const row = await db.prisma.apiKey.findFirst({
     where: { id: keyId, workspaceId: identity.workspaceId, revokedAt: null },
-    select: { kind: true, userId: true },
+    select: { kind: true, userId: true, role: true, prefix: true, description: true },
   });
   if (!row) throw missing();
   const own = row.kind === "personal" && row.userId !== null && row.userId === identity.userId;
@@ -71,4 +83,10 @@ export async function revokeKey(db: Sql, identity: Identity, keyId: string): Pro
     throw forbidden("Only workspace admins can revoke this key: you can revoke your own personal keys.");
   }
   if (!(await revokeApiKey(db, identity.workspaceId, keyId))) throw missing();
+  await recordAudit(db.prisma, {
+    workspaceId: identity.workspaceId,
+    action: "api_key.revoke",
+    target: { type: "api_key", id: keyId },
+    before: { kind: row.kind, role: row.role, prefix: row.prefix, description: row.description, user_id: row.userId },
+  });
 }

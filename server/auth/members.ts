@@ -6,6 +6,7 @@ import type { Role } from "./api-keys";
 import { isUuid } from "../core/uuid";
 import { normalizeEmail, type User } from "./users";
 import type { WireMember } from "./wire";
+import { recordAudit } from "../audit/record";
 
 /** An invitation can be accepted for this long. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -39,7 +40,7 @@ export async function createInvite(db: Sql, workspaceId: string, input: { email:
       throw conflict(`${email} is already a member of this workspace.`);
     }
     await tx.invite.deleteMany({ where: { workspaceId, email, acceptedAt: null } });
-    return tx.invite.create({
+    const created = await tx.invite.create({
       data: {
         id: randomUUID(),
         workspaceId,
@@ -50,6 +51,13 @@ export async function createInvite(db: Sql, workspaceId: string, input: { email:
         expiresAt: new Date(Date.now() + INVITE_TTL_MS),
       },
     });
+    await recordAudit(tx, {
+      workspaceId,
+      action: "invite.create",
+      target: { type: "invite", id: created.id },
+      after: { email, role: input.role },
+    });
+    return created;
   });
   return {
     id: invite.id,
@@ -78,10 +86,15 @@ export async function listInvites(db: Sql, workspaceId: string) {
 }
 
 export async function deleteInvite(db: Sql, workspaceId: string, inviteId: string): Promise<void> {
-  const { count } = isUuid(inviteId)
-    ? await db.prisma.invite.deleteMany({ where: { id: inviteId, workspaceId, acceptedAt: null } })
-    : { count: 0 };
+  const invite = isUuid(inviteId) ? await db.prisma.invite.findFirst({ where: { id: inviteId, workspaceId, acceptedAt: null } }) : null;
+  const { count } = invite ? await db.prisma.invite.deleteMany({ where: { id: inviteId, workspaceId, acceptedAt: null } }) : { count: 0 };
   if (!count) throw notFound(`Invitation ${inviteId} not found in this workspace (or already accepted).`);
+  await recordAudit(db.prisma, {
+    workspaceId,
+    action: "invite.delete",
+    target: { type: "invite", id: inviteId },
+    before: { email: invite!.email, role: invite!.role },
+  });
 }
 
 /**
@@ -108,6 +121,12 @@ export async function acceptInvite(db: Sql, user: User, token: string): Promise<
     db.prisma.membership.createMany({ data: [{ userId: user.id, workspaceId: invite.workspaceId, role }], skipDuplicates: true }),
   ]);
   if (!claimed.count) throw gone();
+  await recordAudit(db.prisma, {
+    workspaceId: invite.workspaceId,
+    action: "invite.accept",
+    target: { type: "user", id: user.id },
+    after: { email: user.email, role, invite_id: invite.id },
+  });
   return { workspace_id: invite.workspaceId, role };
 }
 
@@ -137,6 +156,13 @@ export async function setMemberRole(db: Sql, workspaceId: string, userId: string
     }
     await tx.membership.update({ where: { userId_workspaceId: { userId, workspaceId } }, data: { role } });
     await tx.apiKey.updateMany({ where: personalKeys(workspaceId, userId), data: { role } });
+    await recordAudit(tx, {
+      workspaceId,
+      action: "member.role.update",
+      target: { type: "user", id: userId },
+      before: { role: current.role },
+      after: { role },
+    });
   });
   const [member] = (await listMembers(db, workspaceId)).filter((m) => m.user_id === userId);
   return member;
@@ -151,5 +177,6 @@ export async function removeMember(db: Sql, workspaceId: string, userId: string)
     }
     await tx.membership.delete({ where: { userId_workspaceId: { userId, workspaceId } } });
     await tx.apiKey.updateMany({ where: personalKeys(workspaceId, userId), data: { revokedAt: new Date() } });
+    await recordAudit(tx, { workspaceId, action: "member.remove", target: { type: "user", id: userId }, before: { role: current.role } });
   });
 }

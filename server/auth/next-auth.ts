@@ -6,6 +6,7 @@ import { clientIp } from "../core/client-ip";
 import { oidcProvider, oidcSignIn } from "./oidc";
 import { recordSignIn, signInBlocked } from "./sign-in-limit";
 import { verifyPassword } from "./users";
+import { recordSignInAttempt } from "./sign-in-audit";
 
 /** Sessions last this long; a signed-in user's JWT is re-issued as it is used. */
 const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
@@ -33,14 +34,25 @@ export const authOptions: NextAuthOptions = {
         if (env().SSO_ONLY) throw new Error("SsoOnly");
         if (!email || !password) return null;
         const ip = clientIp(req?.headers);
-        if (await signInBlocked(email, ip)) return null;
+        if (await signInBlocked(email, ip)) {
+          await recordSignInAttempt({ email, provider: "credentials", ok: false, reason: "locked_out", ip });
+          return null;
+        }
         const user = await verifyPassword(await getSql(), email, password);
         await recordSignIn(email, ip, user !== null);
+        await recordSignInAttempt({ email, userId: user?.id, provider: "credentials", ok: user !== null, ip });
         return user ? { id: user.id, email: user.email, name: user.name } : null;
       },
     }),
     ...[oidcProvider()].filter((p) => p !== null),
   ],
+  events: {
+    // Password sign-ins are recorded in `authorize`, with their failures; this records the others (OIDC).
+    async signIn({ user, account }) {
+      if (account?.provider && account.provider !== "credentials" && user.email)
+        await recordSignInAttempt({ email: user.email, provider: account.provider, ok: true });
+    },
+  },
   callbacks: {
     signIn: oidcSignIn,
     jwt({ token, user }) {

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { ROLES } from "./policy";
 
-/** The roles a membership, an invitation or a key may have. */
-export const role = z.enum(["admin", "member", "viewer"]);
+/** The roles a membership, an invitation or a key may have (server/auth/policy.ts). */
+export const role = z.enum(ROLES);
 const email = z.string().trim().email("must be an e-mail address").max(254);
 
 export const signUpBody = z.object({

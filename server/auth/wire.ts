@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { ROLES } from "./policy";
 
 /** The answers of the account routes (`/api-key`, `/members`, `/workspaces`, `/auth`), checked by the route factory. */
 
-const role = z.enum(["admin", "member", "viewer"]);
+const role = z.enum(ROLES);
 
 /** A key as listed: never its secret, only the prefix that lets a person recognise it. */
 export const wireApiKey = z.object({

@@ -9,6 +9,7 @@ import { UUID } from "../core/uuid";
 import { likeLiteral } from "../core/like";
 import { experimentsOfDatasets } from "../sessions/service";
 import { checkDatasetSchema } from "./example-schemas";
+import { recordAudit } from "../audit/record";
 
 /** A dataset's row, as Prisma Client reads it. */
 export type DatasetRow = Dataset;
@@ -155,6 +156,12 @@ export async function deleteDataset(db: Sql, workspaceId: string, id: string): P
   return db.prisma.$transaction(async (tx) => {
     const examples = await tx.exampleVersion.count({ where: { datasetId: row.id, validTo: null } });
     await tx.dataset.delete({ where: { id: row.id } });
+    await recordAudit(tx, {
+      workspaceId,
+      action: "dataset.delete",
+      target: { type: "dataset", id: row.id },
+      before: { name: row.name, examples },
+    });
     return { examples };
   });
 }

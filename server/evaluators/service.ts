@@ -16,6 +16,7 @@ import {
 } from "./store";
 import { feedbackKeysOf } from "./verdict";
 import { z } from "zod";
+import { recordAudit } from "../audit/record";
 
 async function withRules(db: Sql, evaluators: Evaluator[]): Promise<WireEvaluator[]> {
   const rules = await db.prisma.runRule.findMany({
@@ -36,7 +37,9 @@ export async function createEvaluator(db: Sql, workspaceId: string, input: Evalu
   const evaluator = input.code_evaluator
     ? await insertCodeEvaluator(db, workspaceId, input.name, input.code_evaluator, input.metadata ?? {})
     : await insertEvaluator(db, workspaceId, input.name, input.llm_evaluator!, input.metadata ?? {});
-  return { evaluator: (await withRules(db, [evaluator]))[0] };
+  const wire = (await withRules(db, [evaluator]))[0];
+  await recordAudit(db.prisma, { workspaceId, action: "evaluator.create", target: { type: "evaluator", id: wire.id }, after: wire });
+  return { evaluator: wire };
 }
 
 export async function readEvaluator(db: Sql, workspaceId: string, id: string): Promise<WireEvaluator> {
@@ -85,7 +88,15 @@ export async function updateEvaluator(db: Sql, workspaceId: string, id: string, 
       updatedAt: new Date(),
     },
   });
-  return { evaluator: await readEvaluator(db, workspaceId, id) };
+  const wire = await readEvaluator(db, workspaceId, id);
+  await recordAudit(db.prisma, {
+    workspaceId,
+    action: "evaluator.update",
+    target: { type: "evaluator", id },
+    before: (await withRules(db, [current]))[0],
+    after: wire,
+  });
+  return { evaluator: wire };
 }
 
 /**
@@ -98,10 +109,12 @@ export async function deleteEvaluator(db: Sql, workspaceId: string, id: string, 
   if (rules > 0 && !deleteRules) {
     throw conflict(`Evaluator ${id} is used by ${rules} rule(s): delete them first, or pass delete_run_rules=true.`);
   }
-  await db.prisma.$transaction([
-    db.prisma.runRule.deleteMany({ where: { evaluatorId: evaluator.id, workspaceId } }),
-    db.prisma.evaluator.delete({ where: { id: evaluator.id } }),
-  ]);
+  const before = (await withRules(db, [evaluator]))[0];
+  await db.prisma.$transaction(async (tx) => {
+    await tx.runRule.deleteMany({ where: { evaluatorId: evaluator.id, workspaceId } });
+    await tx.evaluator.delete({ where: { id: evaluator.id } });
+    await recordAudit(tx, { workspaceId, action: "evaluator.delete", target: { type: "evaluator", id: evaluator.id }, before });
+  });
 }
 
 /** DELETE /api/v1/platform/evaluators?evaluator_ids=…: each one on its own, failures reported. */

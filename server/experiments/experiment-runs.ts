@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
-import { badRequest, forbidden } from "../core/errors";
+import { badRequest } from "../core/errors";
 import type { Identity } from "../auth/identity";
+import { assertMay } from "../auth/policy";
 import { addRunsToDataset } from "../datasets/runs";
 import { addRuns, wireExample } from "../datasets/schema";
 import { decodeOffset, encodeOffset } from "../core/offset-cursor";
@@ -130,6 +131,6 @@ export async function postDatasetRuns(
 ): Promise<z.infer<typeof wireDatasetRuns>> {
   const copy = addRuns.safeParse(body);
   if (!copy.success) return readDatasetRuns(db, identity.workspaceId, datasetId, datasetRunsQuery.parse(body));
-  if (identity.role === "viewer") throw forbidden("Your role in this workspace is viewer: it can read but not change data.");
+  assertMay(identity.role, "write");
   return addRunsToDataset(db, identity.workspaceId, datasetId, copy.data);
 }

@@ -1,21 +1,22 @@
 import path from "node:path";
 import { z } from "zod";
-import type { Role } from "../auth/api-keys";
+import { assertMay, type Action } from "../auth/policy";
 import { database, type Sql } from "../db/client";
 import { env } from "../env";
 import { reportAvailable } from "../db/outage";
 import { decodedBodyChunks, readDecodedBody, parseJson } from "./body";
 import { clientIp } from "../core/client-ip";
 import { CORS_HEADERS } from "./cors";
-import { AppError, badRequest, describeZodError, forbidden, notFound, unauthorized, unsupportedMediaType } from "../core/errors";
+import { AppError, badRequest, describeZodError, notFound, unauthorized, unsupportedMediaType } from "../core/errors";
 import { errorResponse } from "./errors";
 import { requestIdentity, type Identity } from "../auth/identity";
+import { actorOf, withAuditActor } from "../audit/actor";
 import { boundaryOf, disposeParts, readMultipart, type Part } from "./multipart";
 import { withRequestOrigin } from "./public-url";
 import { withRateLimit } from "./rate-limit";
 
-/** public: no identity needed; read: any member; write: members and admins; admin: admins only. */
-export type Access = "public" | "read" | "write" | "admin";
+/** public: no identity needed; otherwise the policy's action the route needs (server/auth/policy.ts). */
+export type Access = "public" | Action;
 
 export interface Context {
   sql: Sql;
@@ -108,8 +109,6 @@ export function describeRoute(handler: unknown): RouteDescription | undefined {
   return typeof handler === "function" ? (handler as { [DESCRIPTION]?: RouteDescription })[DESCRIPTION] : undefined;
 }
 
-const WRITE_ROLES: Role[] = ["admin", "member"];
-
 /** A JSON answer with a status other than 200. */
 export function reply(status: number, body: unknown, headers?: Record<string, string>): Response {
   return status === 204 ? new Response(null, { status, headers }) : Response.json(body, { status, headers });
@@ -131,10 +130,7 @@ const BASIC_MISSING =
 function authorize(access: Access, identity: Identity | null, basicAuth = false): void {
   if (access === "public") return;
   if (!identity) throw basicAuth ? unauthorized(BASIC_MISSING) : unauthorized();
-  if (access === "write" && !WRITE_ROLES.includes(identity.role)) {
-    throw forbidden("Your role in this workspace is viewer: it can read but not change data.");
-  }
-  if (access === "admin" && identity.role !== "admin") throw forbidden("Only workspace admins can do this.");
+  assertMay(identity.role, access);
 }
 
 /** application/json, any +json type, or no Content-Type at all (never a form's or text/plain). */
@@ -193,7 +189,8 @@ export function route<
   Q extends z.ZodType | undefined = undefined,
   P = Record<string, string>,
   R = unknown,
->(spec: RouteSpec<A, B, Q, P, R>): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
+>(spec: RouteSpec<A, B, Q, P, R>): ((request: Request, context: { params: Promise<P> }) => Promise<Response>) & { access: A } {
+  // `access` stays on the handler so the access tests can classify every route file's methods.
   const answer = async (request: Request, context: { params: Promise<P> }) => {
     const response = await handle(request, context);
     for (const [name, value] of Object.entries(CORS_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
@@ -209,7 +206,7 @@ export function route<
     status: spec.status ?? 200,
     answers: spec.answers,
   };
-  return Object.assign(answer, { [DESCRIPTION]: description });
+  return Object.assign(answer, { [DESCRIPTION]: description, access: spec.access });
 
   async function handle(request: Request, context: { params: Promise<P> }): Promise<Response> {
     const ip = clientIp(request.headers);
@@ -234,13 +231,10 @@ export function route<
             }
             const reads = spec.replica ? db.reads() : sql;
             const ctx = identity ? { sql: reads, ip, identity, workspaceId: identity.workspaceId } : { sql: reads, ip, identity };
-            const result = await spec.handler({
-              ctx: ctx as never,
-              body: body as never,
-              query: query as never,
-              params: await pathParams(spec.params, context.params),
-              request,
-            });
+            const params = await pathParams(spec.params, context.params);
+            const run = () => spec.handler({ ctx: ctx as never, body: body as never, query: query as never, params, request });
+            // The audit trail's actor; ingest records nothing, so its requests skip the context.
+            const result = await (spec.ingest ? run() : withAuditActor(actorOf(identity, ip), run));
             reportAvailable(startedAt);
             if (result instanceof Response) return result;
             if (spec.response) checkResponse(spec.response, result);

@@ -8,6 +8,7 @@ import table from "./prices.json";
 import type { PriceEntry } from "./cost";
 import { TOKEN_TYPES, type ModelPriceCreate, type ModelPriceListQuery, type ModelPriceUpdate } from "./price-schema";
 import { isUuid } from "../core/uuid";
+import { recordAudit } from "../audit/record";
 
 /** A model price as answered (`/model-prices`). */
 export const wireModelPrice = z.object({
@@ -90,11 +91,14 @@ export async function createModelPrice(db: Sql, workspaceId: string, input: Mode
     },
   });
   forgetPrices(workspaceId);
-  return toWire(row);
+  const wire = toWire(row);
+  await recordAudit(db.prisma, { workspaceId, action: "model_price.create", target: { type: "model_price", id: row.id }, after: wire });
+  return wire;
 }
 
 export async function updateModelPrice(db: Sql, workspaceId: string, id: string, input: ModelPriceUpdate): Promise<ModelPriceWire> {
   if (!isUuid(id)) throw missing(id);
+  const before = await db.prisma.modelPrice.findFirst({ where: { workspaceId, id } });
   const { count } = await db.prisma.modelPrice.updateMany({
     where: { workspaceId, id },
     data: {
@@ -108,13 +112,28 @@ export async function updateModelPrice(db: Sql, workspaceId: string, id: string,
   });
   if (count === 0) throw missing(id);
   forgetPrices(workspaceId);
-  return toWire((await db.prisma.modelPrice.findUnique({ where: { id } }))!);
+  const wire = toWire((await db.prisma.modelPrice.findUnique({ where: { id } }))!);
+  await recordAudit(db.prisma, {
+    workspaceId,
+    action: "model_price.update",
+    target: { type: "model_price", id },
+    before: before && toWire(before),
+    after: wire,
+  });
+  return wire;
 }
 
 export async function deleteModelPrice(db: Sql, workspaceId: string, id: string): Promise<void> {
-  const { count } = isUuid(id) ? await db.prisma.modelPrice.deleteMany({ where: { workspaceId, id } }) : { count: 0 };
+  const before = isUuid(id) ? await db.prisma.modelPrice.findFirst({ where: { workspaceId, id } }) : null;
+  const { count } = before ? await db.prisma.modelPrice.deleteMany({ where: { workspaceId, id } }) : { count: 0 };
   if (count === 0) throw missing(id);
   forgetPrices(workspaceId);
+  await recordAudit(db.prisma, {
+    workspaceId,
+    action: "model_price.delete",
+    target: { type: "model_price", id },
+    before: before && toWire(before),
+  });
 }
 
 // ---- what ingest uses -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { env } from "../env";
 import { admitCall } from "./admission";
 import { streamChat, UpstreamError } from "./chat";
 import type { Connection } from "./types";
+import { recordAudit } from "../audit/record";
 
 const fields = {
   name: z.string().trim().min(1).max(100),
@@ -155,7 +156,14 @@ export async function createConnection(db: Sql, workspaceId: string, input: Conn
         requestsPerMinute: input.requests_per_minute ?? null,
       },
     });
-    return toWire(row);
+    const wire = toWire(row);
+    await recordAudit(db.prisma, {
+      workspaceId,
+      action: "model_connection.create",
+      target: { type: "model_connection", id: row.id },
+      after: wire,
+    });
+    return wire;
   } catch (error) {
     if (isUniqueViolation(error)) throw taken(input.name);
     throw error;
@@ -187,7 +195,15 @@ export async function updateConnection(db: Sql, workspaceId: string, id: string,
         updatedAt: new Date(),
       },
     });
-    return toWire(updated);
+    const wire = toWire(updated);
+    await recordAudit(db.prisma, {
+      workspaceId,
+      action: "model_connection.update",
+      target: { type: "model_connection", id },
+      before: toWire(row),
+      after: wire,
+    });
+    return wire;
   } catch (error) {
     if (isUniqueViolation(error)) throw taken(change.name ?? row.name);
     throw error;
@@ -195,8 +211,16 @@ export async function updateConnection(db: Sql, workspaceId: string, id: string,
 }
 
 export async function deleteConnection(db: Sql, workspaceId: string, id: string): Promise<void> {
-  await load(db, workspaceId, id);
-  await db.prisma.modelConnection.delete({ where: { id } });
+  const row = await load(db, workspaceId, id);
+  await db.prisma.$transaction(async (tx) => {
+    await tx.modelConnection.delete({ where: { id } });
+    await recordAudit(tx, {
+      workspaceId,
+      action: "model_connection.delete",
+      target: { type: "model_connection", id },
+      before: toWire(row),
+    });
+  });
 }
 
 /**

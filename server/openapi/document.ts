@@ -9,8 +9,10 @@ const errorReply = (description: string) => ({ description, content: { "applicat
 
 const ROLE_NOTE: Record<RouteDescription["access"], string> = {
   public: "No credentials needed.",
-  read: "Any member of the workspace (admin, member or viewer).",
-  write: "Admins and members; a viewer's key is refused with 403.",
+  read: "Any member of the workspace (admin, member, viewer or annotator).",
+  feedback: "Admins, members and annotators (an annotator changes only its own feedback); a viewer's key is refused with 403.",
+  review: "Admins and members, and annotators on the queues they are assigned to.",
+  write: "Admins and members; a viewer's or annotator's key is refused with 403.",
   admin: "Workspace admins only.",
 };
 

@@ -9,6 +9,7 @@ import { isoFromDb } from "../core/time";
 import { isUuid } from "../core/uuid";
 import { checkEgressUrl, postJson } from "../egress/http";
 import { defineQueue, onJobs, type Job } from "../jobs/queue";
+import { recordAudit } from "../audit/record";
 
 const trigger = z.enum(["commit", "tag:create", "tag:update"]);
 
@@ -98,7 +99,9 @@ export async function createPromptWebhook(db: Sql, workspaceId: string, input: z
       triggers: input.triggers?.length ? input.triggers : ["commit"],
     },
   });
-  return toWire(row);
+  const wire = toWire(row);
+  await recordAudit(db.prisma, { workspaceId, action: "webhook.create", target: { type: "prompt_webhook", id: row.id }, after: wire });
+  return wire;
 }
 
 export const readPromptWebhook = async (db: Sql, workspaceId: string, id: string) => toWire(await load(db, workspaceId, id));
@@ -122,12 +125,23 @@ export async function updatePromptWebhook(db: Sql, workspaceId: string, id: stri
       updatedAt: new Date(),
     },
   });
-  return toWire(row);
+  const wire = toWire(row);
+  await recordAudit(db.prisma, {
+    workspaceId,
+    action: "webhook.update",
+    target: { type: "prompt_webhook", id },
+    before: toWire(current),
+    after: wire,
+  });
+  return wire;
 }
 
 export async function deletePromptWebhook(db: Sql, workspaceId: string, id: string): Promise<void> {
-  await load(db, workspaceId, id);
-  await db.prisma.promptWebhook.deleteMany({ where: { id, workspaceId } });
+  const current = await load(db, workspaceId, id);
+  await db.prisma.$transaction(async (tx) => {
+    await tx.promptWebhook.deleteMany({ where: { id, workspaceId } });
+    await recordAudit(tx, { workspaceId, action: "webhook.delete", target: { type: "prompt_webhook", id }, before: toWire(current) });
+  });
 }
 
 const listens = (w: { triggers: string[]; include: string[]; exclude: string[] }, event: PromptEvent) =>

@@ -6,6 +6,8 @@ import { listFeedbackConfigs } from "../feedback/configs";
 import { feedbackOnRunAndTrace } from "../feedback/trace";
 import { createFeedback, deleteFeedback, readFeedback, updateFeedback } from "../feedback/service";
 import type { WireFeedback } from "../feedback/wire";
+import type { FeedbackUpdate } from "../feedback/schema";
+import type { Role } from "../auth/policy";
 
 /** What a reviewer enters in the run view. */
 export interface ReviewInput {
@@ -81,6 +83,29 @@ export async function updateReview(
 
 export async function deleteReview(db: Sql, workspaceId: string, userId: string, id: string, admin: boolean): Promise<void> {
   await ownFeedback(db, workspaceId, userId, id, admin);
+  await deleteFeedback(db, workspaceId, id);
+}
+
+/** The REST caller changing feedback: an annotator changes only its own; admins and members any (the SDKs' use). */
+async function assertMayChange(db: Sql, workspaceId: string, caller: { role: Role; userId?: string }, id: string): Promise<void> {
+  if (caller.role === "annotator") await ownFeedback(db, workspaceId, caller.userId ?? "", id);
+}
+
+/** PATCH /feedback/{id}. */
+export async function patchFeedbackAs(
+  db: Sql,
+  workspaceId: string,
+  caller: { role: Role; userId?: string },
+  id: string,
+  change: FeedbackUpdate,
+) {
+  await assertMayChange(db, workspaceId, caller, id);
+  return updateFeedback(db, workspaceId, id, change);
+}
+
+/** DELETE /feedback/{id}. */
+export async function deleteFeedbackAs(db: Sql, workspaceId: string, caller: { role: Role; userId?: string }, id: string): Promise<void> {
+  await assertMayChange(db, workspaceId, caller, id);
   await deleteFeedback(db, workspaceId, id);
 }
 

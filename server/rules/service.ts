@@ -14,6 +14,7 @@ import { startCursor } from "./claim";
 import { checkRuleFilter } from "./match";
 import type { AddFeedback, RuleCreate, RuleListQuery, RuleUpdate, Webhook, WireBackfill, WireRule, WireRuleLog } from "./schema";
 import { asRule, loadRule, type Rule } from "./store";
+import { recordAudit } from "../audit/record";
 
 /** Header values often carry secrets: they are stored and sent, but never shown again. */
 function ruleToWire(rule: Rule, evaluatorName: string | null, backfill: WireBackfill | undefined): WireRule {
@@ -157,7 +158,9 @@ export async function createRule(db: Sql, workspaceId: string, input: RuleCreate
   });
   const rule = asRule(row);
   await backfillFrom(db, workspaceId, rule, input.backfill_from);
-  return (await rulesToWire(db, [rule]))[0];
+  const wire = (await rulesToWire(db, [rule]))[0];
+  await recordAudit(db.prisma, { workspaceId, action: "rule.create", target: { type: "rule", id: wire.id }, after: wire });
+  return wire;
 }
 
 export async function readRule(db: Sql, workspaceId: string, id: string): Promise<WireRule> {
@@ -215,13 +218,25 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
   });
   const rule = asRule(row);
   await backfillFrom(db, workspaceId, rule, change.backfill_from);
-  return (await rulesToWire(db, [rule]))[0];
+  const wire = (await rulesToWire(db, [rule]))[0];
+  await recordAudit(db.prisma, {
+    workspaceId,
+    action: "rule.update",
+    target: { type: "rule", id },
+    before: (await rulesToWire(db, [current]))[0],
+    after: wire,
+  });
+  return wire;
 }
 
 /** DELETE /runs/rules/{id}: the rule, with its run marks and logs (the database's cascades). */
 export async function deleteRule(db: Sql, workspaceId: string, id: string): Promise<void> {
-  await loadRule(db, workspaceId, id);
-  await db.prisma.runRule.deleteMany({ where: { id, workspaceId } });
+  const current = await loadRule(db, workspaceId, id);
+  const before = (await rulesToWire(db, [current]))[0];
+  await db.prisma.$transaction(async (tx) => {
+    await tx.runRule.deleteMany({ where: { id, workspaceId } });
+    await recordAudit(tx, { workspaceId, action: "rule.delete", target: { type: "rule", id }, before });
+  });
 }
 
 /** GET /runs/rules/{id}/logs: what each action did, newest first. */

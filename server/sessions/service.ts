@@ -9,6 +9,7 @@ import { projectStats } from "./stats";
 import { deleteTraceTotalsOfProjects, runIdsOfProjects, runsOfProjectsCount } from "../runs/sets";
 import { UUID } from "../core/uuid";
 import { likeLiteral } from "../core/like";
+import { recordAudit } from "../audit/record";
 
 const missing = (id: string) => notFound(`Project (session) ${id} not found.`);
 const taken = (name: string) => conflict(`A project named ${JSON.stringify(name)} already exists in this workspace.`);
@@ -144,9 +145,24 @@ export async function updateSession(db: Sql, workspaceId: string, id: string, ch
   };
   // Prisma sends no UPDATE for an empty change (and counts 0): then it is only a read.
   if (Object.values(data).every((value) => value === undefined)) return readSession(db, workspaceId, id);
+  const retention = change.trace_tier !== undefined || change.long_lived_retention_days !== undefined;
+  const before = retention
+    ? await db.prisma.project.findFirst({ where: { workspaceId, id }, select: { traceTier: true, longLivedRetentionDays: true } })
+    : null;
   try {
     const { count } = await db.prisma.project.updateMany({ where: { workspaceId, id }, data });
     if (count === 0) throw missing(id);
+    if (before)
+      await recordAudit(db.prisma, {
+        workspaceId,
+        action: "project.retention.update",
+        target: { type: "project", id },
+        before: { trace_tier: before.traceTier, long_lived_retention_days: before.longLivedRetentionDays },
+        after: {
+          trace_tier: change.trace_tier ?? before.traceTier,
+          long_lived_retention_days: change.long_lived_retention_days ?? before.longLivedRetentionDays,
+        },
+      });
   } catch (error) {
     if (isUniqueViolation(error)) throw taken(change.name ?? "");
     throw error;
@@ -173,8 +189,17 @@ export async function deleteSessions(db: Sql, workspaceId: string, ids: string[]
         (SELECT count(*)::int FROM attachments WHERE run_id IN (${runIdsOfProjects(workspaceId, projects)})) AS attachments,
         (SELECT count(*)::int FROM chart_sets WHERE project_id IN (${projects})) AS chart_sets`);
     await deleteTraceTotalsOfProjects(tx, workspaceId, projects);
-    const removed = await tx.query(sql`DELETE FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[]) RETURNING id`);
+    const removed = await tx.query<{ id: string; name: string }>(
+      sql`DELETE FROM projects WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[]) RETURNING id, name`,
+    );
     if (removed.length === 0) throw notFound(`No project among ${ids.join(", ")} exists in this workspace.`);
+    for (const project of removed)
+      await recordAudit(tx, {
+        workspaceId,
+        action: "project.delete",
+        target: { type: "project", id: project.id },
+        before: { name: project.name },
+      });
     return { projects: removed.length, ...counted! };
   });
 }

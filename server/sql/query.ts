@@ -6,6 +6,7 @@ import { checkQuery } from "./check";
 import { executeReadOnly, maxCost } from "./execute";
 import { ensureStatistics } from "./statistics";
 import { codec, dataType } from "./values";
+import { recordAudit } from "../audit/record";
 
 export const sqlQueryBody = z.object({
   project_ids: z.array(uuid).min(1, "name at least one project").max(100),
@@ -40,6 +41,12 @@ export async function runSqlQuery(db: Sql, workspaceId: string, body: SqlQueryBo
   const codecs = raw.fields.map((field) => codec(field.dataTypeID));
   const rows = raw.rows.map((row) => row.map((value, i) => (value === null ? null : codecs[i]!.decode(value as string))));
   const reason = raw.truncation;
+  await recordAudit(db.prisma, {
+    workspaceId,
+    action: "sql.query",
+    target: { type: "projects", id: projectIds.join(",") },
+    after: { query: body.query, row_count: rows.length, truncated: reason !== null },
+  });
   return {
     columns: raw.fields.map((field, i) => ({ name: field.name, data_type: codecs[i]!.type })),
     rows,

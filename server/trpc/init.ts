@@ -3,6 +3,8 @@ import superjson from "superjson";
 import { z } from "zod";
 import type { Role } from "../auth/api-keys";
 import { membership } from "../auth/users";
+import { mayDo, refusal, type Action } from "../auth/policy";
+import { withAuditActor } from "../audit/actor";
 import type { Sql } from "../db/client";
 import { AppError, dataErrorDetail, describeZodError } from "../core/errors";
 import { unavailable } from "../http/errors";
@@ -83,7 +85,8 @@ export const limitedProcedure = (method: string, path: string) =>
 /** A signed-in user. */
 export const userProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.userId) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
-  return next({ ctx: { ...ctx, userId: ctx.userId } });
+  const userId = ctx.userId;
+  return withAuditActor({ kind: "user", id: userId, ip: ctx.ip ?? null }, () => next({ ctx: { ...ctx, userId } }));
 });
 
 export type { Role };
@@ -104,14 +107,17 @@ export const workspaceProcedure = userProcedure.input(z.object({ workspaceId: uu
  */
 export const workspaceReadProcedure = workspaceProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, sql: ctx.reads?.() ?? ctx.sql } }));
 
-/** Members and admins: viewers can read but not change data. */
-export const workspaceWriteProcedure = workspaceProcedure.use(({ ctx, next }) => {
-  if (ctx.role === "viewer")
-    throw new TRPCError({ code: "FORBIDDEN", message: "Your role in this workspace is viewer: it can read but not change data." });
-  return next();
-});
+/** A member whose role may do `action` (server/auth/policy.ts), refused with the policy's message. */
+const workspaceMay = (action: Action) =>
+  workspaceProcedure.use(({ ctx, next }) => {
+    if (!mayDo(ctx.role, action)) throw new TRPCError({ code: "FORBIDDEN", message: refusal(ctx.role, action) });
+    return next();
+  });
 
-export const workspaceAdminProcedure = workspaceProcedure.use(({ ctx, next }) => {
-  if (ctx.role !== "admin") throw new TRPCError({ code: "FORBIDDEN", message: "Only workspace admins can do this." });
-  return next();
-});
+/** Members and admins: viewers and annotators can read but not change data. */
+export const workspaceWriteProcedure = workspaceMay("write");
+/** Feedback on runs: members, admins and annotators. */
+export const workspaceFeedbackProcedure = workspaceMay("feedback");
+/** Reviewing a queue's runs: members, admins and annotators (the service checks an annotator's assignment). */
+export const workspaceReviewProcedure = workspaceMay("review");
+export const workspaceAdminProcedure = workspaceMay("admin");

@@ -13,6 +13,7 @@ import { promptsRouter } from "./routers/prompts";
 import { queuesRouter } from "./routers/queues";
 import { runsRouter } from "./routers/runs";
 import { settingsRouter } from "./routers/settings";
+import { auditRouter } from "./routers/audit";
 import { sharingRouter } from "./routers/sharing";
 import { sqlRouter } from "./routers/sql";
 import { traceRouter } from "./routers/trace";
@@ -29,6 +30,7 @@ export const appRouter = router({
   charts: chartsRouter,
   conversation: conversationRouter,
   settings: settingsRouter,
+  audit: auditRouter,
   datasets: datasetsRouter,
   experiments: experimentsRouter,
   prompts: promptsRouter,

@@ -1,4 +1,6 @@
 import type { Sql } from "../../db/client";
+import type { Role } from "../../auth/policy";
+import { assertReviews } from "./reviewers";
 import { isUuid } from "../../core/uuid";
 import { readExamples } from "../../datasets/examples";
 import { reviewsOnRun } from "../feedback";
@@ -89,8 +91,9 @@ export async function queueItemsPage(db: Sql, workspaceId: string, queueId: stri
  * the feedback already on it (the reviewer's own answers; others' only once they have submitted).
  * `itemId` re-opens one the reviewer saw before; else the next one is reserved for them.
  */
-export async function reviewRun(db: Sql, workspaceId: string, userId: string, queueId: string, itemId?: string) {
+export async function reviewRun(db: Sql, workspaceId: string, userId: string, role: Role, queueId: string, itemId?: string) {
   const queue = await loadQueue(db, workspaceId, queueId);
+  await assertReviews(db, queue.id, { role, userId });
   const item = itemId ? await loadItem(db, queueId, itemId) : await nextForReviewer(db, queue, userId);
   if (!item) return null;
   const [run] = await runsWithQueueInfo(db, workspaceId, [item]);

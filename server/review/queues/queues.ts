@@ -10,6 +10,7 @@ import { listFeedbackConfigs } from "../../feedback/configs";
 import { addRunsToQueue } from "./items";
 import type { QueueCreate, QueueListQuery, QueueUpdate, RubricItem } from "./schema";
 import type { WireQueue } from "./wire";
+import { recordAudit } from "../../audit/record";
 
 /** The queue as the SDKs read it. */
 export function queueToWire(q: AnnotationQueue): WireQueue {
@@ -157,8 +158,16 @@ export async function updateQueue(db: Sql, workspaceId: string, id: string, chan
 
 /** DELETE /annotation-queues/{id}: its runs and reviews go with it; feedback left from it stays. */
 export async function deleteQueue(db: Sql, workspaceId: string, id: string): Promise<void> {
-  await loadQueue(db, workspaceId, id);
-  await db.prisma.annotationQueue.delete({ where: { id } });
+  const queue = await loadQueue(db, workspaceId, id);
+  await db.prisma.$transaction(async (tx) => {
+    await tx.annotationQueue.delete({ where: { id } });
+    await recordAudit(tx, {
+      workspaceId,
+      action: "annotation_queue.delete",
+      target: { type: "annotation_queue", id },
+      before: { name: queue.name },
+    });
+  });
 }
 
 /** GET /annotation-queues: newest first, each with its number of runs. */

@@ -7,6 +7,7 @@ import { addRunsOfProjects, loadQueue } from "./queues";
 import { extendTraces } from "../../runs/retention";
 import { countQueueRuns, itemPlacement, listItems, listQueueRuns, queueRunAt, sectionStatus } from "./reads";
 import { markStatus } from "./reviewing";
+import { assertReviews } from "./reviewers";
 import type { QueueRunUpdate, ReviewStatus, RunKey, StatusUpdate } from "./schema";
 
 /**
@@ -98,9 +99,11 @@ export async function removeQueueRuns(db: Sql, workspaceId: string, queueId: str
 }
 
 /** The status paths name only the item: its queue is found from it. */
-export async function setItemStatus(db: Sql, workspaceId: string, reviewerId: string, itemId: string, change: StatusUpdate) {
+export async function setItemStatus(db: Sql, workspaceId: string, caller: Identity, itemId: string, change: StatusUpdate) {
   const item = await loadItemOfWorkspace(db, workspaceId, itemId);
-  return markStatus(db, await loadQueue(db, workspaceId, item.queueId), item, reviewerId, change);
+  const queue = await loadQueue(db, workspaceId, item.queueId);
+  await assertReviews(db, queue.id, caller);
+  return markStatus(db, queue, item, reviewerOf(caller), change);
 }
 
 export async function exportQueueRuns(db: Sql, workspaceId: string, queueId: string, q: Parameters<typeof exportQueue>[3]) {

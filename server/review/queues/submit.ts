@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Sql } from "../../db/client";
+import type { Role } from "../../auth/policy";
+import { assertReviews } from "./reviewers";
 import { badRequest } from "../../core/errors";
 import { uuid } from "../../core/uuid";
 import { createExamples } from "../../datasets/examples";
@@ -88,7 +90,9 @@ export async function submitReview(db: Sql, workspaceId: string, reviewer: Revie
 }
 
 /** The review page's submit: the signed-in user reviewing under their display name; says whether the run is now done. */
-export async function submitAsUser(db: Sql, workspaceId: string, userId: string, input: ReviewSubmit) {
+export async function submitAsUser(db: Sql, workspaceId: string, userId: string, role: Role, input: ReviewSubmit) {
+  await loadQueue(db, workspaceId, input.queueId);
+  await assertReviews(db, input.queueId, { role, userId });
   const name = (await reviewerNames(db, [userId])).get(userId)!;
   const item = await submitReview(db, workspaceId, { id: userId, name }, input);
   return { done: item.archived };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listFeedbackConfigs } from "../../feedback/configs";
 import { uuid } from "../../core/uuid";
 import { createReview, deleteReview, reviewsOnRun, updateReview } from "../../review/feedback";
-import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
+import { router, workspaceFeedbackProcedure, workspaceProcedure } from "../init";
 
 const review = z.object({
   score: z
@@ -29,15 +29,15 @@ export const feedbackRouter = router({
   configs: workspaceProcedure.query(({ ctx }) => listFeedbackConfigs(ctx.sql, ctx.workspaceId, { key: [], offset: 0, limit: 1000 })),
 
   /** A reviewer's feedback from the run view, checked against its key's config and signed with the user. */
-  create: workspaceWriteProcedure
+  create: workspaceFeedbackProcedure
     .input(review.extend({ runId: uuid, key: z.string().trim().min(1, "must not be empty").max(256) }))
     .mutation(({ ctx, input }) => createReview(ctx.sql, ctx.workspaceId, ctx.userId, input.runId, input)),
 
-  update: workspaceWriteProcedure
+  update: workspaceFeedbackProcedure
     .input(review.extend({ id: uuid }))
     .mutation(({ ctx, input }) => updateReview(ctx.sql, ctx.workspaceId, ctx.userId, input.id, input)),
 
-  delete: workspaceWriteProcedure
+  delete: workspaceFeedbackProcedure
     .input(z.object({ id: uuid }))
     .mutation(({ ctx, input }) => deleteReview(ctx.sql, ctx.workspaceId, ctx.userId, input.id, ctx.role === "admin")),
 });

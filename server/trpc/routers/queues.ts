@@ -5,7 +5,7 @@ import { queueEditor, saveQueue } from "../../review/queues/editor";
 import { deleteQueue } from "../../review/queues/queues";
 import { addRuns, exportQueueRuns } from "../../review/queues/service";
 import { addQueueRunToDataset, reviewSubmit, submitAsUser, toDataset } from "../../review/queues/submit";
-import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
+import { router, workspaceProcedure, workspaceReviewProcedure, workspaceWriteProcedure } from "../init";
 
 const queueRef = z.object({ queueId: uuid });
 
@@ -43,14 +43,14 @@ export const queuesRouter = router({
     ).length,
   })),
 
-  /** The reviewer's next run (reserved for them), or one they saw before by its item id. Reviewing is for members. */
-  review: workspaceWriteProcedure
+  /** The reviewer's next run (reserved for them), or one they saw before by its item id (annotators: assigned queues only). */
+  review: workspaceReviewProcedure
     .input(queueRef.extend({ itemId: uuid.optional() }))
-    .query(({ ctx, input }) => reviewRun(ctx.sql, ctx.workspaceId, ctx.userId, input.queueId, input.itemId)),
+    .query(({ ctx, input }) => reviewRun(ctx.sql, ctx.workspaceId, ctx.userId, ctx.role, input.queueId, input.itemId)),
 
-  submit: workspaceWriteProcedure
+  submit: workspaceReviewProcedure
     .input(reviewSubmit)
-    .mutation(({ ctx, input }) => submitAsUser(ctx.sql, ctx.workspaceId, ctx.userId, input)),
+    .mutation(({ ctx, input }) => submitAsUser(ctx.sql, ctx.workspaceId, ctx.userId, ctx.role, input)),
 
   addToDataset: workspaceWriteProcedure
     .input(toDataset)

@@ -6,7 +6,7 @@ import { wireFeedback } from "@/server/feedback/wire";
 import { z } from "zod";
 
 export const POST = route({
-  access: "write",
+  access: "feedback",
   body: feedbackCreate,
   response: wireFeedback,
   handler: ({ ctx, body }) => createFeedback(ctx.sql, ctx.workspaceId, body),

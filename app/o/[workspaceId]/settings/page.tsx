@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Suspense, use } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { ApiKeys } from "../_components/settings/api-keys";
+import { AuditLog } from "../_components/settings/audit-log";
 import { ModelConnections } from "../_components/settings/connections";
 import { Members } from "../_components/settings/members";
 import { ModelPrices } from "../_components/settings/prices";
@@ -15,6 +16,7 @@ const TABS = [
   ["members", "Members"],
   ["prices", "Model prices"],
   ["models", "Model connections"],
+  ["audit", "Audit log"],
 ] as const;
 type Tab = (typeof TABS)[number][0];
 const isTab = (value: string | null): value is Tab => TABS.some(([id]) => id === value);
@@ -50,6 +52,8 @@ function Settings({ workspaceId }: { workspaceId: string }) {
         <ApiKeys workspaceId={workspaceId} role={current.data.role} />
       ) : tab === "members" ? (
         <Members workspaceId={workspaceId} role={current.data.role} />
+      ) : tab === "audit" ? (
+        <AuditLog workspaceId={workspaceId} role={current.data.role} />
       ) : tab === "models" ? (
         <ModelConnections workspaceId={workspaceId} role={current.data.role} />
       ) : (

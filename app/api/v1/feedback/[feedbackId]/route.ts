@@ -2,7 +2,8 @@ import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { feedbackUpdate } from "@/server/feedback/schema";
-import { deleteFeedback, readFeedback, updateFeedback } from "@/server/feedback/service";
+import { readFeedback } from "@/server/feedback/service";
+import { deleteFeedbackAs, patchFeedbackAs } from "@/server/review/feedback";
 import { wireFeedback } from "@/server/feedback/wire";
 
 export const GET = route({
@@ -12,17 +13,17 @@ export const GET = route({
 });
 
 export const PATCH = route({
-  access: "write",
+  access: "feedback",
   body: feedbackUpdate,
   response: wireFeedback,
-  handler: ({ ctx, body, params }) => updateFeedback(ctx.sql, ctx.workspaceId, params.feedbackId, body),
+  handler: ({ ctx, body, params }) => patchFeedbackAs(ctx.sql, ctx.workspaceId, ctx.identity, params.feedbackId, body),
 });
 
 export const DELETE = route({
-  access: "write",
+  access: "feedback",
   response: z.object({}),
   handler: async ({ ctx, params }) => {
-    await deleteFeedback(ctx.sql, ctx.workspaceId, params.feedbackId);
+    await deleteFeedbackAs(ctx.sql, ctx.workspaceId, ctx.identity, params.feedbackId);
     return {};
   },
 });

@@ -7,8 +7,8 @@ import { formatExactTime, relativeTime } from "../format";
 import { ErrorState, LoadingState } from "../ui";
 import styles from "./settings.module.css";
 
-type Role = "admin" | "member" | "viewer";
-const ROLES: Role[] = ["admin", "member", "viewer"];
+type Role = "admin" | "member" | "viewer" | "annotator";
+const ROLES: Role[] = ["admin", "member", "viewer", "annotator"];
 
 function Invites({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import type { Sql } from "../../db/client";
+import { badRequest } from "../../core/errors";
+import { uuid } from "../../core/uuid";
+import { assertMayReviewQueue, type Role } from "../../auth/policy";
+import { recordAudit } from "../../audit/record";
+import { loadQueue } from "./queues";
+
+/** PUT /annotation-queues/{id}/reviewers: the users assigned to review the queue (annotators review only these). */
+export const queueReviewersPut = z.object({ user_ids: z.array(uuid).max(500) });
+
+export const wireQueueReviewers = z.object({ queue_id: z.string(), user_ids: z.array(z.string()) });
+
+async function reviewerIds(db: Sql, queueId: string): Promise<string[]> {
+  const rows = await db.prisma.annotationQueueReviewer.findMany({
+    where: { queueId },
+    select: { userId: true },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map((r) => r.userId);
+}
+
+export async function listQueueReviewers(db: Sql, workspaceId: string, queueId: string) {
+  await loadQueue(db, workspaceId, queueId);
+  return { queue_id: queueId, user_ids: await reviewerIds(db, queueId) };
+}
+
+/** Replaces the queue's assigned reviewers; each must be a member of the workspace. */
+export async function setQueueReviewers(db: Sql, workspaceId: string, queueId: string, userIds: string[]) {
+  await loadQueue(db, workspaceId, queueId);
+  const wanted = [...new Set(userIds)];
+  const members = await db.prisma.membership.findMany({ where: { workspaceId, userId: { in: wanted } }, select: { userId: true } });
+  const missing = wanted.filter((id) => !members.some((m) => m.userId === id));
+  if (missing.length) throw badRequest(`Not members of this workspace: ${missing.join(", ")}.`);
+  await db.prisma.$transaction(async (tx) => {
+    const before = (await tx.annotationQueueReviewer.findMany({ where: { queueId }, select: { userId: true } })).map((r) => r.userId);
+    await tx.annotationQueueReviewer.deleteMany({ where: { queueId } });
+    await tx.annotationQueueReviewer.createMany({ data: wanted.map((userId) => ({ queueId, userId })) });
+    await recordAudit(tx, {
+      workspaceId,
+      action: "annotation_queue.reviewers.set",
+      target: { type: "annotation_queue", id: queueId },
+      before: { user_ids: before },
+      after: { user_ids: wanted },
+    });
+  });
+  return { queue_id: queueId, user_ids: wanted };
+}
+
+/** Refuses a caller who may not review this queue: an annotator reviews only the queues it is assigned to. */
+export async function assertReviews(db: Sql, queueId: string, caller: { role: Role; userId?: string | null }): Promise<void> {
+  const assigned = caller.role === "annotator" ? await reviewerIds(db, queueId) : [];
+  assertMayReviewQueue(caller.role, caller.userId ?? undefined, assigned);
+}
