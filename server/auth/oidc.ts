@@ -1,3 +1,4 @@
+import { recordSignInAttempt } from "./sign-in-audit";
 import type { Account, Profile, User as AuthUser } from "next-auth";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import { getSql } from "../db/client";
@@ -48,9 +49,15 @@ export async function oidcSignIn({ user, account, profile }: { user: AuthUser; a
     user.name = signedIn.name;
     return true;
   } catch (error) {
-    if (error instanceof SsoRefusal) throw new Error(error.code);
-    console.error("Single sign-on failed:", error);
-    throw new Error("SsoFailed");
+    const reason = error instanceof SsoRefusal ? error.code : "SsoFailed";
+    if (!(error instanceof SsoRefusal)) console.error("Single sign-on failed:", error);
+    await recordSignInAttempt({
+      email: typeof claims.email === "string" ? claims.email : "",
+      provider: OIDC_PROVIDER_ID,
+      ok: false,
+      reason,
+    });
+    throw new Error(reason);
   }
 }
 
