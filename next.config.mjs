@@ -29,6 +29,7 @@ export const API_ROOTS = [
   "model-connections",
   "prompt-webhooks",
   "playground",
+  "views",
 ];
 
 /**

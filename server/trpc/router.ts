@@ -16,6 +16,7 @@ import { settingsRouter } from "./routers/settings";
 import { sharingRouter } from "./routers/sharing";
 import { sqlRouter } from "./routers/sql";
 import { traceRouter } from "./routers/trace";
+import { viewsRouter } from "./routers/views";
 import { workspacesRouter } from "./routers/workspaces";
 
 /** One router per domain; add yours on its own line. */
@@ -38,6 +39,7 @@ export const appRouter = router({
   evaluators: evaluatorsRouter,
   sharing: sharingRouter,
   sql: sqlRouter,
+  views: viewsRouter,
 });
 
 export type AppRouter = typeof appRouter;
