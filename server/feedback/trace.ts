@@ -30,7 +30,13 @@ export async function feedbackOnRunAndTrace(
 }
 
 /** The feedback on a whole thread of a project (not on its turns), newest first. */
-export async function feedbackOnThread(db: Sql, workspaceId: string, projectId: string, threadId: string, limit = 500): Promise<WireFeedback[]> {
+export async function feedbackOnThread(
+  db: Sql,
+  workspaceId: string,
+  projectId: string,
+  threadId: string,
+  limit = 500,
+): Promise<WireFeedback[]> {
   if (!isUuid(projectId)) return [];
   const rows = await db.prisma.feedback.findMany({
     where: { workspaceId, projectId, threadId },

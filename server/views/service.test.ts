@@ -30,7 +30,12 @@ withTestDatabases("saved views", (open) => {
   });
 
   test("a shared view is saved, listed for everyone, and its filter is checked when saved", async () => {
-    const state = { filter: 'eq(run_type, "llm")', search: "refund", range: "24h" as const, sort: { by: "latency" as const, dir: "desc" as const } };
+    const state = {
+      filter: 'eq(run_type, "llm")',
+      search: "refund",
+      range: "24h" as const,
+      sort: { by: "latency" as const, dir: "desc" as const },
+    };
     const made = await createView(db, ws, admin, viewCreate.parse({ project_id: project, name: "Slow LLM calls", state }));
     assert.equal(made.shared, true);
     assert.equal(made.editable, true);
@@ -49,8 +54,16 @@ withTestDatabases("saved views", (open) => {
   });
 
   test("viewers keep private views but cannot create or change shared ones", async () => {
-    await assert.rejects(createView(db, ws, viewer, viewCreate.parse({ project_id: project, name: "mine", state: {} })), status(403, /viewer/));
-    const mine = await createView(db, ws, viewer, viewCreate.parse({ project_id: project, name: "Errors only", state: { filter: "eq(error, true)" }, shared: false }));
+    await assert.rejects(
+      createView(db, ws, viewer, viewCreate.parse({ project_id: project, name: "mine", state: {} })),
+      status(403, /viewer/),
+    );
+    const mine = await createView(
+      db,
+      ws,
+      viewer,
+      viewCreate.parse({ project_id: project, name: "Errors only", state: { filter: "eq(error, true)" }, shared: false }),
+    );
     assert.equal(mine.shared, false);
     assert.equal(mine.editable, true);
     // Private: the admin does not see it, the viewer does.
@@ -64,12 +77,20 @@ withTestDatabases("saved views", (open) => {
     await assert.rejects(updateView(db, ws, viewer, mine.id, viewUpdate.parse({ is_default: true })), status(400, /shared/));
     await deleteView(db, ws, viewer, mine.id);
     // A service key has no person to keep a private view for.
-    await assert.rejects(createView(db, ws, key, viewCreate.parse({ project_id: project, name: "k", state: {}, shared: false })), status(400));
+    await assert.rejects(
+      createView(db, ws, key, viewCreate.parse({ project_id: project, name: "k", state: {}, shared: false })),
+      status(400),
+    );
   });
 
   test("one default view per project; another workspace sees none of them", async () => {
     assert.equal(await defaultView(db, ws, admin, project), null);
-    const first = await createView(db, ws, admin, viewCreate.parse({ project_id: project, name: "Default A", state: { range: "7d" }, is_default: true }));
+    const first = await createView(
+      db,
+      ws,
+      admin,
+      viewCreate.parse({ project_id: project, name: "Default A", state: { range: "7d" }, is_default: true }),
+    );
     assert.equal((await defaultView(db, ws, viewer, project))?.id, first.id);
     const second = await createView(db, ws, key, viewCreate.parse({ project_id: project, name: "Default B", state: { tab: "threads" } }));
     await updateView(db, ws, admin, second.id, viewUpdate.parse({ is_default: true }));

@@ -32,7 +32,13 @@ export const feedbackRouter = router({
 
   /** A reviewer's feedback on a whole thread (LangSmith's thread feedback), signed with the user. */
   createOnThread: workspaceWriteProcedure
-    .input(review.extend({ projectId: uuid, threadId: z.string().min(1).max(1_000), key: z.string().trim().min(1, "must not be empty").max(256) }))
+    .input(
+      review.extend({
+        projectId: uuid,
+        threadId: z.string().min(1).max(1_000),
+        key: z.string().trim().min(1, "must not be empty").max(256),
+      }),
+    )
     .mutation(({ ctx, input }) => createThreadReview(ctx.sql, ctx.workspaceId, ctx.userId, input.projectId, input.threadId, input)),
 
   /** The workspace's feedback keys with how each is scored (continuous, categorical, free text). */

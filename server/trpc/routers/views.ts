@@ -21,7 +21,9 @@ export const viewsRouter = router({
 
   update: workspaceProcedure
     .input(viewUpdate.extend({ id: uuid }))
-    .mutation(({ ctx, input: { id, ...change } }) => updateView(ctx.sql, ctx.workspaceId, { userId: ctx.userId, role: ctx.role }, id, change)),
+    .mutation(({ ctx, input: { id, ...change } }) =>
+      updateView(ctx.sql, ctx.workspaceId, { userId: ctx.userId, role: ctx.role }, id, change),
+    ),
 
   delete: workspaceProcedure
     .input(z.object({ id: uuid }))
