@@ -80,7 +80,7 @@ function RunsPage() {
   // A relative range starts at a whole minute, so the same bounds (and cached pages) last a minute.
   const { startTime, endTime } = rangeBounds(params);
   const ranged = !!(startTime || endTime);
-  useDefaultView(workspaceId, projectId, params, setParams);
+  const viewReady = useDefaultView(workspaceId, projectId, params, setParams);
 
   const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
   const [columns, toggleColumn] = useListColumns(params, setParams);
@@ -112,7 +112,7 @@ function RunsPage() {
   const runs = useInfiniteQuery(
     trpc.runs.list.infiniteQueryOptions(
       { ...selection, sort, limit: 100 },
-      { getNextPageParam: (last) => last.next ?? undefined, placeholderData: (prev) => prev, enabled: !threadsView },
+      { getNextPageParam: (last) => last.next ?? undefined, placeholderData: (prev) => prev, enabled: !threadsView && viewReady },
     ),
   );
   const pages = runs.data?.pages;

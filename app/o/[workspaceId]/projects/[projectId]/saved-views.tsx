@@ -10,18 +10,20 @@ type SetParams = (patch: Record<string, string | null>) => void;
 
 /**
  * Opens the project's default view when the project is opened without list state in its address
- * (once per visit: clearing the filters afterwards stays cleared).
+ * (once per visit: clearing the filters afterwards stays cleared). Answers whether the list may be
+ * read: not until the default is known, so the unfiltered runs are not read for nothing.
  */
-export function useDefaultView(workspaceId: string, projectId: string, params: URLSearchParams, setParams: SetParams) {
+export function useDefaultView(workspaceId: string, projectId: string, params: URLSearchParams, setParams: SetParams): boolean {
   const trpc = useTRPC();
   const [initial] = useState(() => !hasListState(params));
-  const applied = useRef(false);
-  const view = useQuery({ ...trpc.views.default.queryOptions({ workspaceId, projectId }), enabled: initial });
+  const [applied, setApplied] = useState(false);
+  const view = useQuery({ ...trpc.views.default.queryOptions({ workspaceId, projectId }), enabled: initial, retry: false });
   useEffect(() => {
-    if (!initial || applied.current || !view.data) return;
-    applied.current = true;
+    if (!initial || applied || !view.data) return;
+    setApplied(true);
     setParams({ ...paramsFromState(view.data.state), saved: view.data.id });
-  }, [initial, view.data, setParams]);
+  }, [initial, applied, view.data, setParams]);
+  return !initial || applied || view.isError || (view.isSuccess && view.data === null);
 }
 
 /** The "Views" menu: the project's saved views (shared and one's own), save the current one, a default. */
