@@ -6,6 +6,25 @@ import { useTRPC } from "@/app/trpc-client";
 import { relativeTime } from "../../_components/format";
 import styles from "./threads.module.css";
 
+/** A thumb, up or (turned over) down: drawn, so it shows without an emoji font. */
+function Thumb({ down = false }: { down?: boolean }) {
+  return (
+    <svg
+      width="14"
+      height="14"
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.4"
+      strokeLinejoin="round"
+      aria-hidden
+      style={down ? { transform: "rotate(180deg)" } : undefined}
+    >
+      <path d="M2 7h2.5v7H2zM4.5 7.5 7.5 2c1.2 0 1.8.8 1.6 2L8.6 6.5H13a1.3 1.3 0 0 1 1.3 1.5l-.9 4.8A1.5 1.5 0 0 1 11.9 14H4.5" />
+    </svg>
+  );
+}
+
 /**
  * Feedback on the whole conversation (LangSmith's thread feedback): a key (the workspace's
  * feedback configs are offered), a score, a comment. Kept on the project with the thread's id,
@@ -55,10 +74,10 @@ export function ThreadFeedback({ workspaceId, projectId, threadId }: { workspace
           ))}
         </datalist>
         <button type="button" className="btn btn-sm" aria-label="Good thread" disabled={!key.trim()} onClick={() => send(1)}>
-          👍
+          <Thumb />
         </button>
         <button type="button" className="btn btn-sm" aria-label="Bad thread" disabled={!key.trim()} onClick={() => send(0)}>
-          👎
+          <Thumb down />
         </button>
         <input
           className={`input ${bad ? "input-error" : ""}`}
