@@ -83,8 +83,8 @@ function Transcript({ workspaceId, projectId, threadId }: { workspaceId: string;
             )}
             <div className={styles.turnStats} data-testid="turn-stats">
               <span title="Latency">{formatLatency(turn.latency)}</span>
-              <span title="Tokens of the turn's trace">{formatTokens(turn.total_tokens)} tok</span>
-              <span title="Cost of the turn's trace">{formatCost(turn.total_cost)}</span>
+              {turn.total_tokens !== null ? <span title="Tokens of the turn's trace">{formatTokens(turn.total_tokens)} tok</span> : null}
+              {turn.total_cost !== null ? <span title="Cost of the turn's trace">{formatCost(turn.total_cost)}</span> : null}
               {turn.error_runs > 0 ? (
                 <span className="badge badge-error" title="Runs of this turn's trace that failed">
                   {turn.error_runs} {turn.error_runs === 1 ? "error" : "errors"}
