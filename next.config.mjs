@@ -30,6 +30,7 @@ export const API_ROOTS = [
   "model-connections",
   "prompt-webhooks",
   "playground",
+  "views",
 ];
 
 /**

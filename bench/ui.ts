@@ -1,6 +1,7 @@
 // The UI's speed in a real browser (Debian's Chromium) against the built app (`next build` first;
 // NEXT_DIST_DIR picks the build): the first page of a project of [runs] runs (default 1,000,000)
-// a trace of 10,000 runs, and the comparison of two experiments over 1,000 examples, each opened
+// with a time range, a search and the project's default saved view, its Users page, a trace of
+// 10,000 runs, and the comparison of two experiments over 1,000 examples, each opened
 // BENCH_REPS times; then the trace tree scrolled frame by frame.
 // Usage: npx tsx bench/ui.ts [runs]
 import { mkdtemp, rm } from "node:fs/promises";
@@ -75,6 +76,23 @@ async function main() {
     };
     await measure(`runs table, first page of ${TOTAL.toLocaleString()} runs`, 1000, runsUrl, "run-row");
     await measure(`runs table, root runs only`, 1000, `${runsUrl}?root=1`, "run-row");
+    await measure("runs table, last 24 hours", 1000, `${runsUrl}?range=24h`, "run-row");
+    await measure("runs table, last 7 days, searched", 1000, `${runsUrl}?range=7d&q=refund`, "run-row");
+    // A saved view made the project's default (through REST, as the menu does): opening the project
+    // without state in its address reads the default, then that view's runs.
+    const view = await fetch(`${server.url}/api/v1/views`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify({
+        project_id: project.id,
+        name: "LLM calls, last 7 days",
+        state: { filter: 'eq(run_type, "llm")', rootOnly: false, range: "7d" },
+        is_default: true,
+      }),
+    });
+    if (view.status !== 201) throw new Error(`saving the view failed: ${view.status} ${await view.text()}`);
+    await measure("runs table, the project's default saved view", 1000, runsUrl, "run-row");
+    await measure("users page (user ids of the root runs)", 1000, `${runsUrl}/users`, "user-row");
     const compareUrl = `${server.url}/o/${workspaceId}/datasets/${comparison.datasetId}/compare?selectedSessions=${comparison.experiments.join(",")}`;
     await measure("comparison of 2 experiments, 1,000 examples", 1000, compareUrl, "compare-row");
     // Last: the scrolling below runs on the page this one leaves open.

@@ -15,6 +15,9 @@ export const score = z
  */
 export const MAX_FEEDBACK_KEY = 256;
 
+/** A thread id is at most what ingest accepts in runs.thread_id. */
+const MAX_THREAD_ID = 1_000;
+
 const json = shallow(z.unknown()).optional();
 const record = shallow(z.record(z.string(), z.unknown()));
 const feedbackSource = z.looseObject({ type: z.string().nullish(), metadata: z.record(z.string(), z.unknown()).nullish() });
@@ -39,6 +42,8 @@ export const feedbackCreate = z.looseObject({
   feedbackConfig: record.nullish(),
   comparative_experiment_id: uuid.nullish(),
   feedback_group_id: uuid.nullish(),
+  /** Feedback on a whole thread (LangSmith's thread feedback): with `session_id`, the thread's id. */
+  thread_id: z.string().min(1).max(MAX_THREAD_ID).nullish(),
   extra: record.nullish(),
   start_time: time,
   created_at: time,

@@ -11,7 +11,8 @@ const missing = (id: string) => notFound(`Feedback ${id} not found.`);
 
 /** POST /feedback: on a run (kept even if the run is not stored yet) or on a whole project. */
 export async function createFeedback(db: Sql, workspaceId: string, input: FeedbackCreate): Promise<WireFeedback> {
-  if (!input.run_id && !input.session_id) throw badRequest("Feedback needs a run_id, or a session_id for feedback on a whole project.");
+  if (!input.run_id && !input.session_id)
+    throw badRequest("Feedback needs a run_id, or a session_id for feedback on a whole project (with a thread_id: on one of its threads).");
   // The project is checked here, not through sessions (which reads feedback for its statistics).
   if (!input.run_id && input.session_id && !(await db.prisma.project.count({ where: { id: input.session_id, workspaceId } }))) {
     throw notFound(`Project ${input.session_id} not found.`);

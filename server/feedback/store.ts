@@ -8,7 +8,7 @@ import { storableJson, storedLength } from "../db/storable";
 
 const RECORD = `id uuid, run_id uuid, trace_id uuid, session_id uuid, key text, score double precision,
   value jsonb, comment text, correction jsonb, feedback_source jsonb, feedback_config jsonb,
-  comparative_experiment_id uuid, feedback_group_id uuid, extra jsonb, start_time timestamptz, created_at timestamptz`;
+  comparative_experiment_id uuid, feedback_group_id uuid, thread_id text, extra jsonb, start_time timestamptz, created_at timestamptz`;
 
 const isoOrNull = (value: unknown) => {
   const micros = parseInstant(value);
@@ -30,6 +30,7 @@ function toRecord(item: FeedbackCreate) {
     feedback_config: item.feedback_config ?? item.feedbackConfig ?? null,
     comparative_experiment_id: item.comparative_experiment_id ?? null,
     feedback_group_id: item.feedback_group_id ?? null,
+    thread_id: item.thread_id ?? null,
     extra: item.extra ?? null,
     start_time: isoOrNull(item.start_time),
     created_at: isoOrNull(item.created_at),
@@ -53,10 +54,10 @@ export async function insertFeedback(db: Sql, workspaceId: string, items: Feedba
   const records = [...new Map(items.map(toRecord).map((r) => [r.id, r])).values()];
   const rows = await db.query<{ id: string }>(sql`
     INSERT INTO feedback (id, workspace_id, run_id, trace_id, project_id, key, score, value, comment, correction,
-      feedback_source, feedback_config, comparative_experiment_id, feedback_group_id, extra, start_time, created_at, modified_at)
+      feedback_source, feedback_config, comparative_experiment_id, feedback_group_id, thread_id, extra, start_time, created_at, modified_at)
     SELECT v.id, ${workspaceId}::uuid, v.run_id, COALESCE(r.trace_id, v.trace_id), COALESCE(r.project_id, p.id), v.key,
       v.score, v.value, v.comment, v.correction, v.feedback_source, v.feedback_config, v.comparative_experiment_id,
-      v.feedback_group_id, v.extra, v.start_time, COALESCE(v.created_at, now()), now()
+      v.feedback_group_id, v.thread_id, v.extra, v.start_time, COALESCE(v.created_at, now()), now()
     FROM jsonb_to_recordset(${storableJson(records)}::jsonb) AS v(${raw(RECORD)})
     LEFT JOIN runs r ON r.id = v.run_id AND r.workspace_id = ${workspaceId}
     LEFT JOIN projects p ON p.id = v.session_id AND p.workspace_id = ${workspaceId}
@@ -65,6 +66,7 @@ export async function insertFeedback(db: Sql, workspaceId: string, items: Feedba
       score = EXCLUDED.score, value = EXCLUDED.value, comment = EXCLUDED.comment, correction = EXCLUDED.correction,
       feedback_source = EXCLUDED.feedback_source, feedback_config = EXCLUDED.feedback_config,
       comparative_experiment_id = EXCLUDED.comparative_experiment_id, feedback_group_id = EXCLUDED.feedback_group_id,
+      thread_id = EXCLUDED.thread_id,
       extra = EXCLUDED.extra, start_time = EXCLUDED.start_time, modified_at = now()
     WHERE feedback.workspace_id = EXCLUDED.workspace_id
     RETURNING id`);

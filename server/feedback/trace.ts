@@ -28,3 +28,20 @@ export async function feedbackOnRunAndTrace(
   });
   return rows.map(feedbackToWire);
 }
+
+/** The feedback on a whole thread of a project (not on its turns), newest first. */
+export async function feedbackOnThread(
+  db: Sql,
+  workspaceId: string,
+  projectId: string,
+  threadId: string,
+  limit = 500,
+): Promise<WireFeedback[]> {
+  if (!isUuid(projectId)) return [];
+  const rows = await db.prisma.feedback.findMany({
+    where: { workspaceId, projectId, threadId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
+  return rows.map(feedbackToWire);
+}

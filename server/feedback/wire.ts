@@ -18,6 +18,8 @@ export const wireFeedback = z.object({
   feedback_config: z.unknown(),
   comparative_experiment_id: z.string().nullable(),
   feedback_group_id: z.string().nullable(),
+  /** Set on feedback on a whole thread (with `session_id`, no `run_id`). */
+  thread_id: z.string().nullable(),
   extra: z.unknown(),
   start_time: z.string().nullable(),
   created_at: z.string(),
@@ -41,6 +43,7 @@ export function feedbackToWire(stored: Feedback): WireFeedback {
     feedback_config: row.feedbackConfig,
     comparative_experiment_id: row.comparativeExperimentId,
     feedback_group_id: row.feedbackGroupId,
+    thread_id: row.threadId,
     extra: row.extra,
     start_time: isoFromDb(row.startTime),
     created_at: isoFromDb(row.createdAt)!,

@@ -3,7 +3,7 @@ import { notFound } from "../core/errors";
 import { queryRuns } from "../runs/query";
 import { readRuns } from "../runs/read";
 import { runQueryBody } from "../runs/schema";
-import { threadTurns } from "../runs/threads";
+import { threadTurns } from "../runs/thread-turns";
 import { traceRuns } from "../runs/trace";
 import { sessionListQuery } from "../sessions/schema";
 import { listSessions } from "../sessions/service";

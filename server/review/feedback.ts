@@ -3,7 +3,7 @@ import { sql } from "../db/sql";
 import { badRequest, forbidden, notFound } from "../core/errors";
 import { readRun } from "../runs/read";
 import { listFeedbackConfigs } from "../feedback/configs";
-import { feedbackOnRunAndTrace } from "../feedback/trace";
+import { feedbackOnRunAndTrace, feedbackOnThread } from "../feedback/trace";
 import { createFeedback, deleteFeedback, readFeedback, updateFeedback } from "../feedback/service";
 import type { WireFeedback } from "../feedback/wire";
 import type { FeedbackUpdate } from "../feedback/schema";
@@ -111,6 +111,21 @@ export async function deleteFeedbackAs(db: Sql, workspaceId: string, caller: { r
 
 export type ReviewedFeedback = WireFeedback & { author: { user_id: string; name: string } | null; mine: boolean };
 
+/** Each feedback with the name of the reviewer who left it (when a person did) and whether the signed-in user did. */
+async function withAuthors(db: Sql, workspaceId: string, userId: string, feedback: WireFeedback[]): Promise<ReviewedFeedback[]> {
+  const ids = [...new Set(feedback.map(authorOf).filter((id): id is string => !!id && /^[0-9a-f-]{36}$/i.test(id)))];
+  const users = ids.length
+    ? await db.query<{ id: string; name: string | null; email: string }>(sql`
+        SELECT u.id, u.name, u.email FROM users u JOIN memberships m ON m.user_id = u.id
+        WHERE m.workspace_id = ${workspaceId} AND u.id = ANY(${ids}::uuid[])`)
+    : [];
+  const names = new Map(users.map((u) => [u.id, u.name || u.email]));
+  return feedback.map((f) => {
+    const id = authorOf(f);
+    return { ...f, author: id && names.has(id) ? { user_id: id, name: names.get(id)! } : null, mine: id === userId };
+  });
+}
+
 /**
  * Feedback on the run and its trace, each with the name of the reviewer who left it (when a person
  * did) and whether the signed-in user left it (and so may change it).
@@ -122,16 +137,44 @@ export async function reviewsOnRun(
   runId: string,
   traceId: string | null,
 ): Promise<ReviewedFeedback[]> {
-  const feedback = await feedbackOnRunAndTrace(db, workspaceId, runId, traceId);
-  const ids = [...new Set(feedback.map(authorOf).filter((id): id is string => !!id && /^[0-9a-f-]{36}$/i.test(id)))];
-  const users = ids.length
-    ? await db.query<{ id: string; name: string | null; email: string }>(sql`
-        SELECT u.id, u.name, u.email FROM users u JOIN memberships m ON m.user_id = u.id
-        WHERE m.workspace_id = ${workspaceId} AND u.id = ANY(${ids}::uuid[])`)
-    : [];
-  const names = new Map(users.map((u) => [u.id, u.name || u.email]));
-  return feedback.map((f) => {
-    const id = authorOf(f);
-    return { ...f, author: id && names.has(id) ? { user_id: id, name: names.get(id)! } : null, mine: id === userId };
+  return withAuthors(db, workspaceId, userId, await feedbackOnRunAndTrace(db, workspaceId, runId, traceId));
+}
+
+/** Feedback on a whole thread, with its reviewers' names. */
+export async function reviewsOnThread(
+  db: Sql,
+  workspaceId: string,
+  userId: string,
+  projectId: string,
+  threadId: string,
+): Promise<ReviewedFeedback[]> {
+  return withAuthors(db, workspaceId, userId, await feedbackOnThread(db, workspaceId, projectId, threadId));
+}
+
+/**
+ * A reviewer's feedback on a whole thread (LangSmith's thread feedback): on the project with the
+ * thread's id, no run; checked against its key's config and signed with the user, like a run's.
+ */
+export async function createThreadReview(
+  db: Sql,
+  workspaceId: string,
+  userId: string,
+  projectId: string,
+  threadId: string,
+  input: ReviewInput,
+): Promise<WireFeedback> {
+  const [turn] = await db.query<{ id: string }>(sql`
+    SELECT id FROM runs WHERE workspace_id = ${workspaceId} AND project_id = ${projectId}::uuid AND thread_id = ${threadId} LIMIT 1`);
+  if (!turn) throw notFound(`Thread ${JSON.stringify(threadId)} not found in this project.`);
+  await checkAgainstConfig(db, workspaceId, input);
+  return createFeedback(db, workspaceId, {
+    session_id: projectId,
+    thread_id: threadId,
+    key: input.key,
+    score: input.score,
+    value: input.value ?? null,
+    comment: input.comment,
+    correction: input.correction ?? null,
+    feedback_source: { type: "app", metadata: { user_id: userId } },
   });
 }

@@ -1,16 +1,9 @@
 import { raw, sql, type SqlFragment } from "../db/sql";
 import { escapeText } from "../db/storable";
-import { badRequest } from "../core/errors";
-import { parseInstant, formatMicros } from "../core/time";
 import { compileFilter, searchText } from "./filter/index";
 import { likeContains } from "./filter/values";
+import { instantOf as instant } from "./range";
 import type { RunSelection } from "./schema";
-
-function instant(value: string | number, field: string): string {
-  const micros = parseInstant(value);
-  if (micros === null) throw badRequest(`Invalid ${field}: ${JSON.stringify(value)} is not an ISO-8601 time or epoch milliseconds.`);
-  return formatMicros(micros);
-}
 
 function andAll(parts: SqlFragment[]): SqlFragment {
   return parts.reduce((acc, p) => sql`${acc} AND ${p}`);

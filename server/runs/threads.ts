@@ -6,7 +6,7 @@ import { isoFromDb } from "../core/time";
 import { runConditions } from "./conditions";
 import type { RunGroupBody } from "./schema";
 import { fromStorage } from "../db/storable";
-import { PREVIEW_CHARS, spokenText } from "./preview";
+import { PREVIEW_CHARS } from "./preview";
 import type { FeedbackKeyStats } from "./stats";
 
 /** A conversation as `POST /runs/group` answers it (`filter` selects its runs in the filter language). */
@@ -78,10 +78,18 @@ export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupB
         (array_agg(x.error ORDER BY x.start_time DESC))[1] AS last_error
       FROM (${traces}) tr JOIN runs x ON x.workspace_id = ${workspaceId} AND x.trace_id = tr.trace_id AND x.is_root
       GROUP BY tr.thread_id`),
-    db.query<{ thread_id: string; key: string; n: number; avg: number | null; stdev: number | null }>(sql`
-      SELECT tr.thread_id, f.key, count(*)::int AS n, avg(f.score)::float8 AS avg, stddev_pop(f.score)::float8 AS stdev
-      FROM (${traces}) tr JOIN feedback f ON f.workspace_id = ${workspaceId} AND f.trace_id = tr.trace_id
-      GROUP BY tr.thread_id, f.key`),
+    // The turns' feedback and the feedback on the whole thread (no run; its project and thread id).
+    db.query<{ thread_id: string; key: string; n: number; avg: number | null; stdev: number | null; on_thread: boolean }>(sql`
+      SELECT x.thread_id, x.key, count(*)::int AS n, avg(x.score)::float8 AS avg, stddev_pop(x.score)::float8 AS stdev,
+        bool_or(x.on_thread) AS on_thread
+      FROM (
+        SELECT tr.thread_id, f.key, f.score, false AS on_thread
+        FROM (${traces}) tr JOIN feedback f ON f.workspace_id = ${workspaceId} AND f.trace_id = tr.trace_id
+        UNION ALL
+        SELECT f.thread_id, f.key, f.score, true FROM feedback f
+        WHERE f.workspace_id = ${workspaceId} AND f.project_id = ${body.session_id}::uuid AND f.thread_id = ANY(${ids}::text[])
+      ) x
+      GROUP BY x.thread_id, x.key`),
   ]);
   const byThread = <T extends { thread_id: string }>(rows: T[]) => new Map(rows.map((r) => [r.thread_id, r]));
   const totalsBy = byThread(totals);
@@ -89,7 +97,7 @@ export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupB
   const feedbackBy = new Map<string, Record<string, FeedbackKeyStats>>();
   for (const row of feedback) {
     const stats = feedbackBy.get(row.thread_id) ?? {};
-    stats[row.key] = { n: row.n, avg: row.avg, stdev: row.stdev, values: {} };
+    stats[row.key] = { n: row.n, avg: row.avg, stdev: row.stdev, values: {}, ...(row.on_thread ? { contains_thread_feedback: true } : {}) };
     feedbackBy.set(row.thread_id, stats);
   }
   const groups = page.map((p): Thread => {
@@ -111,43 +119,4 @@ export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupB
     };
   });
   return { groups, total: page[0].total };
-}
-
-export interface ThreadTurn {
-  run_id: string;
-  trace_id: string;
-  name: string;
-  start_time: string | null;
-  latency: number | null;
-  /** What the user said in this turn, and what came back (null when the turn failed or is running). */
-  user: string | null;
-  assistant: string | null;
-  error: string | null;
-}
-
-/** A thread as a transcript: its traces' roots in time order, each read as what was asked and answered. */
-export async function threadTurns(db: Sql, workspaceId: string, projectId: string, threadId: string, limit = 200): Promise<ThreadTurn[]> {
-  const rows = await db.query<{
-    id: string;
-    trace_id: string;
-    name: string;
-    start_time: string;
-    latency_ms: number | null;
-    inputs: unknown;
-    outputs: unknown;
-    error: string | null;
-  }>(sql`
-    SELECT r.id, r.trace_id, r.name, r.start_time, r.latency_ms, r.inputs, r.outputs, r.error FROM runs r
-    WHERE r.workspace_id = ${workspaceId} AND r.project_id = ${projectId} AND r.thread_id = ${threadId} AND r.is_root
-    ORDER BY r.start_time, r.id LIMIT ${limit}`);
-  return rows.map(fromStorage).map((r) => ({
-    run_id: r.id,
-    trace_id: r.trace_id,
-    name: r.name,
-    start_time: isoFromDb(r.start_time),
-    latency: r.latency_ms === null ? null : r.latency_ms / 1000,
-    user: spokenText(r.inputs, "input"),
-    assistant: spokenText(r.outputs, "output"),
-    error: r.error,
-  }));
 }

@@ -17,6 +17,7 @@ import { auditRouter } from "./routers/audit";
 import { sharingRouter } from "./routers/sharing";
 import { sqlRouter } from "./routers/sql";
 import { traceRouter } from "./routers/trace";
+import { viewsRouter } from "./routers/views";
 import { workspacesRouter } from "./routers/workspaces";
 
 /** One router per domain; add yours on its own line. */
@@ -40,6 +41,7 @@ export const appRouter = router({
   evaluators: evaluatorsRouter,
   sharing: sharingRouter,
   sql: sqlRouter,
+  views: viewsRouter,
 });
 
 export type AppRouter = typeof appRouter;

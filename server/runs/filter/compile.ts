@@ -19,6 +19,14 @@ export function searchText(alias: string): SqlFragment {
   return sql`(${a}.name || ' ' || coalesce(${a}.error, '') || ' ' || coalesce(${a}.inputs::text, '') || ' ' || coalesce(${a}.outputs::text, ''))`;
 }
 
+/**
+ * The end user a run names (metadata `user_id`, `ls_user_id`, `user.id` or `userId`): the same
+ * expression as the Users page's index (migration 20261128050100_run_users).
+ */
+export function runUserId(alias: string): SqlFragment {
+  return sql`run_user_id(${raw(alias)}.extra)`;
+}
+
 function unsupported(node: Compare, field: string, allowed: string): never {
   throw new FilterSyntaxError(node.position, `${node.op} cannot be used on ${field}; expected ${allowed}`);
 }
@@ -132,6 +140,8 @@ function compareNode(alias: string, node: Compare): SqlFragment {
       return tagsField(a, node);
     case "json":
       return jsonField(a, node, spec.column);
+    case "user":
+      return textColumn(runUserId(alias), node, node.field);
     case "execution_order":
       // Runs no longer carry an execution order; "the first" still means the trace's root.
       return node.op === "eq" && node.value === 1 ? sql`${a}.is_root` : sql`TRUE`;
@@ -148,6 +158,7 @@ function searchNode(alias: string, node: Extract<FilterNode, { kind: "search" }>
   if (spec.kind === "text") return sql`${a}.${raw(spec.column)} ILIKE ${pattern}`;
   if (spec.kind === "uuid") return sql`${a}.${raw(spec.column)}::text ILIKE ${pattern}`;
   if (spec.kind === "error") return sql`${a}.error ILIKE ${pattern}`;
+  if (spec.kind === "user") return sql`${runUserId(alias)} ILIKE ${pattern}`;
   if (spec.kind === "json") return sql`${jsonColumn(a, spec.column)}::text ILIKE ${pattern}`;
   if (spec.kind === "tags") return sql`EXISTS (SELECT 1 FROM unnest(${a}.tags) t WHERE t ILIKE ${pattern})`;
   throw new FilterSyntaxError(
@@ -169,6 +180,7 @@ function existsNode(alias: string, node: Extract<FilterNode, { kind: "exists" }>
     return sql`${a}.${raw(spec.column)} IS NOT NULL`;
   }
   if (spec.kind === "error") return sql`${a}.error IS NOT NULL`;
+  if (spec.kind === "user") return sql`${runUserId(alias)} IS NOT NULL`;
   if (spec.kind === "tags") return sql`cardinality(${a}.tags) > 0`;
   throw new FilterSyntaxError(node.position, `exists cannot test ${node.field}`);
 }

@@ -8,6 +8,8 @@ export type FieldSpec =
   | { kind: "int" | "numeric"; column: string; rollup?: true }
   | { kind: "duration"; column: "latency" | "first_token" }
   | { kind: "error" | "tags" | "execution_order" }
+  /** The end user a run's metadata names (`run_user_id()`, migration 20261128050100_run_users). */
+  | { kind: "user" }
   | { kind: "json"; column: "inputs" | "outputs" | "metadata" | "extra" }
   | { kind: "pair"; family: PairFamily; part: "key" | "value" | "score" };
 
@@ -26,6 +28,7 @@ const FIELDS: Record<string, FieldSpec> = {
   run_type: { kind: "text", column: "run_type" },
   status: { kind: "text", column: "status" },
   thread_id: { kind: "text", column: "thread_id" },
+  user_id: { kind: "user" },
   model: { kind: "text", column: "model" },
   provider: { kind: "text", column: "provider" },
   error: { kind: "error" },

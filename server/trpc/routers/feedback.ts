@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listFeedbackConfigs } from "../../feedback/configs";
 import { uuid } from "../../core/uuid";
-import { createReview, deleteReview, reviewsOnRun, updateReview } from "../../review/feedback";
+import { createReview, createThreadReview, deleteReview, reviewsOnRun, reviewsOnThread, updateReview } from "../../review/feedback";
 import { router, workspaceFeedbackProcedure, workspaceProcedure } from "../init";
 
 const review = z.object({
@@ -24,6 +24,22 @@ export const feedbackRouter = router({
   forRun: workspaceProcedure
     .input(z.object({ runId: uuid, traceId: uuid.nullish() }))
     .query(({ ctx, input }) => reviewsOnRun(ctx.sql, ctx.workspaceId, ctx.userId, input.runId, input.traceId ?? null)),
+
+  /** Feedback on a whole thread, newest first, with the reviewer's name. */
+  forThread: workspaceProcedure
+    .input(z.object({ projectId: uuid, threadId: z.string().min(1).max(1_000) }))
+    .query(({ ctx, input }) => reviewsOnThread(ctx.sql, ctx.workspaceId, ctx.userId, input.projectId, input.threadId)),
+
+  /** A reviewer's feedback on a whole thread (LangSmith's thread feedback), signed with the user. */
+  createOnThread: workspaceFeedbackProcedure
+    .input(
+      review.extend({
+        projectId: uuid,
+        threadId: z.string().min(1).max(1_000),
+        key: z.string().trim().min(1, "must not be empty").max(256),
+      }),
+    )
+    .mutation(({ ctx, input }) => createThreadReview(ctx.sql, ctx.workspaceId, ctx.userId, input.projectId, input.threadId, input)),
 
   /** The workspace's feedback keys with how each is scored (continuous, categorical, free text). */
   configs: workspaceProcedure.query(({ ctx }) => listFeedbackConfigs(ctx.sql, ctx.workspaceId, { key: [], offset: 0, limit: 1000 })),

@@ -4,7 +4,10 @@ import { queryRuns } from "../../runs/query";
 import { readRun } from "../../runs/read";
 import { uuid } from "../../core/uuid";
 import { runGroupBody, runQueryBody, runSelection } from "../../runs/schema";
-import { groupThreads, threadTurns } from "../../runs/threads";
+import { groupThreads } from "../../runs/threads";
+import { threadTurns } from "../../runs/thread-turns";
+import { listAppUsers, userListInput } from "../../runs/users";
+import { withSearch } from "../../runs/filter/index";
 import { SORT_KEYS, sortedRuns } from "../../runs/sorted";
 import { runStats } from "../../runs/stats";
 import { router, workspaceProcedure, workspaceReadProcedure } from "../init";
@@ -51,6 +54,11 @@ const selection = z.object({
   runType: z.string().max(64).optional(),
   rootOnly: z.boolean().optional(),
   error: z.boolean().optional(),
+  /** The search box: full text in name, inputs, outputs and error (the trigram index). */
+  search: z.string().max(1_000).optional(),
+  /** The time range: a bound on start_time (the project's start_time index). */
+  startTime: z.string().max(64).optional(),
+  endTime: z.string().max(64).optional(),
 });
 type Selection = z.infer<typeof selection>;
 
@@ -63,6 +71,9 @@ const wireSelection = (s: Selection) =>
     run_type: s.runType || undefined,
     is_root: s.rootOnly ? true : undefined,
     error: s.error,
+    query: s.search?.trim() || undefined,
+    start_time: s.startTime || undefined,
+    end_time: s.endTime || undefined,
   });
 
 export const runsRouter = router({
@@ -101,10 +112,30 @@ export const runsRouter = router({
 
   /** The project's conversations (runs grouped by thread id), most recently active first. */
   threads: workspaceReadProcedure
-    .input(z.object({ projectId: uuid, offset: z.number().int().min(0).default(0) }))
+    .input(
+      selection
+        .pick({ projectId: true, filter: true, search: true, startTime: true, endTime: true })
+        .extend({ offset: z.number().int().min(0).default(0) }),
+    )
     .query(({ ctx, input }) =>
-      groupThreads(ctx.sql, ctx.workspaceId, runGroupBody.parse({ session_id: input.projectId, limit: 50, offset: input.offset })),
+      groupThreads(
+        ctx.sql,
+        ctx.workspaceId,
+        runGroupBody.parse({
+          session_id: input.projectId,
+          filter: withSearch(input.filter, input.search),
+          start_time: input.startTime || undefined,
+          end_time: input.endTime || undefined,
+          limit: 50,
+          offset: input.offset,
+        }),
+      ),
     ),
+
+  /** The project's end users (metadata user ids) with their traces' numbers: the Users page. */
+  users: workspaceReadProcedure
+    .input(userListInput.extend({ projectId: uuid }))
+    .query(({ ctx, input }) => listAppUsers(ctx.sql, ctx.workspaceId, input)),
 
   /** One thread as a transcript of its turns. */
   threadTurns: workspaceProcedure

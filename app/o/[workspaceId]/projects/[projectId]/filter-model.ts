@@ -58,6 +58,7 @@ export const FIELD_CHOICES: FieldChoice[] = [
   { field: "metadata", label: "Metadata", kind: "text", ops: ["eq"], placeholder: "value" },
   { field: "feedback", label: "Feedback score", kind: "number", ops: COMPARE_OPS, placeholder: "0.5" },
   { field: "thread_id", label: "Thread", kind: "text", ops: ["eq"], placeholder: "thread id" },
+  { field: "user_id", label: "User", kind: "text", ops: ["eq", "neq", "has"], placeholder: "user id" },
   { field: "trace_id", label: "Trace id", kind: "text", ops: ["eq"], placeholder: "uuid" },
 ];
 

@@ -12,7 +12,12 @@ import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
 import { BulkActions } from "./bulk-actions";
 import { FilterBar } from "./filter-bar";
 import { IngestErrors } from "./ingest-errors";
-import { besidePanel, ColumnChooser, nextSort, parseSort, useRunColumns } from "./run-columns";
+import { besidePanel, ColumnChooser, nextSort, parseSort } from "./run-columns";
+import { useListColumns } from "./list-columns";
+import { SearchBox, TimeRange } from "./list-controls";
+import { SavedViews, useDefaultView } from "./saved-views";
+import { rangeBounds } from "./view-state";
+import controls from "./list-controls.module.css";
 import { RunsTable } from "./runs-table";
 import { ThreadsView } from "./threads-view";
 import { TraceOutline } from "./trace-outline";
@@ -71,9 +76,14 @@ function RunsPage() {
   const selectedId = params.get("run");
   const sort = parseSort(params.get("sort"));
   const threadsView = params.get("view") === "threads";
+  const search = params.get("q") ?? "";
+  // A relative range starts at a whole minute, so the same bounds (and cached pages) last a minute.
+  const { startTime, endTime } = rangeBounds(params);
+  const ranged = !!(startTime || endTime);
+  const viewReady = useDefaultView(workspaceId, projectId, params, setParams);
 
   const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
-  const [columns, toggleColumn] = useRunColumns();
+  const [columns, toggleColumn] = useListColumns(params, setParams);
   const [checkedIds, setCheckedIds] = useState<ReadonlySet<string>>(new Set());
   const checked = useMemo(
     () => ({
@@ -89,11 +99,20 @@ function RunsPage() {
     }),
     [checkedIds],
   );
-  const selection = { workspaceId, projectId, filter: filter || undefined, runType: runType || undefined, rootOnly };
+  const selection = {
+    workspaceId,
+    projectId,
+    filter: filter || undefined,
+    runType: runType || undefined,
+    rootOnly,
+    search: search || undefined,
+    startTime,
+    endTime,
+  };
   const runs = useInfiniteQuery(
     trpc.runs.list.infiniteQueryOptions(
       { ...selection, sort, limit: 100 },
-      { getNextPageParam: (last) => last.next ?? undefined, placeholderData: (prev) => prev, enabled: !threadsView },
+      { getNextPageParam: (last) => last.next ?? undefined, placeholderData: (prev) => prev, enabled: !threadsView && viewReady },
     ),
   );
   const pages = runs.data?.pages;
@@ -131,7 +150,7 @@ function RunsPage() {
       </div>
     );
   const name = project.data?.name ?? "…";
-  const filtered = !!filter || !!runType;
+  const filtered = !!filter || !!runType || !!search || ranged;
 
   return (
     <div className={`${styles.layout} ${selectedId ? styles.layoutWithDetail : ""}`}>
@@ -160,6 +179,9 @@ function RunsPage() {
                 Threads
               </button>
             </div>
+            <Link className="btn" href={`/o/${workspaceId}/projects/${projectId}/users`} data-testid="project-users">
+              Users
+            </Link>
             <Link className="btn" href={`/o/${workspaceId}/projects/${projectId}/dashboard`} data-testid="project-dashboard">
               Dashboard
             </Link>
@@ -197,8 +219,28 @@ function RunsPage() {
             )}
           </div>
         </div>
+        <div className={controls.controls} data-testid="list-controls">
+          <SearchBox
+            value={search}
+            onChange={(q) => setParams({ q: q || null })}
+            placeholder={threadsView ? "Search the threads' messages…" : "Search names, inputs, outputs and errors…"}
+          />
+          <span className="grow" />
+          <TimeRange params={params} setParams={setParams} />
+          <SavedViews
+            workspaceId={workspaceId}
+            projectId={projectId}
+            params={params}
+            setParams={setParams}
+            columns={columns.map((c) => c.key)}
+          />
+        </div>
         {threadsView ? (
           <ThreadsView
+            filter={filter}
+            search={search}
+            startTime={startTime}
+            endTime={endTime}
             workspaceId={workspaceId}
             projectId={projectId}
             threadId={params.get("thread")}
@@ -220,12 +262,16 @@ function RunsPage() {
                   <EmptyState
                     title="No runs match"
                     action={
-                      <button type="button" className="btn btn-sm" onClick={() => setParams({ filter: null, type: null })}>
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        onClick={() => setParams({ filter: null, type: null, q: null, range: null, from: null, to: null, saved: null })}
+                      >
                         Clear filters
                       </button>
                     }
                   >
-                    Try a wider filter.
+                    {ranged ? "Try a wider time range or filter." : "Try a wider filter."}
                   </EmptyState>
                 ) : (
                   <EmptyState title="No runs yet">Runs sent to this project show up here as they arrive.</EmptyState>

@@ -1,0 +1,33 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { paramsFromState, rangeBounds, showsState, stateFromParams } from "./view-state";
+
+test("a view's state goes to the address and back unchanged", () => {
+  const state = {
+    filter: 'eq(run_type, "llm")',
+    search: "refund",
+    runType: "llm",
+    rootOnly: false,
+    sort: { by: "latency" as const, dir: "asc" as const },
+    columns: ["name", "latency"],
+    range: "7d" as const,
+    tab: "threads" as const,
+  };
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(paramsFromState(state))) if (v !== null) params.set(k, v);
+  assert.deepEqual(stateFromParams(params), state);
+  assert.ok(showsState(params, state));
+  params.set("q", "other");
+  assert.ok(!showsState(params, state));
+});
+
+test("relative ranges start at a whole minute; custom ranges are from/to; junk is no bound", () => {
+  const now = Date.parse("2026-11-28T10:30:45.123Z");
+  assert.deepEqual(rangeBounds(new URLSearchParams("range=1h"), now), { startTime: "2026-11-28T09:30:00.000Z" });
+  assert.deepEqual(rangeBounds(new URLSearchParams("range=30d"), now), { startTime: "2026-10-29T10:30:00.000Z" });
+  assert.deepEqual(rangeBounds(new URLSearchParams("from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:00Z"), now), {
+    startTime: "2026-11-01T00:00:00.000Z",
+    endTime: "2026-11-02T00:00:00.000Z",
+  });
+  assert.deepEqual(rangeBounds(new URLSearchParams("range=2w&from=nonsense"), now), { startTime: undefined, endTime: undefined });
+});
