@@ -29,6 +29,8 @@ export const API_ROOTS = [
   "model-connections",
   "prompt-webhooks",
   "playground",
+  "alerts",
+  "spend-limits",
 ];
 
 /**
