@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "./init";
 import { accountRouter } from "./routers/account";
+import { alertsRouter } from "./routers/alerts";
 import { chartsRouter } from "./routers/charts";
 import { conversationRouter } from "./routers/conversation";
 import { datasetsRouter } from "./routers/datasets";
@@ -38,6 +39,7 @@ export const appRouter = router({
   evaluators: evaluatorsRouter,
   sharing: sharingRouter,
   sql: sqlRouter,
+  alerts: alertsRouter,
 });
 
 export type AppRouter = typeof appRouter;
