@@ -204,7 +204,7 @@ describe("cost control: evaluator and playground spend limits", () => {
       },
     });
     assert.equal(evaluator.status, 200, JSON.stringify(evaluator.body));
-    const limit = await call(server, "PUT", "/spend-limits", { target: "evaluators", limit_usd: 0.000001, window: "daily" });
+    const limit = await call(server, "PUT", "/spend-limits", { target: "evaluators", limit_usd: 0.0000001, window: "daily" });
     assert.equal(limit.status, 200, JSON.stringify(limit.body));
     assert.equal(
       (await call(server, "PUT", "/spend-limits", { target: "evaluator", limit_usd: 1 })).status,
@@ -233,13 +233,13 @@ describe("cost control: evaluator and playground spend limits", () => {
     await sendRuns(client, projectName, 1, 0);
     await eventually(async () => (await logs()).some((l) => l.outcome === "success"), 60_000, "the first evaluation");
     const used = (await call(server, "GET", "/spend-limits")).body.find((l: any) => l.target === "evaluators");
-    assert.ok(used.spend_usd > 0.000001, `the first call spent past the limit: ${JSON.stringify(used)}`);
+    assert.ok(used.spend_usd > 0.0000001, `the first call spent past the limit: ${JSON.stringify(used)}`);
     assert.ok(used.utilization_pct > 100);
     const calls = model.requests.length;
     await sendRuns(client, projectName, 3, 0);
     await eventually(async () => (await logs()).filter((l) => l.outcome === "skipped").length === 3, 60_000, "three skipped evaluations");
     const skipped = (await logs()).find((l) => l.outcome === "skipped")!;
-    assert.match(skipped.detail, /skipped: the workspace's evaluators daily spend limit of \$0\.000001 is reached/);
+    assert.match(skipped.detail, /skipped: the workspace's evaluators daily spend limit of \$0\.0000001 is reached/);
     assert.equal(model.requests.length, calls, "no model call past the limit");
     await eventually(
       async () => (await call(server, "GET", `/alerts/${share.body.id}`)).body.state === "firing",

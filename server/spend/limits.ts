@@ -99,6 +99,9 @@ export async function setSpendLimit(db: Sql, workspaceId: string, input: SpendLi
   return listSpendLimits(db, workspaceId);
 }
 
+/** Dollars as people read them: whole cents, or enough digits to show a tiny amount. */
+const money = (n: number) => (n === 0 || n >= 0.01 ? String(+n.toFixed(4)) : n.toFixed(Math.min(12, Math.ceil(-Math.log10(n)) + 1)));
+
 /** Why spending must stop (a limit reached), or null when it may go on. */
 export async function spendBlocked(db: Sql, workspaceId: string, targets: { target: Target; evaluatorId?: string }[]) {
   const keys = targets.map((t) => key(t.target, t.evaluatorId ?? null));
@@ -107,7 +110,7 @@ export async function spendBlocked(db: Sql, workspaceId: string, targets: { targ
     const limit = await withSpend(db, workspaceId, asLimit(row));
     if (limit.spend_usd >= limit.limit_usd) {
       const whose = limit.target === "evaluator" ? "this evaluator's" : `the workspace's ${limit.target}`;
-      return `${whose} ${limit.window} spend limit of $${limit.limit_usd} is reached ($${limit.spend_usd.toFixed(4)} spent since ${limit.window_start})`;
+      return `${whose} ${limit.window} spend limit of $${money(limit.limit_usd)} is reached ($${money(limit.spend_usd)} spent since ${limit.window_start})`;
     }
   }
   return null;

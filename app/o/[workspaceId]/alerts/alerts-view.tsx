@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import type { RouterOutputs } from "@/app/trpc-types";
 import { formatExactTime, relativeTime } from "../_components/format";
@@ -43,7 +43,12 @@ export function AlertsView({ workspaceId, projectId }: { workspaceId: string; pr
   return (
     <>
       <div className="row" style={{ justifyContent: "flex-end", marginBottom: 12 }}>
-        <button className="btn btn-primary" type="button" onClick={() => setParams({ new: creating ? null : "1" })} data-testid="new-alert">
+        <button
+          className={creating ? "btn" : "btn btn-primary"}
+          type="button"
+          onClick={() => setParams({ new: creating ? null : "1" })}
+          data-testid="new-alert"
+        >
           {creating ? "Cancel" : "New alert"}
         </button>
       </div>
@@ -92,8 +97,13 @@ export function AlertsView({ workspaceId, projectId }: { workspaceId: string; pr
 function AlertDetail({ workspaceId, alert }: { workspaceId: string; alert: Alert }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const series = useQuery(trpc.alerts.series.queryOptions({ workspaceId, alertId: alert.id }));
+  const series = useQuery({ ...trpc.alerts.series.queryOptions({ workspaceId, alertId: alert.id }), refetchInterval: 60_000 });
+  // The list is polled; a change of state or a new evaluation brings the history (and the chart) up to date.
   const history = useQuery(trpc.alerts.history.queryOptions({ workspaceId, alertId: alert.id }));
+  const { refetch: refetchHistory } = history;
+  useEffect(() => {
+    void refetchHistory();
+  }, [alert.state, refetchHistory]);
   const [tested, setTested] = useState<string | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: trpc.alerts.pathKey() });
   const update = useMutation(trpc.alerts.update.mutationOptions({ onSuccess: refresh }));
