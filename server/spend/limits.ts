@@ -100,7 +100,8 @@ export async function setSpendLimit(db: Sql, workspaceId: string, input: SpendLi
 }
 
 /** Dollars as people read them: whole cents, or enough digits to show a tiny amount. */
-const money = (n: number) => (n === 0 || n >= 0.01 ? String(+n.toFixed(4)) : n.toFixed(Math.min(12, Math.ceil(-Math.log10(n)) + 1)));
+const money = (n: number) =>
+  n === 0 || n >= 0.01 ? String(+n.toFixed(4)) : n.toFixed(Math.min(12, Math.ceil(-Math.log10(n)) + 1)).replace(/0+$/, "");
 
 /** Why spending must stop (a limit reached), or null when it may go on. */
 export async function spendBlocked(db: Sql, workspaceId: string, targets: { target: Target; evaluatorId?: string }[]) {
