@@ -31,6 +31,8 @@ export const API_ROOTS = [
   "prompt-webhooks",
   "playground",
   "views",
+  "alerts",
+  "spend-limits",
 ];
 
 /**

@@ -176,6 +176,10 @@ const schema = z
     CODE_EVALUATOR_MEMORY_MB: z.coerce.number().int().min(8).max(1024).default(64),
     /** First wait before a rule's failed action (a webhook's 5xx, 429 or network error) is tried again; doubled per attempt. */
     RULE_RETRY_BASE_MS: z.coerce.number().int().min(0).default(5_000),
+    /** How often alert rules are evaluated (one evaluation per interval across all instances); tests shorten it. */
+    ALERTS_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
+    /** First wait before a failed alert notification is tried again; doubled per attempt. */
+    ALERT_RETRY_BASE_MS: z.coerce.number().int().min(0).default(5_000),
     /** HTTP proxy (http://[user:pass@]host:port) that traffic to customer endpoints leaves through. */
     EGRESS_PROXY_URL: z.string().url().optional(),
     /** Published in /info for allowlisting: comma-separated addresses. */

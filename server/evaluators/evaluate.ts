@@ -11,6 +11,7 @@ import { streamChat, UpstreamError } from "../models/chat";
 import { tryAdmit } from "../models/admission";
 import { resolveConnection } from "../models/connections";
 import type { ChatRequest, ChatResult, Connection } from "../models/types";
+import { spendBlocked } from "../spend/limits";
 import { runCodeEvaluations, type CodeTarget } from "./code";
 import { renderPrompt, variablesFor } from "./prompt";
 import { evaluationQueue, requeueEvaluation, type EvaluationJob } from "./queues";
@@ -123,12 +124,23 @@ export async function runEvaluations(db: Sql, jobs: Job<EvaluationJob>[]): Promi
     if (!evaluator || !target || target.workspace_id !== job.workspace_id || !liveRules.has(job.rule_id)) return [];
     return [{ job, evaluator, target }];
   });
+  // Model calls past a spend limit (the workspace's evaluators', or the evaluator's own) are skipped:
+  // recorded, so they are not tried again, and logged in the rule's logs with the limit reached.
+  const blocked = new Map<string, Promise<string | null>>();
+  const blockedFor = (e: Evaluator) => {
+    const key = `${e.workspaceId}:${e.id}`;
+    if (!blocked.has(key))
+      blocked.set(key, spendBlocked(db, e.workspaceId, [{ target: "evaluators" }, { target: "evaluator", evaluatorId: e.id }]));
+    return blocked.get(key)!;
+  };
   const [code, judged] = await Promise.all([
     runCodeEvaluations(live.filter((l) => l.evaluator.type === "code")),
     Promise.all(
       live
         .filter((l) => l.evaluator.type !== "code")
         .map(async ({ job, evaluator, target }): Promise<Outcome | null> => {
+          const limit = await blockedFor(evaluator);
+          if (limit) return { job, target, evaluator, skipped: limit };
           let connection: Connection;
           try {
             connection = await connectionOf(evaluator);

@@ -24,7 +24,7 @@ export type Outcome = {
   request?: ChatRequest;
   result?: ChatResult | null;
   startedAt?: Date;
-} & ({ feedback: VerdictFeedback[] } | { error: string; status: number | null });
+} & ({ feedback: VerdictFeedback[] } | { error: string; status: number | null } | { skipped: string });
 
 /** Which instance judged, in the evaluator run's metadata (several app instances share the queue). */
 const WORKER = `${hostname()}:${process.pid}`;
@@ -73,7 +73,11 @@ function feedbackOf(o: Outcome) {
 const logDetail = (o: Outcome) =>
   "feedback" in o
     ? `${o.feedback.map((f) => `${f.key}=${f.value ?? f.score}`).join(", ")}${called(o) ? ` (evaluator run ${evaluatorRunId(o.job)})` : ""}`
-    : o.error;
+    : "skipped" in o
+      ? `skipped: ${o.skipped}`
+      : o.error;
+
+const outcomeOf = (o: Outcome) => ("feedback" in o ? "success" : "skipped" in o ? "skipped" : "error");
 
 /**
  * Records a batch's outcomes, per workspace: the evaluator calls are ingested as LLM runs of the
@@ -102,7 +106,7 @@ export async function recordEvaluations(db: Sql, outcomes: Outcome[]): Promise<v
       run_id: o.target.id,
       evaluator_id: o.evaluator.id,
       backfill_id: o.job.backfill_id,
-      outcome: "feedback" in o ? "success" : "error",
+      outcome: outcomeOf(o),
       evaluator_run_id: called(o) ? evaluatorRunId(o.job) : null,
       total_cost: costs.get(evaluatorRunId(o.job)) ?? null,
       attempts: o.job.attempt,
@@ -128,7 +132,7 @@ export async function recordEvaluations(db: Sql, outcomes: Outcome[]): Promise<v
         ruleId: o.job.rule_id,
         runId: o.target.id,
         action: "evaluator",
-        outcome: "feedback" in o ? "success" : "error",
+        outcome: outcomeOf(o),
         attempts: o.job.attempt,
         statusCode: "status" in o ? o.status : null,
         detail: logDetail(o).slice(0, 2000),

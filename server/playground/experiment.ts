@@ -11,6 +11,7 @@ import { ingestRuns } from "../ingest/service";
 import { streamChat, UpstreamError } from "../models/chat";
 import { waitForCall } from "../models/admission";
 import { resolveConnection } from "../models/connections";
+import { assertPlaygroundSpend } from "../spend/limits";
 import { chatRequest, type ChatResult } from "../models/types";
 import { createSession } from "../sessions/service";
 import { fillMessages, llmRun } from "./trace";
@@ -50,6 +51,7 @@ function referenceText(outputs: Record<string, unknown> | null | undefined): str
 export async function openDatasetRun(db: Sql, workspaceId: string, input: DatasetRun) {
   const dataset = await findDataset(db, workspaceId, input.dataset_id);
   const connection = await resolveConnection(db, workspaceId, input.connection_id);
+  await assertPlaygroundSpend(db, workspaceId);
   const examples = await listExamples(db, workspaceId, exampleListQuery.parse({ dataset: dataset.id, limit: MAX_EXAMPLES }));
   if (examples.length === 0) throw badRequest(`Dataset "${dataset.name}" has no examples to run over.`);
   const model = input.request.model || connection.defaultModel;

@@ -7,6 +7,7 @@ import { ingestRuns } from "../ingest/service";
 import { streamChat, UpstreamError } from "../models/chat";
 import { admitCall } from "../models/admission";
 import { resolveConnection } from "../models/connections";
+import { assertPlaygroundSpend } from "../spend/limits";
 import { chatRequest, type ChatResult } from "../models/types";
 import { readRun } from "../runs/read";
 import { llmRun } from "./trace";
@@ -44,6 +45,7 @@ export interface PlaygroundOutcome {
  */
 export async function openPlayground(db: Sql, workspaceId: string, call: PlaygroundCall) {
   const connection = await resolveConnection(db, workspaceId, call.connection_id);
+  await assertPlaygroundSpend(db, workspaceId);
   await admitCall(connection);
   const req = { ...call.request, model: call.request.model || connection.defaultModel };
   const run = async (onDelta: (text: string) => void, signal?: AbortSignal): Promise<PlaygroundOutcome> => {

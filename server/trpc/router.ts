@@ -1,5 +1,6 @@
 import { createCallerFactory, router } from "./init";
 import { accountRouter } from "./routers/account";
+import { alertsRouter } from "./routers/alerts";
 import { chartsRouter } from "./routers/charts";
 import { conversationRouter } from "./routers/conversation";
 import { datasetsRouter } from "./routers/datasets";
@@ -42,6 +43,7 @@ export const appRouter = router({
   sharing: sharingRouter,
   sql: sqlRouter,
   views: viewsRouter,
+  alerts: alertsRouter,
 });
 
 export type AppRouter = typeof appRouter;

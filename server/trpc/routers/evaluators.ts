@@ -5,7 +5,9 @@ import { createEvaluator, deleteEvaluator, evaluatorSpend, listEvaluators } from
 import { listBackfills, startBackfill } from "../../rules/backfill";
 import { ruleCreate } from "../../rules/schema";
 import { createRule, deleteRule, listRules, ruleLogs, updateRule } from "../../rules/service";
-import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
+import { listSpendLimits, setSpendLimit } from "../../spend/limits";
+import { spendLimitSet } from "../../spend/schema";
+import { router, workspaceAdminProcedure, workspaceProcedure, workspaceWriteProcedure } from "../init";
 
 const evaluatorRef = z.object({ evaluatorId: uuid });
 const ruleRef = z.object({ ruleId: uuid });
@@ -19,6 +21,13 @@ export const evaluatorsRouter = router({
   spend: workspaceProcedure.query(({ ctx }) =>
     evaluatorSpend(ctx.sql, ctx.workspaceId, { period_start: new Date(Date.now() - WEEK_MS), group_by: "evaluator" }),
   ),
+
+  /** The workspace's spend limits (evaluators, playground, per evaluator), each with its current window's spend. */
+  limits: workspaceProcedure.query(({ ctx }) => listSpendLimits(ctx.sql, ctx.workspaceId)),
+
+  setLimit: workspaceAdminProcedure
+    .input(z.object({ limit: spendLimitSet }))
+    .mutation(({ ctx, input }) => setSpendLimit(ctx.sql, ctx.workspaceId, input.limit)),
 
   create: workspaceWriteProcedure.input(evaluatorCreate).mutation(({ ctx, input }) => createEvaluator(ctx.sql, ctx.workspaceId, input)),
 

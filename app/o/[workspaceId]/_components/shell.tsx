@@ -21,6 +21,7 @@ const NAV = [
   { href: "prompts", label: "Prompts", icon: "prompts" },
   { href: "playground", label: "Playground", icon: "playground" },
   { href: "charts", label: "Charts", icon: "charts" },
+  { href: "alerts", label: "Alerts", icon: "alerts" },
   { href: "sql", label: "SQL", icon: "sql" },
   { href: "settings", label: "Settings", icon: "settings" },
 ];

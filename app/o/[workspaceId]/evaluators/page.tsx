@@ -9,6 +9,7 @@ import { EmptyState, ErrorState, LoadingState } from "../_components/ui";
 import { useUrlState } from "../_components/url-state";
 import { Attachments } from "./attachments";
 import { EvaluatorForm } from "./evaluator-form";
+import { LimitEditor, SpendMeter, useSpendLimits, WorkspaceLimits } from "./spend-limits";
 import styles from "./evaluators.module.css";
 
 type Evaluator = RouterOutputs["evaluators"]["list"]["evaluators"][number];
@@ -76,6 +77,8 @@ export default function EvaluatorsPage({ params }: { params: Promise<{ workspace
       },
     }),
   );
+  const limits = useSpendLimits(workspaceId);
+  const limitOf = (id: string) => limits.data?.find((l) => l.target === "evaluator" && l.evaluator_id === id);
   const spendOf = new Map((spend.data?.groups ?? []).map((g) => [g.evaluator_id, g]));
   const current = list.data?.evaluators.find((e) => e.id === selected);
   return (
@@ -98,6 +101,7 @@ export default function EvaluatorsPage({ params }: { params: Promise<{ workspace
           }}
         />
       )}
+      <WorkspaceLimits workspaceId={workspaceId} />
       {list.isPending ? (
         <LoadingState label="Loading evaluators…" />
       ) : list.error ? (
@@ -117,6 +121,7 @@ export default function EvaluatorsPage({ params }: { params: Promise<{ workspace
                 <th className="num">Attached</th>
                 <th className="num">Runs judged (7 days)</th>
                 <th className="num">Spend (7 days)</th>
+                <th>Limit</th>
                 <th>Created</th>
               </tr>
             </thead>
@@ -145,6 +150,7 @@ export default function EvaluatorsPage({ params }: { params: Promise<{ workspace
                     <td className="num">{e.run_rules.length}</td>
                     <td className="num">{s?.total_trace_count ?? 0}</td>
                     <td className="num">{usd(s?.total_spend_usd ?? 0)}</td>
+                    <td>{limitOf(e.id) ? <SpendMeter limit={limitOf(e.id)!} /> : <span className="muted">none</span>}</td>
                     <td title={formatExactTime(e.created_at)}>{relativeTime(e.created_at)}</td>
                   </tr>
                 );
@@ -168,6 +174,16 @@ export default function EvaluatorsPage({ params }: { params: Promise<{ workspace
             </button>
           </div>
           <Definition evaluator={current} />
+          <div className="row" style={{ gap: 8, fontSize: 12 }}>
+            <b>Spend limit</b>
+            <LimitEditor
+              key={current.id}
+              workspaceId={workspaceId}
+              target="evaluator"
+              evaluatorId={current.id}
+              current={limitOf(current.id)}
+            />
+          </div>
           <Attachments workspaceId={workspaceId} evaluatorId={current.id} />
         </div>
       )}

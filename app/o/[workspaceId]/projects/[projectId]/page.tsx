@@ -185,6 +185,9 @@ function RunsPage() {
             <Link className="btn" href={`/o/${workspaceId}/projects/${projectId}/dashboard`} data-testid="project-dashboard">
               Dashboard
             </Link>
+            <Link className="btn" href={`/o/${workspaceId}/projects/${projectId}/alerts`} data-testid="project-alerts">
+              Alerts
+            </Link>
             <Link className="btn" href={`/o/${workspaceId}/sql?projects=${projectId}`} data-testid="project-sql">
               SQL
             </Link>

@@ -39,6 +39,9 @@ export default function ProjectDashboardPage({ params }: { params: Promise<{ wor
           <button type="button" aria-pressed>
             Dashboard
           </button>
+          <button type="button" aria-pressed={false} onClick={() => router.push(`/o/${workspaceId}/projects/${projectId}/alerts`)}>
+            Alerts
+          </button>
         </div>
       </div>
       <Dashboard workspaceId={workspaceId} projectId={projectId} />
