@@ -147,6 +147,26 @@ describe("audit trail", () => {
     assert.doesNotMatch(JSON.stringify(await entries("webhook.*")), /hush/);
   });
 
+  test("alert rules: created, updated and deleted, their destinations' secrets kept out", async () => {
+    const created = await call(admin, "POST", "/alerts", {
+      name: "errors",
+      session_id: projectId,
+      metric: "error_rate",
+      comparison: "gt",
+      threshold: 0.5,
+      window_minutes: 5,
+      destinations: [{ kind: "pagerduty", routing_key: "pd-routing-secret" }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal((await call(admin, "PATCH", `/alerts/${created.body.id}`, { threshold: 0.2 })).status, 200);
+    assert.equal((await call(admin, "DELETE", `/alerts/${created.body.id}`)).status, 200);
+    byKey(await one("alert_rule.create", created.body.id));
+    const updated = await one("alert_rule.update", created.body.id);
+    assert.deepEqual([updated.before.threshold, updated.after.threshold], [0.5, 0.2]);
+    await one("alert_rule.delete", created.body.id);
+    assert.doesNotMatch(JSON.stringify(await entries("alert_rule.*")), /pd-routing-secret/);
+  });
+
   test("retention: a project's and the audit log's own", async () => {
     assert.equal((await call(admin, "PATCH", `/sessions/${projectId}`, { trace_tier: "longlived" })).status, 200);
     const project = await one("project.retention.update", projectId);
