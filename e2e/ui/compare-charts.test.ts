@@ -27,7 +27,7 @@ function watchConsole(page: Page): string[] {
 const yLabels = (page: Page, root = "body") =>
   page.evaluate(
     (sel) =>
-      [...document.querySelectorAll(`${sel} .recharts-yAxis`)].map((axis) =>
+      [...document.querySelectorAll(`${sel} .recharts-yAxis-tick-labels`)].map((axis) =>
         [...axis.querySelectorAll(".recharts-cartesian-axis-tick-value")].map((t) => t.textContent ?? ""),
       ),
     root,
@@ -64,7 +64,7 @@ test("the comparison opens on the key that moved most, with better/worse per key
 
   // Item 8: the experiments tab's score chart keeps 0–1 scores on 0–1.
   await page.goto(`${server.url}/o/${user.workspaceId}/datasets/${dataset.id}?tab=experiments`);
-  await page.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value").first().waitFor();
+  await page.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value").first().waitFor();
   const [scoreAxis] = await yLabels(page);
   assert.deepEqual(scoreAxis, ["0", "0.25", "0.5", "0.75", "1"]);
   await shot("ten-experiments-score-axis");
@@ -110,7 +110,7 @@ test("dashboard chart axes: round ticks, no label twice", { skip: noChromium }, 
   let projectId = "";
   for await (const p of client.listProjects({ name: "chart-axes" })) projectId = p.id;
   await page.goto(`${server.url}/o/${user.workspaceId}/projects/${projectId}/dashboard`);
-  await page.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value").nth(8).waitFor();
+  await page.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value").nth(8).waitFor();
   await page.waitForTimeout(500);
   const axes = (await yLabels(page)).filter((labels) => labels.length > 0);
   assert.ok(axes.length >= 4, `charts drawn: ${axes.length}`);

@@ -123,6 +123,7 @@ test("item 4: tool calls seen and edited, a tool-call answer shown, Markdown out
   assert.deepEqual(JSON.parse(assistant.tool_calls[0].function.arguments), { carrier: "DHL", order: 1042 });
   assert.equal(sent.messages![0].content, "You track parcels for Acme. Answer in English.");
   await variant.getByTestId("variant-metrics").waitFor();
+  await variant.getByTestId("variant-output").scrollIntoViewIfNeeded();
   await shot("ten-playground-tool-call");
   await shot("ten-playground-tool-call-dark", "dark");
 
@@ -207,7 +208,10 @@ test("item 5: the reviewer sees the trace beside the rubric, the instructions as
     .first()
     .click();
   await page.getByRole("button", { name: /Submit/ }).click();
-  await page.getByText("Nothing left for you here").waitFor();
+  await page
+    .getByText(/That was the last run for you|Nothing left for you here/)
+    .first()
+    .waitFor();
   const feedback: { key: string; score?: number | null; feedback_source?: { metadata?: Record<string, string> } }[] = [];
   for await (const f of client.listFeedback({ runIds: [traceId], feedbackKeys: ["resolved"] })) feedback.push(f as never);
   assert.equal(feedback.length, 1);

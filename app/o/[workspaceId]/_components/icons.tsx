@@ -19,6 +19,7 @@ const PATHS: Record<string, string> = {
   moon: "M12.5 9.5A5 5 0 0 1 6.5 3.5a5 5 0 1 0 6 6z",
   system: "M2.5 3.5h11v7.5h-11zM6 13.5h4M8 11v2.5",
   sidebar: "M2.5 3.5h11v9h-11zM6 3.5v9",
+  thumb: "M5 7.5v6H2.5v-6zM5 7.5l2.5-5c1 0 1.75.75 1.5 2L8.5 7h4a1 1 0 0 1 1 1.2l-1 4.6a1 1 0 0 1-1 .7H5",
 };
 
 export function Icon({ name, size = 16 }: { name: keyof typeof PATHS | string; size?: number }) {

@@ -113,6 +113,8 @@ export function MetricChart({
   const scoreScale = primary.startsWith("feedback") && peak <= 1 && peak > 0.5;
   const ticks = scoreScale ? [0, 0.25, 0.5, 0.75, 1] : niceTicks(peak, integer);
   const labels = new Map(axisLabels(primary, ticks).map((label, i) => [ticks[i], label]));
+  // Wide enough for the longest label (11 px text: about 6.5 px a character).
+  const axisWidth = Math.max(40, Math.ceil(Math.max(...[...labels.values()].map((l) => l.length)) * 6.5) + 12);
   const totalOf = (s: Series) => s.values.reduce<number>((a, v) => a + (v ?? 0), 0);
   const groupOf = (key: string) => series.find((s) => seriesKey(s) === key)?.group ?? null;
   const common = {
@@ -146,7 +148,7 @@ export function MetricChart({
         tick={{ fontSize: 11, fill: "var(--muted)" }}
         tickLine={false}
         axisLine={false}
-        width={52}
+        width={axisWidth}
       />
       <Tooltip
         labelFormatter={(t) => new Date(String(t)).toLocaleString()}

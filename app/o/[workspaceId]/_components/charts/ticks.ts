@@ -22,10 +22,10 @@ export function decimalsFor(ticks: number[]): number {
   return 8;
 }
 
-/** Ticks on [lo, hi] in 4–6 round steps (1, 2, 2.5 or 5 × a power of ten), for axes that need not start at zero. */
-export function rangeTicks(lo: number, hi: number): number[] {
-  if (!(hi > lo)) return lo === hi && Number.isFinite(lo) ? rangeTicks(lo - 0.5, lo + 0.5) : [0, 0.5, 1];
-  const rough = (hi - lo) / 4;
+/** Ticks on [lo, hi] in about `steps` round steps (1, 2, 2.5 or 5 × a power of ten), for axes that need not start at zero. */
+export function rangeTicks(lo: number, hi: number, steps = 4): number[] {
+  if (!(hi > lo)) return lo === hi && Number.isFinite(lo) ? rangeTicks(lo - 0.5, lo + 0.5, steps) : [0, 0.5, 1];
+  const rough = (hi - lo) / steps;
   const power = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= rough)!;
   const first = Math.floor(lo / step + 1e-9) * step;

@@ -1,5 +1,7 @@
 "use client";
 
+import { Icon } from "../icons";
+
 /** How a feedback key is scored, from the workspace's feedback configs. */
 export interface ScoreConfig {
   type: "continuous" | "categorical" | "freeform";
@@ -18,6 +20,17 @@ export function scoreProblem(config: ScoreConfig | undefined, score: string): st
     if (config.max != null && n > config.max) return `The score must be at most ${config.max}.`;
   }
   return null;
+}
+
+function Thumb({ up }: { up: boolean }) {
+  return (
+    <span className="row" style={{ gap: 4 }}>
+      <span style={{ display: "inline-flex", transform: up ? undefined : "rotate(180deg)" }}>
+        <Icon name="thumb" size={14} />
+      </span>
+      {up ? "Up" : "Down"}
+    </span>
+  );
 }
 
 /** Two numeric categories, 0 and 1: a thumbs up / down. */
@@ -46,7 +59,7 @@ export function ScoreInput({
   if (config?.type === "categorical") {
     const thumbs = isThumbs(config);
     return (
-      <div className="segmented" role="group" aria-label="Category" data-testid="feedback-categories">
+      <div className="segmented" role="group" aria-label="Category" data-testid="feedback-categories" style={{ alignSelf: "flex-start" }}>
         {(config.categories ?? []).map((c) => {
           const picked = typeof c.value === "number" ? score === String(c.value) : value === c.value;
           return (
@@ -57,7 +70,7 @@ export function ScoreInput({
               aria-label={thumbs && !c.label ? (Number(c.value) === 1 ? "Thumbs up" : "Thumbs down") : undefined}
               onClick={() => onChange(categoryPick(c.value))}
             >
-              {c.label || (thumbs ? (Number(c.value) === 1 ? "👍" : "👎") : String(c.value))}
+              {c.label || (thumbs ? <Thumb up={Number(c.value) === 1} /> : String(c.value))}
             </button>
           );
         })}

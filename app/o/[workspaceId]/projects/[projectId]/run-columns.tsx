@@ -216,7 +216,7 @@ export function nextSort(current: RunSort | undefined, by: RunSort["by"]): strin
  */
 export function besidePanel(columns: RunColumn[], width: number): RunColumn[] {
   const kept = new Map<string, RunColumn>();
-  for (const c of columns) if (c.key === "name" || c.key === "input") kept.set(c.key, { ...c, min: 110 });
+  for (const c of columns) if (c.key === "name" || c.key === "input") kept.set(c.key, { ...c, min: 140, grow: 1 });
   let room = width - 32 - [...kept.values()].reduce((sum, c) => sum + c.min, 0);
   for (const c of columns)
     if (c.num && c.min <= room) {

@@ -39,7 +39,8 @@ function msLabel(ms: number): string {
 
 /** Round ticks over the trace's duration (never one too close to the end), and its end. */
 function Axis({ span }: { span: number }) {
-  const ticks = rangeTicks(0, span).filter((t) => t / span <= 0.8);
+  // Three round steps at most, and none in the last quarter where the end's label sits.
+  const ticks = rangeTicks(0, span, 3).filter((t) => t / span <= 0.72);
   return (
     <div className={styles.axis} style={{ marginRight: 16 }} data-testid="trace-axis">
       {ticks.map((t) => (
@@ -288,8 +289,8 @@ function TraceView() {
             </Link>
           }
         >
-          No trace <code>{traceId}</code> is stored in this workspace: it may have been deleted, passed its retention period, or the
-          link is wrong.
+          No trace <code>{traceId}</code> is stored in this workspace: it may have been deleted, passed its retention period, or the link is
+          wrong.
         </MissingState>
       </div>
     );
