@@ -172,8 +172,20 @@ withTestDatabases("experiments", (open) => {
       dataset.id,
       ["a", "b", "c"].map((q) => ({ inputs: { q }, outputs: { answer: q } })),
     );
-    const base = await experiment(db, ws, dataset.id, "base", examples.map((example) => ({ example, score: 1, answer: "x" })));
-    const next = await experiment(db, ws, dataset.id, "next", examples.map((example) => ({ example, score: 1, answer: "x" })));
+    const base = await experiment(
+      db,
+      ws,
+      dataset.id,
+      "base",
+      examples.map((example) => ({ example, score: 1, answer: "x" })),
+    );
+    const next = await experiment(
+      db,
+      ws,
+      dataset.id,
+      "next",
+      examples.map((example) => ({ example, score: 1, answer: "x" })),
+    );
     // "accuracy" (alphabetically first) does not move; "tone" drops on two examples of the second experiment.
     for (const [project, tones] of [
       [base, [1, 1, 1]],

@@ -37,7 +37,13 @@ function KeyTable({
               data-key={key}
             >
               <td>{key}</td>
-              <td>{avg == null ? <span className="faint">–</span> : <span className={`${styles.chip} ${toneClass(avg)}`}>{avg.toFixed(2)}</span>}</td>
+              <td>
+                {avg == null ? (
+                  <span className="faint">–</span>
+                ) : (
+                  <span className={`${styles.chip} ${toneClass(avg)}`}>{avg.toFixed(2)}</span>
+                )}
+              </td>
               {against && (
                 <>
                   <td style={{ minWidth: 46, textAlign: "right" }}>
