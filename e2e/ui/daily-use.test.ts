@@ -55,18 +55,43 @@ test("setup: a project with look-alike runs and a streamed LLM call", { skip }, 
     await run.end({ intent: question.split(" ")[0].toLowerCase() });
     await run.patchRun();
   }
-  // A streamed LLM run: its tokens as new_token events.
+  // A streamed LLM run with its tokens on new_token events, as OTel bridges and raw REST clients
+  // send them (the langsmith SDK leaves the token text out of the events it uploads).
+  const id = randomUUID();
+  const start = Date.now() - 2000;
+  const stamp = `${new Date(start).toISOString().slice(0, 23).replace(/[-:.]/g, "")}000Z`;
+  const at = (ms: number) => new Date(start + ms).toISOString();
+  const posted = await api("POST", "/runs/batch", {
+    post: [
+      {
+        id,
+        trace_id: id,
+        dotted_order: `${stamp}${id}`,
+        name: "ChatOpenAI",
+        run_type: "llm",
+        session_name: "support-bot",
+        start_time: at(0),
+        end_time: at(400),
+        inputs: { messages: [{ role: "user", content: "Say hello" }] },
+        outputs: { choices: [{ message: { role: "assistant", content: "Hello there!" } }] },
+        events: ["Hel", "lo", " there", "!"].map((token, i) => ({ name: "new_token", time: at(120 + i * 40), kwargs: { token } })),
+        extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
+      },
+    ],
+  });
+  assert.ok(posted.status < 300, JSON.stringify(posted.body));
+  // The same through the SDK: its events arrive without their text.
   const streamed = new RunTree({
     name: "ChatOpenAI",
     run_type: "llm",
-    inputs: { messages: [{ role: "user", content: "Say hello" }] },
+    inputs: { messages: [{ role: "user", content: "Say hi (SDK)" }] },
     client,
     project_name: "support-bot",
     extra: { metadata: { ls_model_name: "gpt-4o-mini", ls_provider: "openai" } },
   });
   await streamed.postRun();
   for (const token of ["Hel", "lo", " there", "!"]) streamed.addEvent({ name: "new_token", kwargs: { token } });
-  await streamed.end({ choices: [{ message: { role: "assistant", content: "Hello there!" } }] });
+  await streamed.end({ choices: [{ message: { role: "assistant", content: "Hi!" } }] });
   await streamed.patchRun();
   await client.awaitPendingTraceBatches();
   for await (const p of client.listProjects({ name: "support-bot" })) projectId = p.id;
@@ -222,11 +247,24 @@ test("item 9: the trace tree at 1440 px, streamed tokens, Share closes on Find",
     .getByTestId("run-detail")
     .getByRole("tab", { name: /Events/ })
     .click();
-  await page.getByTestId("event-token").first().waitFor();
+  await page
+    .getByTestId("event-token")
+    .first()
+    .waitFor()
+    .catch(async (e) => {
+      await shot("ten-events-failed");
+      throw e;
+    });
   assert.deepEqual(await page.getByTestId("event-token").allInnerTexts(), ["Hel", "lo", "·there", "!"]);
   assert.equal(await page.getByTestId("streamed-text").locator("p").innerText(), "Hello there!");
   await shot("ten-new-token-events");
   await shot("ten-new-token-events-dark", "dark");
+  await page.getByTestId("run-row").filter({ hasText: "Say hi (SDK)" }).click();
+  await page
+    .getByTestId("run-detail")
+    .getByRole("tab", { name: /Events/ })
+    .click();
+  await page.getByText("first token · text not sent").waitFor();
 });
 
 test("item 10: system projects apart, a missing trace, the theme switch, formatted dataset cells", { skip }, async () => {

@@ -109,10 +109,16 @@ const MAX_EVENTS = 300;
 
 /** The run's events (streamed tokens, retries, custom events) with their offset from the start. */
 /** A streamed token's text (whitespace made visible), or the event's arguments as JSON. */
-function EventDetails({ event }: { event: { name?: string; kwargs?: unknown } }) {
+function EventDetails({ event, first }: { event: { name?: string; kwargs?: unknown }; first: boolean }) {
   const kwargs = event.kwargs as { token?: unknown; chunk?: unknown; idx?: unknown } | undefined;
   if (event.name === "new_token") {
-    if (typeof kwargs?.token !== "string") return <span className="faint">token text not recorded</span>;
+    // The langsmith SDKs leave the token's text out of the events they upload.
+    if (typeof kwargs?.token !== "string")
+      return (
+        <span className="faint" title="The client that sent this run left the token's text out of its events.">
+          {first ? "first token · text not sent" : "text not sent"}
+        </span>
+      );
     return (
       <span className={styles.token} data-testid="event-token" title={JSON.stringify(kwargs.token)}>
         {kwargs.token === "" ? <span className="faint">(empty)</span> : kwargs.token.replace(/ /g, "·").replace(/\n/g, "↵")}
@@ -155,7 +161,7 @@ export function EventsSection({ run }: { run: RunFull }) {
                   : "–"}
               </td>
               <td className={styles.eventKwargs}>
-                <EventDetails event={e} />
+                <EventDetails event={e} first={e.name === "new_token" && events.findIndex((x) => x.name === "new_token") === i} />
               </td>
             </tr>
           ))}
