@@ -126,6 +126,10 @@ test("item 3: the run drawer keeps the input preview at 1440 and 1024 px", { ski
   const rail = await page.locator("aside.sidebar").evaluate((el) => el.getBoundingClientRect().width);
   assert.ok(rail <= 60, `sidebar width at 1024 px: ${rail}`);
   assert.equal(await page.locator(".nav-label").first().isVisible(), false);
+  await page.getByTestId("user-menu").click();
+  await page.getByTestId("theme-choice").waitFor();
+  await shot("ten-rail-menu-1024");
+  await page.keyboard.press("Escape");
   await page.setViewportSize({ width: 1440, height: 900 });
 });
 

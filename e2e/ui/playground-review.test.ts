@@ -145,6 +145,13 @@ test("item 4: tool calls seen and edited, a tool-call answer shown, Markdown out
   await output.locator("strong").waitFor();
   assert.equal(await output.locator("strong").innerText(), "Shipped");
   assert.equal(await output.locator("code").innerText(), "UPS");
+  // The call's trace keeps its first streamed token on the new_token event.
+  const href = await page.getByTestId("variant-metrics").first().getByRole("link", { name: "Trace" }).getAttribute("href");
+  const recorded = await api("GET", `/runs/${href!.split("/").at(-1)}`);
+  assert.deepEqual(
+    (recorded.body as { events: { name: string; kwargs?: { token: string } }[] }).events.map((e) => [e.name, e.kwargs?.token]),
+    [["new_token", "You "]],
+  );
   await shot("ten-playground-markdown");
   await shot("ten-playground-markdown-dark", "dark");
 });
