@@ -430,7 +430,7 @@ test("feedback keys follow the workspace's configs; a reviewer edits and deletes
   await page.getByRole("tab", { name: /Feedback/ }).click();
   const panel = page.getByTestId("feedback-panel");
   const form = panel.getByRole("form", { name: "Add feedback" });
-  await form.locator('input[name="key"]').fill("quality");
+  await form.getByTestId("feedback-keys").getByRole("button", { name: "quality" }).click();
   await form.getByLabel("Score slider").waitFor(); // the workspace's configs have loaded
   await form.locator('input[name="score"]').fill("1.5");
   assert.equal(await panel.getByTestId("score-problem").textContent(), "The score must be at most 1.");
@@ -440,7 +440,7 @@ test("feedback keys follow the workspace's configs; a reviewer edits and deletes
   await form.getByRole("button", { name: "Add feedback" }).click();
   await panel.getByTestId("feedback-item").filter({ hasText: "quality" }).waitFor();
 
-  await form.locator('input[name="key"]').fill("tone");
+  await form.getByTestId("feedback-keys").getByRole("button", { name: "tone" }).click();
   await form.getByTestId("feedback-categories").getByRole("button", { name: "Curt" }).click();
   await form.getByRole("button", { name: "Add feedback" }).click();
   const tone = panel.getByTestId("feedback-item").filter({ hasText: "tone" });

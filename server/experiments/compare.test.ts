@@ -162,4 +162,51 @@ withTestDatabases("experiments", (open) => {
     await assert.rejects(startPairwise(db, ws, { experimentIds: [perfect] }), status(400));
     await assert.rejects(createComparativeExperiment(db, ws, { id: review.id, experiment_ids: [perfect, worse] }), status(409));
   });
+  test("the summary counts better/worse for every key and opens on the key that moved most", async () => {
+    const db = (await open()).sql;
+    const ws = (await createWorkspace(db.prisma, "moved")).id;
+    const dataset = await createDataset(db, ws, { name: "qa-moved" } as never);
+    const { example_ids: examples } = await createExamples(
+      db,
+      ws,
+      dataset.id,
+      ["a", "b", "c"].map((q) => ({ inputs: { q }, outputs: { answer: q } })),
+    );
+    const base = await experiment(
+      db,
+      ws,
+      dataset.id,
+      "base",
+      examples.map((example) => ({ example, score: 1, answer: "x" })),
+    );
+    const next = await experiment(
+      db,
+      ws,
+      dataset.id,
+      "next",
+      examples.map((example) => ({ example, score: 1, answer: "x" })),
+    );
+    // "accuracy" (alphabetically first) does not move; "tone" drops on two examples of the second experiment.
+    for (const [project, tones] of [
+      [base, [1, 1, 1]],
+      [next, [1, 0, 0]],
+    ] as const) {
+      const runs = await db.prisma.run.findMany({ where: { projectId: project }, orderBy: { startTime: "asc" }, select: { id: true } });
+      for (const [i, run] of runs.entries()) {
+        await createFeedback(db, ws, { run_id: run.id, key: "accuracy", score: 1 } as never);
+        await createFeedback(db, ws, { run_id: run.id, key: "tone", score: tones[i] } as never);
+      }
+    }
+    const compared = await compareExperiments(db, ws, { datasetId: dataset.id, experimentIds: [base, next] });
+    assert.equal(compared.score_key, "tone");
+    const summary = compared.experiments.find((e) => e.id === next)!;
+    assert.deepEqual(summary.verdicts, { better: 0, worse: 2, same: 1 });
+    assert.deepEqual(summary.verdicts_by_key.tone, { better: 0, worse: 2, same: 1 });
+    assert.deepEqual(summary.verdicts_by_key.accuracy, { better: 0, worse: 0, same: 3 });
+    assert.deepEqual(summary.verdicts_by_key.correct, { better: 0, worse: 0, same: 3 });
+    // Asked for a key, the comparison keeps it.
+    const chosen = await compareExperiments(db, ws, { datasetId: dataset.id, experimentIds: [base, next], scoreKey: "accuracy" });
+    assert.equal(chosen.score_key, "accuracy");
+    assert.deepEqual(chosen.experiments.find((e) => e.id === next)!.verdicts, { better: 0, worse: 0, same: 3 });
+  });
 });

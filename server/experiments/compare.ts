@@ -17,7 +17,7 @@ export const comparisonQuery = z.object({
   datasetId: uuid,
   experimentIds: z.array(uuid).min(1, "pick at least one experiment").max(5, "compare at most five experiments"),
   baselineId: uuid.optional(),
-  /** The feedback key that colours cells and decides regressions; the first key when absent. */
+  /** The feedback key that colours cells and decides regressions; when absent, the key that moved most. */
   scoreKey: z.string().max(256).optional(),
   only: z.enum(["all", "regressions", "improvements"]).default("all"),
   split: z.string().max(256).optional(),
@@ -80,6 +80,8 @@ export interface ExperimentSummary extends Experiment {
   delta: Record<string, number | null>;
   /** Examples better, worse and the same as the baseline on the chosen key. */
   verdicts: Record<Verdict, number>;
+  /** The same counts for every feedback key. */
+  verdicts_by_key: Record<string, Record<Verdict, number>>;
 }
 
 export interface Comparison {
@@ -159,6 +161,65 @@ function judge(cell: Judged | null, base: Judged | null, key: string | null): vo
   cell.verdict = cell.delta > EPSILON ? "better" : cell.delta < -EPSILON ? "worse" : "same";
 }
 
+/** Per experiment (not the baseline), per key: how many examples scored better, worse or the same as the baseline. */
+function countVerdicts(
+  judged: Map<string, Record<string, Judged | null>>,
+  ids: string[],
+  baselineId: string,
+  keys: string[],
+): Map<string, Record<string, Record<Verdict, number>>> {
+  const counts = new Map<string, Record<string, Record<Verdict, number>>>();
+  for (const id of ids) {
+    if (id === baselineId) continue;
+    const perKey: Record<string, Record<Verdict, number>> = {};
+    for (const key of keys) {
+      const tally: Record<Verdict, number> = { better: 0, worse: 0, same: 0 };
+      for (const row of judged.values()) {
+        const probe: Judged | null = row[id] ? { scores: row[id]!.scores, delta: null, verdict: null } : null;
+        judge(probe, row[baselineId], key);
+        if (probe?.verdict) tally[probe.verdict]++;
+      }
+      perKey[key] = tally;
+    }
+    counts.set(id, perKey);
+  }
+  return counts;
+}
+
+/**
+ * The key a comparison opens on: the one whose mean moved most against the baseline in any
+ * experiment (ties: the most examples that changed, then the most that got worse); the first key
+ * when nothing moved or there is one experiment.
+ */
+export function keyThatMovedMost(
+  sessions: { id: string; feedback_stats?: Record<string, { avg?: number | null }> | null }[],
+  ids: string[],
+  baselineId: string,
+  keys: string[],
+  verdicts: Map<string, Record<string, Record<Verdict, number>>>,
+): string | undefined {
+  const avg = (id: string, key: string) => sessions.find((s) => s.id === id)?.feedback_stats?.[key]?.avg ?? null;
+  const movement = (key: string): [number, number, number] => {
+    let [shift, changed, worse] = [0, 0, 0];
+    for (const id of ids) {
+      if (id === baselineId) continue;
+      const [mine, base] = [avg(id, key), avg(baselineId, key)];
+      if (mine != null && base != null) shift = Math.max(shift, Math.abs(mine - base));
+      const v = verdicts.get(id)?.[key];
+      if (v) [changed, worse] = [Math.max(changed, v.better + v.worse), Math.max(worse, v.worse)];
+    }
+    return [shift, changed, worse];
+  };
+  let best = keys[0];
+  let bestMove = best ? movement(best) : [0, 0, 0];
+  for (const key of keys.slice(1)) {
+    const m = movement(key);
+    const gain = m[0] - bestMove[0] > EPSILON ? 1 : bestMove[0] - m[0] > EPSILON ? -1 : m[1] - bestMove[1] || m[2] - bestMove[2];
+    if (gain > 0) [best, bestMove] = [key, m];
+  }
+  return best;
+}
+
 /** Runs grouped by example, then by experiment, each group made into `make`'s value (null where an experiment has none). */
 function byExample<R extends { reference_example_id?: string | null; session_id: string }, T>(
   runs: R[],
@@ -208,7 +269,8 @@ export async function compareExperiments(db: Sql, workspaceId: string, input: Co
     verdict: null,
   }));
   const keys = [...new Set(sessions.flatMap((s) => Object.keys(s.feedback_stats ?? {})))].sort();
-  const scoreKey = q.scoreKey ?? keys[0] ?? null;
+  const verdictsByKey = countVerdicts(judged, ids, baselineId, keys);
+  const scoreKey = q.scoreKey ?? keyThatMovedMost(sessions, ids, baselineId, keys, verdictsByKey) ?? null;
   for (const row of judged.values()) for (const id of ids) if (id !== baselineId) judge(row[id], row[baselineId], scoreKey);
 
   const outlined = await exampleOutlines(db, workspaceId, [...judged.keys()]);
@@ -251,16 +313,13 @@ export async function compareExperiments(db: Sql, workspaceId: string, input: Co
   const base = summaryOf(sessions.find((x) => x.id === baselineId)!);
   const experiments = ids.map((id): ExperimentSummary => {
     const summary = summaryOf(sessions.find((x) => x.id === id)!);
-    const verdicts: Record<Verdict, number> = { better: 0, worse: 0, same: 0 };
-    for (const row of judged.values()) {
-      const verdict = row[id]?.verdict;
-      if (verdict) verdicts[verdict]++;
-    }
+    const verdicts_by_key = verdictsByKey.get(id) ?? {};
+    const verdicts = (scoreKey && verdicts_by_key[scoreKey]) || { better: 0, worse: 0, same: 0 };
     const delta = (key: string) => {
       const [mine, theirs] = [summary.feedback[key]?.avg, base.feedback[key]?.avg];
       return id === baselineId || mine == null || theirs == null ? null : mine - theirs;
     };
-    return { ...summary, delta: Object.fromEntries(keys.map((key) => [key, delta(key)])), verdicts };
+    return { ...summary, delta: Object.fromEntries(keys.map((key) => [key, delta(key)])), verdicts, verdicts_by_key };
   });
   return {
     dataset: { id: dataset.id, name: dataset.name },

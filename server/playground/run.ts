@@ -53,8 +53,17 @@ export async function openPlayground(db: Sql, workspaceId: string, call: Playgro
     const startedAt = new Date();
     let result: ChatResult | null = null;
     let error: string | null = null;
+    let firstToken: string | undefined;
     try {
-      result = await streamChat(connection, req, onDelta, signal);
+      result = await streamChat(
+        connection,
+        req,
+        (text) => {
+          if (firstToken === undefined && text) firstToken = text;
+          onDelta(text);
+        },
+        signal,
+      );
     } catch (e) {
       if (e instanceof EgressRefused) throw badRequest(`The connection "${connection.name}" cannot be called: ${e.message}`);
       if (!(e instanceof UpstreamError) && !signal?.aborted) throw e;
@@ -73,6 +82,7 @@ export async function openPlayground(db: Sql, workspaceId: string, call: Playgro
           startedAt,
           metadata: call.source ?? {},
           tags: ["playground"],
+          firstToken,
         }),
       ],
     });

@@ -29,6 +29,8 @@ export function llmRun(call: {
   startedAt: Date;
   metadata?: Record<string, string>;
   tags?: string[];
+  /** The first streamed piece of text, kept on the `new_token` event. */
+  firstToken?: string;
 }) {
   const { connection, request: req, result } = call;
   return {
@@ -53,7 +55,15 @@ export function llmRun(call: {
         }
       : null,
     error: call.error,
-    events: result?.firstTokenAt ? [{ name: "new_token", time: result.firstTokenAt.toISOString() }] : [],
+    events: result?.firstTokenAt
+      ? [
+          {
+            name: "new_token",
+            time: result.firstTokenAt.toISOString(),
+            ...(call.firstToken !== undefined ? { kwargs: { token: call.firstToken } } : {}),
+          },
+        ]
+      : [],
     extra: {
       invocation_params: {
         model: req.model,

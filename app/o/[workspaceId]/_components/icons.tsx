@@ -16,6 +16,11 @@ const PATHS: Record<string, string> = {
   updown: "M5.5 6 8 3.5 10.5 6M5.5 10 8 12.5 10.5 10",
   signout: "M9.5 3.5H12a1 1 0 0 1 1 1v7a1 1 0 0 1-1 1H9.5M6.5 10.5 4 8l2.5-2.5M4 8h6.5",
   check: "M3.5 8.5l3 3 6-6.5",
+  sun: "M8 5.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5zM8 1.75v1.5M8 12.75v1.5M1.75 8h1.5M12.75 8h1.5M3.6 3.6l1.05 1.05M11.35 11.35l1.05 1.05M3.6 12.4l1.05-1.05M11.35 4.65l1.05-1.05",
+  moon: "M12.5 9.5A5 5 0 0 1 6.5 3.5a5 5 0 1 0 6 6z",
+  system: "M2.5 3.5h11v7.5h-11zM6 13.5h4M8 11v2.5",
+  sidebar: "M2.5 3.5h11v9h-11zM6 3.5v9",
+  thumb: "M5 7.5v6H2.5v-6zM5 7.5l2.5-5c1 0 1.75.75 1.5 2L8.5 7h4a1 1 0 0 1 1 1.2l-1 4.6a1 1 0 0 1-1 .7H5",
 };
 
 export function Icon({ name, size = 16 }: { name: keyof typeof PATHS | string; size?: number }) {

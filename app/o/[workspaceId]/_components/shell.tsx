@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { ThemeChoice } from "../../../_theme/theme-choice";
+import { ThemeChoice, ThemeToggle } from "../../../_theme/theme-choice";
 import { Icon } from "./icons";
 
 export interface WorkspaceChoice {
@@ -168,7 +168,8 @@ export function Shell({
     <div className="shell">
       <aside className="sidebar">
         <div className="brand">
-          <span className="brand-mark">T</span>Tracelight
+          <span className="brand-mark">T</span>
+          <span className="brand-name">Tracelight</span>
         </div>
         <WorkspaceSwitcher current={workspaceId} workspaces={workspaces} />
         <nav aria-label="Main" className="col" style={{ gap: 1, marginTop: 8 }}>
@@ -176,15 +177,18 @@ export function Shell({
             const href = `${base}/${item.href}`;
             const active = pathname === href || pathname.startsWith(`${href}/`);
             return (
-              <Link key={item.href} href={href} className="nav-link" aria-current={active ? "page" : undefined}>
+              <Link key={item.href} href={href} className="nav-link" aria-current={active ? "page" : undefined} title={item.label}>
                 <Icon name={item.icon} />
-                {item.label}
+                <span className="nav-label">{item.label}</span>
               </Link>
             );
           })}
         </nav>
         <div className="sidebar-spacer" />
-        <UserMenu user={user} />
+        <div className="sidebar-foot">
+          <UserMenu user={user} />
+          <ThemeToggle icon={(name) => <Icon name={name} />} />
+        </div>
       </aside>
       <main className="main">{children}</main>
     </div>

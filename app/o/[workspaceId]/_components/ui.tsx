@@ -32,9 +32,20 @@ export function EmptyState({ title, children, action }: { title: string; childre
   );
 }
 
-/** An error as the server described it (tRPC errors carry the service's message). */
+/** Whether an error is the server saying the thing asked for does not exist (a tRPC NOT_FOUND / 404). */
+export function isNotFound(error: unknown): boolean {
+  const data = (error as { data?: { code?: string; httpStatus?: number } } | null)?.data;
+  return data?.code === "NOT_FOUND" || data?.httpStatus === 404;
+}
+
+/**
+ * An error as the server described it (tRPC errors carry the service's message). A 4xx will not
+ * fix itself, so only other errors offer "Try again".
+ */
 export function ErrorState({ error, title = "Something went wrong", retry }: { error: unknown; title?: string; retry?: () => void }) {
   const message = error instanceof Error ? error.message : String(error);
+  const status = (error as { data?: { httpStatus?: number } } | null)?.data?.httpStatus;
+  if (status !== undefined && status < 500) retry = undefined;
   return (
     <div className="state state-error" role="alert">
       <div className="state-title">{title}</div>
@@ -44,6 +55,17 @@ export function ErrorState({ error, title = "Something went wrong", retry }: { e
           Try again
         </button>
       ) : null}
+    </div>
+  );
+}
+
+/** Something that is not there (deleted, expired by retention, or a wrong link), said plainly with a way back. */
+export function MissingState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="state" role="alert" data-testid="missing">
+      <div className="state-title">{title}</div>
+      {children ? <div>{children}</div> : null}
+      {action ? <div style={{ marginTop: 8 }}>{action}</div> : null}
     </div>
   );
 }

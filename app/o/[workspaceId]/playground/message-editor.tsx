@@ -1,10 +1,73 @@
 "use client";
 
 import type { ChatMessage } from "./stream";
+import { TemplateText } from "./template-text";
 import styles from "./playground.module.css";
 
 const ROLES: ChatMessage["role"][] = ["system", "user", "assistant", "tool"];
 type Part = { type: string; text?: string; image_url?: { url?: string } };
+type ToolCall = NonNullable<ChatMessage["tool_calls"]>[number];
+
+/** Arguments as sent are a JSON string: shown indented when they parse. */
+const prettyArgs = (args: string) => {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+};
+
+/** An assistant message's tool calls (from the run, or added here): name and JSON arguments, editable. */
+function ToolCallsEditor({ calls, label, onChange }: { calls: ToolCall[]; label: string; onChange: (calls: ToolCall[]) => void }) {
+  const set = (i: number, change: Partial<ToolCall["function"]>) =>
+    onChange(calls.map((c, j) => (j === i ? { ...c, function: { ...c.function, ...change } } : c)));
+  return (
+    <div className={styles.toolCalls} data-testid="tool-calls">
+      {calls.map((call, i) => {
+        let problem: string | null = null;
+        try {
+          JSON.parse(call.function.arguments || "{}");
+        } catch {
+          problem = "not valid JSON";
+        }
+        return (
+          <div key={i} className={styles.toolCall} data-testid="tool-call">
+            <div className={styles.toolCallHead}>
+              <span>Tool call</span>
+              <input
+                className="input mono"
+                style={{ flex: 1, minWidth: 0 }}
+                value={call.function.name}
+                onChange={(e) => set(i, { name: e.target.value })}
+                aria-label={`${label} tool call ${i + 1} name`}
+              />
+              <span className="faint mono" title="Tool call id">
+                {call.id}
+              </span>
+              <button
+                type="button"
+                className="btn btn-sm btn-ghost"
+                onClick={() => onChange(calls.filter((_, j) => j !== i))}
+                aria-label={`Remove ${label} tool call ${i + 1}`}
+              >
+                ✕
+              </button>
+            </div>
+            <textarea
+              className={`textarea ${problem ? "input-error" : ""}`}
+              rows={Math.min(8, Math.max(2, prettyArgs(call.function.arguments).split("\n").length))}
+              defaultValue={prettyArgs(call.function.arguments)}
+              onChange={(e) => set(i, { arguments: e.target.value })}
+              aria-label={`${label} tool call ${i + 1} arguments`}
+              aria-invalid={!!problem}
+            />
+            {problem && <span className="err-text">Arguments: {problem}</span>}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
 
 /** One message: its role, and its text or its parts (text and images by URL), with move and remove. */
 function MessageEditor({
@@ -40,7 +103,11 @@ function MessageEditor({
             </option>
           ))}
         </select>
-        {message.tool_calls?.length ? <span className="badge">{message.tool_calls.length} tool call(s)</span> : null}
+        {message.tool_calls?.length ? (
+          <span className="badge">
+            {message.tool_calls.length} tool call{message.tool_calls.length === 1 ? "" : "s"}
+          </span>
+        ) : null}
         <span className="grow" />
         <button
           type="button"
@@ -81,26 +148,43 @@ function MessageEditor({
                 </button>
               </div>
             ) : (
-              <textarea
+              <TemplateText
                 key={i}
-                className="textarea"
                 rows={3}
                 value={p.text ?? ""}
-                onChange={(e) => setParts(parts.map((q, j) => (j === i ? { type: "text", text: e.target.value } : q)))}
-                aria-label={`${label} text ${i + 1}`}
+                onChange={(text) => setParts(parts.map((q, j) => (j === i ? { type: "text", text } : q)))}
+                label={`${label} text ${i + 1}`}
               />
             ),
           )}
         </>
-      ) : (
-        <textarea
-          className="textarea"
+      ) : message.tool_calls?.length && !message.content ? null : (
+        <TemplateText
           rows={Math.min(10, Math.max(2, String(message.content ?? "").split("\n").length))}
           value={String(message.content ?? "")}
-          onChange={(e) => onChange({ ...message, content: e.target.value })}
-          aria-label={`${label} content`}
+          onChange={(content) => onChange({ ...message, content })}
+          label={`${label} content`}
         />
       )}
+      {message.role === "tool" && (
+        <label className={styles.toolCallHead}>
+          Answers tool call
+          <input
+            className="input mono"
+            style={{ flex: 1 }}
+            value={message.tool_call_id ?? ""}
+            onChange={(e) => onChange({ ...message, tool_call_id: e.target.value })}
+            aria-label={`${label} tool call id`}
+          />
+        </label>
+      )}
+      {message.tool_calls?.length ? (
+        <ToolCallsEditor
+          calls={message.tool_calls}
+          label={label}
+          onChange={(calls) => onChange({ ...message, tool_calls: calls.length ? calls : undefined })}
+        />
+      ) : null}
       <div className="row">
         <button
           type="button"
@@ -117,6 +201,23 @@ function MessageEditor({
         {parts && (
           <button type="button" className="btn btn-sm btn-ghost" onClick={() => setParts([...parts, { type: "text", text: "" }])}>
             + Text
+          </button>
+        )}
+        {message.role === "assistant" && (
+          <button
+            type="button"
+            className="btn btn-sm btn-ghost"
+            onClick={() =>
+              onChange({
+                ...message,
+                tool_calls: [
+                  ...(message.tool_calls ?? []),
+                  { id: `call_${Date.now().toString(36)}`, type: "function", function: { name: "", arguments: "{}" } },
+                ],
+              })
+            }
+          >
+            + Tool call
           </button>
         )}
       </div>

@@ -6,6 +6,7 @@ import { useSearchParams } from "next/navigation";
 import { use, useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { EmptyState, ErrorState, LoadingState } from "../_components/ui";
+import { templateVariables } from "@/server/generate/manifest";
 import { fillMessages } from "@/server/playground/trace";
 import { DatasetRun } from "./dataset-run";
 import { runVariant, type ChatRequest } from "./stream";
@@ -128,7 +129,21 @@ export default function PlaygroundPage({ params }: { params: Promise<{ workspace
       </div>
     );
   if (!variants) return <LoadingState />;
-  const variables = seed?.data?.variables ?? [];
+  // The prompt's inputs, and any `{variable}` typed into a message since.
+  const variables = [
+    ...new Set([
+      ...(seed?.data?.variables ?? []),
+      ...variants.flatMap((v) =>
+        v.request.messages.flatMap((m) =>
+          templateVariables(
+            typeof m.content === "string"
+              ? m.content
+              : (m.content ?? []).map((p) => (p.type === "text" ? String(p.text ?? "") : "")).join("\n"),
+          ),
+        ),
+      ),
+    ]),
+  ];
   return (
     <div className="page" data-testid="playground">
       <div className="page-header">

@@ -8,6 +8,9 @@ export type ChatMessage = ChatRequest["messages"][number];
 export interface Outcome {
   run_id?: string;
   text?: string;
+  /** Tool calls the model answered with (a tool-call answer may carry no text at all). */
+  tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
+  finish_reason?: string | null;
   usage?: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
   latency_ms?: number;
   first_token_ms?: number | null;

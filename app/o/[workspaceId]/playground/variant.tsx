@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import type { RouterOutputs } from "@/app/trpc-types";
 import { formatCost, formatLatency } from "../_components/format";
+import { Markdown } from "../_components/conversation/markdown";
 import { MessagesEditor } from "./message-editor";
 import type { ChatRequest, Outcome } from "./stream";
 import styles from "./playground.module.css";
@@ -41,6 +42,48 @@ export function requestOf(v: Variant): ChatRequest | string {
     return `The output schema is not valid JSON: ${(e as Error).message}`;
   }
   return { ...v.request, tools, response_format: responseFormat };
+}
+
+const prettyArgs = (args: string) => {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+};
+
+/** The answer: its text as Markdown (as it streams), then any tool calls it made, by name with their arguments. */
+function VariantOutput({ variant }: { variant: Variant }) {
+  const calls = variant.outcome?.tool_calls ?? [];
+  const answered = !!variant.outcome && !variant.outcome.error;
+  return (
+    <div className={styles.output} data-testid="variant-output" aria-live="polite">
+      {variant.output ? (
+        <Markdown text={variant.output} />
+      ) : variant.running ? (
+        "…"
+      ) : answered && calls.length === 0 ? (
+        <span className="faint">The model answered with no text.</span>
+      ) : calls.length === 0 ? (
+        <span className="faint">The answer streams here.</span>
+      ) : null}
+      {calls.length > 0 && (
+        <div className={styles.toolCalls} data-testid="answer-tool-calls">
+          {calls.map((call, i) => (
+            <div key={call.id || i} className={styles.callOut} data-testid="answer-tool-call">
+              <div className={styles.toolCallHead}>
+                <span className="badge badge-accent">tool call</span>
+                <b className="mono">{call.function.name}</b>
+                <span className="grow" />
+                <span className="faint mono">{call.id}</span>
+              </div>
+              <pre>{prettyArgs(call.function.arguments)}</pre>
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
 }
 
 const numberOrNull = (text: string) => (text.trim() === "" || Number.isNaN(Number(text)) ? null : Number(text));
@@ -182,9 +225,7 @@ export function VariantColumn({
           aria-label="Output schema (JSON Schema)"
         />
       )}
-      <div className={styles.output} data-testid="variant-output" aria-live="polite">
-        {variant.output || (variant.running ? "…" : <span className="faint">The answer streams here.</span>)}
-      </div>
+      <VariantOutput variant={variant} />
       {o?.error && (
         <span className="err-text" role="alert">
           {o.error}

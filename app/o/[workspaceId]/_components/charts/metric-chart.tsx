@@ -17,7 +17,7 @@ import {
 import type { Chart, Series } from "@/server/charts/series";
 import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } from "../format";
 import styles from "./charts.module.css";
-import { niceTicks } from "./ticks";
+import { axisLabels, niceTicks } from "./ticks";
 
 import { PALETTE } from "./palette";
 
@@ -49,14 +49,6 @@ export function formatMetric(metric: string, value: number | null | undefined): 
   if (metric.endsWith("_tokens")) return value === 0 ? "0" : formatTokens(value);
   if (metric.startsWith("feedback")) return value.toFixed(2);
   return formatCount(value);
-}
-
-function axisValue(metric: string, value: number): string {
-  if (metric.startsWith("latency") || metric.startsWith("first_token"))
-    return value < 1 ? `${Math.round(value * 1000)}ms` : `${+value.toFixed(1)}s`;
-  if (metric.endsWith("_cost")) return value === 0 ? "$0" : value < 0.01 ? `$${Number(value.toPrecision(2))}` : `$${+value.toFixed(2)}`;
-  if (metric === "error_rate") return `${Math.round(value * 100)}%`;
-  return Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 2 }).format(value);
 }
 
 function timeLabel(iso: string, bucketSeconds: number): string {
@@ -117,7 +109,12 @@ export function MetricChart({
     stacked && series.length > 1
       ? Math.max(0, ...chart.buckets.map((_, i) => series.reduce((a, s) => a + (s.values[i] ?? 0), 0)))
       : Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)));
-  const ticks = niceTicks(peak, integer);
+  // 0–1 feedback scores keep their 0–1 scale; the rest run from zero to a round ceiling.
+  const scoreScale = primary.startsWith("feedback") && peak <= 1 && peak > 0.5;
+  const ticks = scoreScale ? [0, 0.25, 0.5, 0.75, 1] : niceTicks(peak, integer);
+  const labels = new Map(axisLabels(primary, ticks).map((label, i) => [ticks[i], label]));
+  // Wide enough for the longest label (11 px text: about 6.5 px a character).
+  const axisWidth = Math.max(40, Math.ceil(Math.max(...[...labels.values()].map((l) => l.length)) * 6.5) + 12);
   const totalOf = (s: Series) => s.values.reduce<number>((a, v) => a + (v ?? 0), 0);
   const groupOf = (key: string) => series.find((s) => seriesKey(s) === key)?.group ?? null;
   const common = {
@@ -147,11 +144,11 @@ export function MetricChart({
         domain={[0, ticks[ticks.length - 1]]}
         ticks={ticks}
         interval={0}
-        tickFormatter={(v: number) => axisValue(primary, v)}
+        tickFormatter={(v: number) => labels.get(v) ?? String(v)}
         tick={{ fontSize: 11, fill: "var(--muted)" }}
         tickLine={false}
         axisLine={false}
-        width={52}
+        width={axisWidth}
       />
       <Tooltip
         labelFormatter={(t) => new Date(String(t)).toLocaleString()}

@@ -1,5 +1,7 @@
 "use client";
 
+import { Icon } from "../icons";
+
 /** How a feedback key is scored, from the workspace's feedback configs. */
 export interface ScoreConfig {
   type: "continuous" | "categorical" | "freeform";
@@ -20,6 +22,23 @@ export function scoreProblem(config: ScoreConfig | undefined, score: string): st
   return null;
 }
 
+function Thumb({ up }: { up: boolean }) {
+  return (
+    <span className="row" style={{ gap: 4 }}>
+      <span style={{ display: "inline-flex", transform: up ? undefined : "rotate(180deg)" }}>
+        <Icon name="thumb" size={14} />
+      </span>
+      {up ? "Up" : "Down"}
+    </span>
+  );
+}
+
+/** Two numeric categories, 0 and 1: a thumbs up / down. */
+export const isThumbs = (config: ScoreConfig) =>
+  config.type === "categorical" &&
+  (config.categories ?? []).length === 2 &&
+  (config.categories ?? []).every((c) => typeof c.value === "number" && (c.value === 0 || c.value === 1));
+
 /** A category chosen: numeric categories are scores, the others values. */
 export const categoryPick = (value: number | string) =>
   typeof value === "number" ? { score: String(value), value: "" } : { score: "", value };
@@ -38,13 +57,20 @@ export function ScoreInput({
 }) {
   const problem = scoreProblem(config, score);
   if (config?.type === "categorical") {
+    const thumbs = isThumbs(config);
     return (
-      <div className="segmented" role="group" aria-label="Category" data-testid="feedback-categories">
+      <div className="segmented" role="group" aria-label="Category" data-testid="feedback-categories" style={{ alignSelf: "flex-start" }}>
         {(config.categories ?? []).map((c) => {
           const picked = typeof c.value === "number" ? score === String(c.value) : value === c.value;
           return (
-            <button key={String(c.value)} type="button" aria-pressed={picked} onClick={() => onChange(categoryPick(c.value))}>
-              {c.label || String(c.value)}
+            <button
+              key={String(c.value)}
+              type="button"
+              aria-pressed={picked}
+              aria-label={thumbs && !c.label ? (Number(c.value) === 1 ? "Thumbs up" : "Thumbs down") : undefined}
+              onClick={() => onChange(categoryPick(c.value))}
+            >
+              {c.label || (thumbs ? <Thumb up={Number(c.value) === 1} /> : String(c.value))}
             </button>
           );
         })}

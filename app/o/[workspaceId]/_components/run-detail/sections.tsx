@@ -108,11 +108,41 @@ export function MetadataSection({ run }: { run: RunFull }) {
 const MAX_EVENTS = 300;
 
 /** The run's events (streamed tokens, retries, custom events) with their offset from the start. */
+/** A streamed token's text (whitespace made visible), or the event's arguments as JSON. */
+function EventDetails({ event, first }: { event: { name?: string; kwargs?: unknown }; first: boolean }) {
+  const kwargs = event.kwargs as { token?: unknown; chunk?: unknown; idx?: unknown } | undefined;
+  if (event.name === "new_token") {
+    // The langsmith SDKs leave the token's text out of the events they upload.
+    if (typeof kwargs?.token !== "string")
+      return (
+        <span className="faint" title="The client that sent this run left the token's text out of its events.">
+          {first ? "first token · text not sent" : "text not sent"}
+        </span>
+      );
+    return (
+      <span className={styles.token} data-testid="event-token" title={JSON.stringify(kwargs.token)}>
+        {kwargs.token === "" ? <span className="faint">(empty)</span> : kwargs.token.replace(/ /g, "·").replace(/\n/g, "↵")}
+      </span>
+    );
+  }
+  return kwargs === undefined ? null : <code>{JSON.stringify(kwargs).slice(0, 300)}</code>;
+}
+
 export function EventsSection({ run }: { run: RunFull }) {
   const events = (Array.isArray(run.events) ? run.events : []) as { name?: string; time?: string; kwargs?: unknown }[];
   if (events.length === 0) return <p className="muted">No events recorded.</p>;
+  const tokens = events.flatMap((e) => {
+    const token = (e.kwargs as { token?: unknown } | undefined)?.token;
+    return e.name === "new_token" && typeof token === "string" ? [token] : [];
+  });
   return (
     <div className={styles.sectionBody}>
+      {tokens.length > 1 && (
+        <div data-testid="streamed-text">
+          <h3 className={styles.sectionTitle}>Streamed text ({tokens.length} tokens)</h3>
+          <p className={styles.streamed}>{tokens.join("")}</p>
+        </div>
+      )}
       <table className={`table ${styles.events}`}>
         <thead>
           <tr>
@@ -130,7 +160,9 @@ export function EventsSection({ run }: { run: RunFull }) {
                   ? `+${formatLatency(Math.max(0, secondsBetween(run.start_time, typeof e.time === "string" && !/[zZ]|[+-]\d\d:?\d\d$/.test(e.time) ? `${e.time}Z` : e.time) ?? 0))}`
                   : "–"}
               </td>
-              <td className={styles.eventKwargs}>{e.kwargs === undefined ? "" : <code>{JSON.stringify(e.kwargs).slice(0, 300)}</code>}</td>
+              <td className={styles.eventKwargs}>
+                <EventDetails event={e} first={e.name === "new_token" && events.findIndex((x) => x.name === "new_token") === i} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -6,6 +6,7 @@ import { useTRPC, useTRPCClient } from "@/app/trpc-client";
 import type { RouterOutputs } from "@/app/trpc-types";
 import { JsonView } from "../../_components/conversation/json-view";
 import { formatCount, formatExactTime, relativeTime, shortId } from "../../_components/format";
+import { JsonCell } from "../../_components/json-cell";
 import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
 import { download } from "../../_components/download";
 import styles from "../datasets.module.css";
@@ -15,12 +16,6 @@ import { examplesCsv, examplesJsonl } from "./export";
 type ExampleView = RouterOutputs["datasets"]["examples"][number];
 
 const PAGE = 50;
-
-function preview(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  const text = JSON.stringify(value);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
 
 const splitsOf = (e: ExampleView) => {
   const s = e.metadata?.dataset_split;
@@ -230,10 +225,10 @@ export function ExamplesTab({ workspaceId, datasetId, total }: { workspaceId: st
               onClick={() => setPanel({ kind: "view", example: e })}
             >
               <td>
-                <div className={styles.preview}>{preview(e.inputs)}</div>
+                <JsonCell value={e.inputs} />
               </td>
               <td>
-                <div className={styles.preview}>{preview(e.outputs)}</div>
+                <JsonCell value={e.outputs} />
               </td>
               <td>
                 {splitsOf(e).map((s) => (

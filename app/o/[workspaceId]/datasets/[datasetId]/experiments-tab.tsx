@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { axisLabels, scoreTicks } from "../../_components/charts/ticks";
 import { useTRPC } from "@/app/trpc-client";
 import type { RouterOutputs } from "@/app/trpc-types";
 import {
@@ -47,6 +48,8 @@ function ScoreChart({ experiments, keys }: { experiments: Experiment[]; keys: st
     .filter((e) => e.feedback[key]?.avg != null)
     .sort((a, b) => a.start_time.localeCompare(b.start_time))
     .map((e) => ({ name: e.name, when: formatTime(e.start_time), score: e.feedback[key]!.avg }));
+  const ticks = scoreTicks(points.map((p) => p.score!));
+  const labels = new Map(axisLabels(`feedback:${key}`, ticks).map((label, i) => [ticks[i], label]));
   return (
     <div className={`card ${styles.chartCard}`}>
       <div className="row">
@@ -60,10 +63,18 @@ function ScoreChart({ experiments, keys }: { experiments: Experiment[]; keys: st
       </div>
       <div style={{ height: 160 }}>
         <ResponsiveContainer>
-          <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: -16 }}>
+          <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
             <CartesianGrid stroke="var(--border)" vertical={false} />
             <XAxis dataKey="when" tick={{ fontSize: 11, fill: "var(--muted)" }} stroke="var(--border)" />
-            <YAxis tick={{ fontSize: 11, fill: "var(--muted)" }} stroke="var(--border)" domain={["auto", "auto"]} />
+            <YAxis
+              tick={{ fontSize: 11, fill: "var(--muted)" }}
+              stroke="var(--border)"
+              domain={[ticks[0], ticks[ticks.length - 1]]}
+              ticks={ticks}
+              interval={0}
+              width={40}
+              tickFormatter={(v: number) => labels.get(v) ?? String(v)}
+            />
             <Tooltip
               contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", fontSize: 12 }}
               formatter={(value) => [Number(value).toFixed(3), key]}

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import type { RunSummary } from "@/app/trpc-types";
 import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } from "../../_components/format";
@@ -84,6 +84,17 @@ function RunsPage() {
 
   const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
   const [columns, toggleColumn] = useListColumns(params, setParams);
+  const [tableWidth, setTableWidth] = useState(0);
+  const contentRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = contentRef.current;
+    if (!el) return;
+    const measure = () => setTableWidth(el.clientWidth - 40);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [project.isError]);
   const [checkedIds, setCheckedIds] = useState<ReadonlySet<string>>(new Set());
   const checked = useMemo(
     () => ({
@@ -154,7 +165,7 @@ function RunsPage() {
 
   return (
     <div className={`${styles.layout} ${selectedId ? styles.layoutWithDetail : ""}`}>
-      <div className={styles.content}>
+      <div className={styles.content} ref={contentRef}>
         <div className="page-header">
           <div className="col" style={{ gap: 2, minWidth: 0, flex: "1 1 220px" }}>
             <div className="crumbs">
@@ -282,7 +293,7 @@ function RunsPage() {
               ) : (
                 <RunsTable
                   runs={rows}
-                  columns={selectedId ? besidePanel(columns) : columns}
+                  columns={selectedId ? besidePanel(columns, tableWidth) : columns}
                   sort={sort}
                   onSort={(by) => setParams({ sort: nextSort(sort, by) })}
                   hasMore={!!hasNextPage}

@@ -210,8 +210,21 @@ export function nextSort(current: RunSort | undefined, by: RunSort["by"]): strin
   return current.dir === "desc" ? `${by}:asc` : null;
 }
 
-/** Beside the run panel there is room for the name and the numbers: those of the chosen columns. */
-export const besidePanel = (columns: RunColumn[]) => columns.filter((c) => c.key === "name" || c.num);
+/**
+ * Beside the run panel: the name and the input preview (so runs of one name can be told apart),
+ * narrowed, then as many of the chosen number columns as the room left takes.
+ */
+export function besidePanel(columns: RunColumn[], width: number): RunColumn[] {
+  const kept = new Map<string, RunColumn>();
+  for (const c of columns) if (c.key === "name" || c.key === "input") kept.set(c.key, { ...c, min: 140, grow: 1 });
+  let room = width - 32 - [...kept.values()].reduce((sum, c) => sum + c.min, 0);
+  for (const c of columns)
+    if (c.num && c.min <= room) {
+      kept.set(c.key, c);
+      room -= c.min;
+    }
+  return columns.filter((c) => kept.has(c.key)).map((c) => kept.get(c.key)!);
+}
 
 const STORAGE_KEY = "tl-run-columns";
 

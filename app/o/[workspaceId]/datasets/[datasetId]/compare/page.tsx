@@ -110,7 +110,7 @@ export default function ComparePage({ params }: { params: Promise<{ workspaceId:
   return (
     <div className="page">
       {header}
-      <Summaries comparison={data} onBaseline={(id) => set({ baseline: id })} />
+      <Summaries comparison={data} onBaseline={(id) => set({ baseline: id })} onKey={(key) => set({ key })} />
       {pairwise.data ? (
         <div className="card" style={{ padding: "8px 12px" }}>
           <WinRates summary={pairwise.data} />

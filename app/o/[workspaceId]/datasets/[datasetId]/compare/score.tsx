@@ -26,11 +26,23 @@ export function Delta({ value }: { value: number | null | undefined }) {
   );
 }
 
-/** One key's score in a cell: the mean, with ± spread over repetitions. */
+/** A score's colour: on a 0–1 scale, green from 0.8, amber from 0.5, red below; other scales stay neutral. */
+export function scoreTone(value: number | null | undefined): "good" | "fair" | "poor" | null {
+  if (value == null || value < 0 || value > 1) return null;
+  return value >= 0.8 ? "good" : value >= 0.5 ? "fair" : "poor";
+}
+const TONE_CLASS = { good: styles.chipGood, fair: styles.chipFair, poor: styles.chipPoor };
+export const toneClass = (value: number | null | undefined) => {
+  const tone = scoreTone(value);
+  return tone ? TONE_CLASS[tone] : "";
+};
+
+/** One key's score in a cell: the mean (coloured by its value), with ± spread over repetitions. */
 export function ScoreChip({ name, mean, spread, n }: { name: string; mean: number; spread: number; n: number }) {
   return (
     <span
-      className={styles.chip}
+      className={`${styles.chip} ${toneClass(mean)}`}
+      data-tone={scoreTone(mean) ?? undefined}
       title={n > 1 ? `${name}: mean ${mean} over ${n} repetitions, spread ${spread.toFixed(3)}` : `${name}: ${mean}`}
     >
       <span className="faint">{name}</span> {mean.toFixed(2)}

@@ -1,13 +1,83 @@
 import type { RouterOutputs } from "@/app/trpc-types";
 import { formatCost, formatLatency, formatPercent, formatTokens } from "../../../_components/format";
 import { PALETTE } from "../../../_components/charts/palette";
-import { Delta } from "./score";
+import { Delta, toneClass } from "./score";
 import styles from "./compare.module.css";
 
 type Comparison = RouterOutputs["experiments"]["compare"];
+type Summary = Comparison["experiments"][number];
 
-/** One card per experiment: its score on the chosen key against the baseline, verdict counts, cost and speed. */
-export function Summaries({ comparison, onBaseline }: { comparison: Comparison; onBaseline: (id: string) => void }) {
+/** Every feedback key of one experiment: its mean (coloured), the change and the example verdicts against the baseline. */
+function KeyTable({
+  summary,
+  keys,
+  chosen,
+  against,
+  onKey,
+}: {
+  summary: Summary;
+  keys: string[];
+  chosen: string | null;
+  against: boolean;
+  onKey: (key: string) => void;
+}) {
+  return (
+    <table className={styles.keyTable} data-testid="summary-keys">
+      <tbody>
+        {keys.map((key) => {
+          const avg = summary.feedback[key]?.avg;
+          const v = summary.verdicts_by_key[key];
+          return (
+            <tr
+              key={key}
+              className={key === chosen ? styles.keyChosen : ""}
+              aria-current={key === chosen ? "true" : undefined}
+              onClick={() => onKey(key)}
+              title={`Show ${key}`}
+              data-key={key}
+            >
+              <td>{key}</td>
+              <td>
+                {avg == null ? (
+                  <span className="faint">–</span>
+                ) : (
+                  <span className={`${styles.chip} ${toneClass(avg)}`}>{avg.toFixed(2)}</span>
+                )}
+              </td>
+              {against && (
+                <>
+                  <td style={{ minWidth: 46, textAlign: "right" }}>
+                    <Delta value={summary.delta[key]} />
+                  </td>
+                  <td className={v?.better ? styles.up : "faint"} data-testid="key-better">
+                    {v?.better ?? 0} better
+                  </td>
+                  <td className={v?.worse ? styles.down : "faint"} data-testid="key-worse">
+                    {v?.worse ?? 0} worse
+                  </td>
+                </>
+              )}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * One card per experiment: every feedback key's mean against the baseline with its better/worse
+ * counts (a click picks the key the table judges by), cost and speed.
+ */
+export function Summaries({
+  comparison,
+  onBaseline,
+  onKey,
+}: {
+  comparison: Comparison;
+  onBaseline: (id: string) => void;
+  onKey: (key: string) => void;
+}) {
   const key = comparison.score_key;
   const several = comparison.experiments.length > 1;
   return (
@@ -40,22 +110,9 @@ export function Summaries({ comparison, onBaseline }: { comparison: Comparison; 
               )}
               {!baseline && key && <Delta value={e.delta[key]} />}
             </div>
-            {several && !baseline && key && (
-              <div className="row" style={{ gap: 10, fontSize: 12 }}>
-                <span className={styles.up}>{e.verdicts.better} better</span>
-                <span className={styles.down}>{e.verdicts.worse} worse</span>
-                <span className="muted">{e.verdicts.same} same</span>
-              </div>
+            {comparison.keys.length > 0 && (
+              <KeyTable summary={e} keys={comparison.keys} chosen={key} against={several && !baseline} onKey={onKey} />
             )}
-            <div className={styles.summaryFacts}>
-              {Object.entries(e.feedback)
-                .filter(([k]) => k !== key)
-                .map(([k, f]) => (
-                  <span key={k}>
-                    {k} {f.avg == null ? "–" : f.avg.toFixed(2)}
-                  </span>
-                ))}
-            </div>
             <div className={styles.summaryFacts}>
               <span>p50 {formatLatency(e.latency_p50)}</span>
               <span>{formatTokens(e.total_tokens)} tokens</span>

@@ -6,6 +6,7 @@ import { useSearchParams } from "next/navigation";
 import { use, useCallback, useEffect, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { RunDetail } from "../../../_components/run-detail";
+import { TraceOutline } from "../../../projects/[projectId]/trace-outline";
 import { EmptyState, ErrorState, LoadingState } from "../../../_components/ui";
 import { ProgressBar } from "../../../_components/progress-bar";
 import styles from "../../queues.module.css";
@@ -13,8 +14,8 @@ import { DatasetPanel } from "./dataset-panel";
 import { RubricForm, type Answer } from "./rubric-form";
 
 /**
- * A reviewer's workspace: one run at a time (reserved for them), its conversation and reference
- * output beside the rubric. The runs seen in this visit are a history that ←/→ walk through; →
+ * A reviewer's workspace: one run at a time (reserved for them), its trace as a tree (any step
+ * opens below it: conversation, tool results), its reference output, beside the rubric. The runs seen in this visit are a history that ←/→ walk through; →
  * past the end asks for the next run.
  */
 export default function ReviewPage({ params }: { params: Promise<{ workspaceId: string; queueId: string }> }) {
@@ -26,6 +27,8 @@ export default function ReviewPage({ params }: { params: Promise<{ workspaceId: 
   const [position, setPosition] = useState(0);
   const [finished, setFinished] = useState(false);
   const [datasetOpen, setDatasetOpen] = useState(false);
+  // The step of the trace shown beside the rubric (the reviewed run unless another was picked in the tree).
+  const [shownRun, setShownRun] = useState<{ item: string; run: string } | null>(null);
   const queue = useQuery(trpc.queues.get.queryOptions({ workspaceId, queueId }));
   const itemId = history[position];
   const review = useQuery({ ...trpc.queues.review.queryOptions({ workspaceId, queueId, itemId }), enabled: !!itemId });
@@ -103,7 +106,8 @@ export default function ReviewPage({ params }: { params: Promise<{ workspaceId: 
       </div>
     );
   const r = review.data;
-  if (!r)
+  const shown = r && shownRun?.item === r.item_id ? shownRun.run : r?.run.id;
+  if (!r || !shown)
     return (
       <div className="page">
         {header}
@@ -136,7 +140,22 @@ export default function ReviewPage({ params }: { params: Promise<{ workspaceId: 
               <pre>{JSON.stringify(r.reference_outputs, null, 2)}</pre>
             </div>
           )}
-          <RunDetail key={r.run.id} workspaceId={workspaceId} runId={r.run.id} blind={r.my_status !== "completed"} />
+          <TraceOutline
+            key={`outline-${r.item_id}`}
+            workspaceId={workspaceId}
+            traceId={r.run.trace_id}
+            selectedId={shown}
+            onSelect={(id) => setShownRun({ item: r.item_id, run: id })}
+          />
+          {shown !== r.run.id && (
+            <div className="row" style={{ margin: "8px 0" }} data-testid="viewing-child">
+              <span className="muted">Showing a step of the trace; the review is of the whole run.</span>
+              <button type="button" className="btn btn-sm" onClick={() => setShownRun(null)}>
+                Back to the reviewed run
+              </button>
+            </div>
+          )}
+          <RunDetail key={shown} workspaceId={workspaceId} runId={shown} blind={r.my_status !== "completed"} />
         </div>
         <RubricForm
           key={r.item_id}

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { RouterOutputs } from "@/app/trpc-types";
+import { Markdown } from "../../../_components/conversation/markdown";
 import styles from "../../queues.module.css";
 
 type Queue = RouterOutputs["queues"]["get"];
@@ -170,7 +171,11 @@ export function RubricForm({
   };
   return (
     <form ref={form} className={`card ${styles.rubric}`} onSubmit={submit} aria-label="Rubric">
-      {queue.rubric_instructions && <div className="muted">{queue.rubric_instructions}</div>}
+      {queue.rubric_instructions && (
+        <div className={styles.instructions} data-testid="rubric-instructions">
+          <Markdown text={queue.rubric_instructions} />
+        </div>
+      )}
       {review.my_status && (
         <div className="badge badge-ok" role="status">
           {review.my_status === "completed" ? "You reviewed this run: submitting again replaces your answers." : "You skipped this run."}

@@ -7,9 +7,10 @@ import { useParams } from "next/navigation";
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { formatCost, formatLatency, formatTime, formatTokens } from "../../../../_components/format";
+import { rangeTicks } from "../../../../_components/charts/ticks";
 import { RunDetail } from "../../../../_components/run-detail";
 import { ResizeHandle, usePanelWidth } from "../../../../_components/resize-handle";
-import { EmptyState, ErrorState, LoadingState, runTypeColor } from "../../../../_components/ui";
+import { EmptyState, ErrorState, isNotFound, LoadingState, MissingState, runTypeColor } from "../../../../_components/ui";
 import { useUrlState } from "../../../../_components/url-state";
 import { ShareButton } from "./share-button";
 import styles from "./trace.module.css";
@@ -36,13 +37,15 @@ function msLabel(ms: number): string {
   return formatLatency(ms / 1000);
 }
 
-/** Ticks at each third of the trace, and its end. */
+/** Round ticks over the trace's duration (never one too close to the end), and its end. */
 function Axis({ span }: { span: number }) {
+  // Three round steps at most, and none in the last quarter where the end's label sits.
+  const ticks = rangeTicks(0, span, 3).filter((t) => t / span <= 0.72);
   return (
-    <div className={styles.axis} style={{ marginRight: 16 }}>
-      {[0, 1 / 3, 2 / 3].map((f) => (
-        <div key={f} className={styles.tick} style={{ left: `${f * 100}%` }}>
-          {msLabel(span * f)}
+    <div className={styles.axis} style={{ marginRight: 16 }} data-testid="trace-axis">
+      {ticks.map((t) => (
+        <div key={t} className={styles.tick} style={{ left: `${(t / span) * 100}%` }}>
+          {t === 0 ? "0" : msLabel(t)}
         </div>
       ))}
       <div className={`${styles.tick} ${styles.tickEnd}`}>{msLabel(span)}</div>
@@ -50,15 +53,10 @@ function Axis({ span }: { span: number }) {
   );
 }
 
-/** Model, tokens, cost and time to first token of a run, where it has them. */
+/** Tokens, cost and time to first token of a run, where it has them (never cut: the model chip gives way first). */
 function RunChips({ run }: { run: TraceRun }) {
   return (
     <span className={styles.chips}>
-      {run.model ? (
-        <span className={styles.chip} title={`Model: ${run.model}`}>
-          {run.model}
-        </span>
-      ) : null}
       {run.total_tokens ? (
         <span className={styles.stat} title={`${run.total_tokens} tokens`}>
           {formatTokens(run.total_tokens)} tok
@@ -150,6 +148,11 @@ function TraceRow({
         <span className={styles.name} title={run.name}>
           {run.name}
         </span>
+        {run.model ? (
+          <span className={styles.chip} title={`Model: ${run.model}`}>
+            {run.model}
+          </span>
+        ) : null}
         {failed ? (
           <span className="badge badge-error" style={{ flex: "none" }}>
             error
@@ -275,6 +278,22 @@ function TraceView() {
   };
 
   if (query.isPending) return <LoadingState label="Loading trace…" />;
+  if (query.isError && isNotFound(query.error))
+    return (
+      <div className="page">
+        <MissingState
+          title="This trace is missing"
+          action={
+            <Link className="btn btn-sm" href={`/o/${workspaceId}/projects/${projectId}`}>
+              Back to the project
+            </Link>
+          }
+        >
+          No trace <code>{traceId}</code> is stored in this workspace: it may have been deleted, passed its retention period, or the link is
+          wrong.
+        </MissingState>
+      </div>
+    );
   if (query.isError)
     return (
       <div className="page">

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 
 /** Share the trace through a public read-only link: create, copy, revoke. */
@@ -10,6 +10,25 @@ export function ShareButton({ workspaceId, runId }: { workspaceId: string; runId
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const [copied, setCopied] = useState(false);
+  // Closes on Escape, a click outside, or focus moving elsewhere (e.g. into Find).
+  const wrap = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: Event) => {
+      if (wrap.current && !wrap.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setOpen(false);
+    };
+    document.addEventListener("mousedown", outside);
+    document.addEventListener("focusin", outside);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", outside);
+      document.removeEventListener("focusin", outside);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
   const input = { workspaceId, kind: "run" as const, id: runId };
   const current = useQuery({ ...trpc.sharing.get.queryOptions(input), enabled: open });
   const refresh = () => client.invalidateQueries({ queryKey: trpc.sharing.get.queryKey(input) });
@@ -24,7 +43,7 @@ export function ShareButton({ workspaceId, runId }: { workspaceId: string; runId
     setTimeout(() => setCopied(false), 1500);
   };
   return (
-    <div className="menu-wrap">
+    <div className="menu-wrap" ref={wrap}>
       <button type="button" className="btn btn-sm" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="share-trace">
         {token ? "Shared" : "Share"}
       </button>
