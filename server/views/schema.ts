@@ -4,7 +4,6 @@ import { SORT_KEYS } from "../runs/sorted";
 
 /** The time ranges the lists offer, newest `last` of them; a custom range is `from`/`to`. */
 export const RELATIVE_RANGES = ["1h", "24h", "7d", "30d"] as const;
-export type RelativeRange = (typeof RELATIVE_RANGES)[number];
 
 const instant = z.iso.datetime({ offset: true, message: "must be an ISO-8601 time" });
 

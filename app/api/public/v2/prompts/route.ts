@@ -8,6 +8,11 @@ export const GET = route({
   access: "read",
   basicAuth: true,
   query: promptListQuery,
+  answers: {
+    contentType: "application/json",
+    description:
+      "A page of prompts in Langfuse's shape: `data` (name, type, versions, labels, tags) and `meta` (page, limit, totalItems, totalPages).",
+  },
   handler: ({ ctx, query }) => listLangfusePrompts(ctx.sql, callerOf(ctx), query),
 });
 
@@ -16,6 +21,10 @@ export const POST = route({
   access: "write",
   basicAuth: true,
   body: promptCreate,
+  answers: {
+    contentType: "application/json",
+    description: "The prompt version in Langfuse's shape (name, version, type, prompt, config, labels, tags).",
+  },
   status: 201,
   handler: ({ ctx, body }) => createLangfusePrompt(ctx.sql, callerOf(ctx), body),
 });

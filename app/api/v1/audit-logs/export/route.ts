@@ -7,6 +7,10 @@ import { exportAuditLogs } from "@/server/audit/service";
 export const GET = route({
   access: "admin",
   query: auditExportQuery,
+  answers: {
+    contentType: "text/csv",
+    description: "The matching audit entries as a CSV or JSON Lines (`format=jsonl`, application/x-ndjson) download.",
+  },
   handler: async ({ ctx, query }) => {
     const file = await exportAuditLogs(ctx.sql, ctx.workspaceId, query);
     return new Response(file.text, {

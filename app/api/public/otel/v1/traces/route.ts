@@ -12,6 +12,10 @@ export const POST = route({
   basicAuth: true,
   ingest: true,
   body: "bytes",
+  answers: {
+    contentType: "application/x-protobuf",
+    description: "An OTLP ExportTraceServiceResponse, in the request's encoding (protobuf or JSON); partial_success names refused spans.",
+  },
   handler: ({ ctx, body }) =>
     exportTraces(ctx.sql, ctx.workspaceId, { bytes: body.bytes, contentType: body.contentType, projectName: ctx.identity.publicKey }),
 });

@@ -10,6 +10,10 @@ export const GET = route({
   basicAuth: true,
   params: z.object({ promptName: z.string() }),
   query: promptQuery,
+  answers: {
+    contentType: "application/json",
+    description: "The prompt version in Langfuse's shape (name, version, type, prompt, config, labels, tags).",
+  },
   handler: ({ ctx, params, query }) => getLangfusePrompt(ctx.sql, callerOf(ctx), params.promptName, query),
 });
 

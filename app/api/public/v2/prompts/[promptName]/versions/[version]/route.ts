@@ -10,6 +10,7 @@ export const PATCH = route({
   basicAuth: true,
   params: z.object({ promptName: z.string(), version: z.coerce.number().int().min(1) }),
   body: promptLabelsUpdate,
+  answers: { contentType: "application/json", description: "The prompt version with its new labels, in Langfuse's shape." },
   handler: ({ ctx, params, body }) => labelLangfusePrompt(ctx.sql, callerOf(ctx), params.promptName, params.version, body.newLabels),
 });
 
