@@ -180,7 +180,9 @@ withTestDatabases(
         const before = all.findIndex((m) => m.name.endsWith("_runs_partitions"));
         for (const m of all.slice(0, before)) await cp(path.join("prisma/migrations", m.name), path.join(dir, m.name), { recursive: true });
         await migrate(database, dir);
-        const ws = (await createWorkspace(db.prisma, "upgrade")).id;
+        // The workspace as the older schema holds it (Prisma Client reads today's columns).
+        const ws = randomUUID();
+        await db.query(sql`INSERT INTO workspaces (id, name) VALUES (${ws}::uuid, 'upgrade')`);
         const ids = [
           uuid7FromTime(Date.UTC(2025, 4, 2)),
           uuid7FromTime(Date.now()),

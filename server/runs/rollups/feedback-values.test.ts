@@ -5,6 +5,7 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { listMigrations, migrate } from "../../db/migrate";
+import type { Sql } from "../../db/client";
 import { sql } from "../../db/sql";
 import { withTestDatabases } from "../../db/test-databases";
 import { AppError } from "../../core/errors";
@@ -52,6 +53,15 @@ withTestDatabases("feedback keys and string values in the rollups' keys", (open)
   });
 });
 
+/** Feedback `k` as the older schema holds it (today's insert writes columns it does not have yet). */
+async function oldFeedback(db: Sql, items: { run_id: string; value: string; score: number }[]): Promise<void> {
+  for (const f of items)
+    await db.query(sql`
+      INSERT INTO feedback (id, workspace_id, run_id, trace_id, project_id, key, score, value, created_at, modified_at)
+      SELECT ${randomUUID()}::uuid, r.workspace_id, r.id, r.trace_id, r.project_id, 'k', ${f.score}, to_jsonb(${f.value}::text), now(), now()
+      FROM runs r WHERE r.id = ${f.run_id}::uuid`);
+}
+
 withTestDatabases(
   "feedback string values in the rollups, from an older install",
   (open) => {
@@ -69,13 +79,13 @@ withTestDatabases(
         const hours = ["2026-05-01T10:00:00Z", "2026-05-01T11:00:00Z", "2026-05-01T11:30:00Z"];
         await ingestRuns(db, ws, { post: ids.map((id, i) => ({ id, name: "r", run_type: "chain", start_time: hours[i] })) });
         const long = wide(600);
-        await insertFeedback(db, ws, [
-          { run_id: ids[0], key: "k", value: long, score: 1 },
-          { run_id: ids[1], key: "k", value: "good", score: 0 },
+        await oldFeedback(db, [
+          { run_id: ids[0], value: long, score: 1 },
+          { run_id: ids[1], value: "good", score: 0 },
         ]);
         await db.query(sql`SELECT rollup_compact()`);
         // One more, left a delta row, with the long value too.
-        await insertFeedback(db, ws, [{ run_id: ids[2], key: "k", value: long, score: 1 }]);
+        await oldFeedback(db, [{ run_id: ids[2], value: long, score: 1 }]);
 
         await migrate(database);
         await compactRollups(db);
