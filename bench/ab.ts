@@ -10,23 +10,16 @@
 import pg from "pg";
 import { startServer, type RunningServer } from "../e2e/harness/server";
 import { cpuMs, memoryOf, processTree } from "./memory";
-import { otlpJsonOf, otlpProtobufOf } from "./otlp";
-import { makeTrace, multipartOf } from "./payloads";
+import { INGEST_MODES, ingestRequest, type IngestMode, type IngestRequest } from "./requests";
 
 const [otherDir, roundsArg] = process.argv.slice(2);
 const ROUNDS = Number(roundsArg ?? 5);
 const REQUESTS = 20; // per mode, build and round
 const CONCURRENCY = 4;
 const pgUrl = process.env.BENCH_DATABASE_URL;
-const MODES = ["multipart", "batch", "otlp-proto", "otlp-json"] as const;
-type Mode = (typeof MODES)[number];
+const MODES = INGEST_MODES;
+type Mode = IngestMode;
 type Build = "new" | "old";
-
-interface Request {
-  path: string;
-  body: BodyInit;
-  contentType: string;
-}
 
 interface Measure {
   perSecond: number;
@@ -35,20 +28,7 @@ interface Measure {
   databaseCpu: number;
 }
 
-/** One request of 10 traces × 10 runs (or spans), encoded before the clock starts. */
-function encode(mode: Mode): Request {
-  const runs = Array.from({ length: 10 }, () => makeTrace("bench-ab", 4, 5)).flat();
-  if (mode === "multipart") {
-    const m = multipartOf(runs);
-    return { path: "/runs/multipart", body: m.body as unknown as BodyInit, contentType: m.contentType };
-  }
-  if (mode === "batch") return { path: "/runs/batch", body: JSON.stringify({ post: runs, patch: [] }), contentType: "application/json" };
-  if (mode === "otlp-proto")
-    return { path: "/otel/v1/traces", body: otlpProtobufOf(runs) as unknown as BodyInit, contentType: "application/x-protobuf" };
-  return { path: "/otel/v1/traces", body: otlpJsonOf(runs), contentType: "application/json" };
-}
-
-async function send(server: RunningServer, request: Request): Promise<void> {
+async function send(server: RunningServer, request: IngestRequest): Promise<void> {
   const r = await fetch(`${server.url}${request.path}`, {
     method: "POST",
     headers: { "x-api-key": server.apiKey, "content-type": request.contentType },
@@ -74,7 +54,7 @@ async function backends(server: RunningServer): Promise<number[]> {
 }
 
 /** Runs per second for the requests at CONCURRENCY, and the CPU time they cost. */
-async function measure(server: RunningServer, requests: Request[]): Promise<Measure> {
+async function measure(server: RunningServer, requests: IngestRequest[]): Promise<Measure> {
   const cpu = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuMs(pid)]));
   const tree = processTree(server.pid);
   const before = { server: cpu(tree), database: cpu(await backends(server)) };
@@ -134,7 +114,7 @@ async function main() {
   };
   const figures = Object.fromEntries(MODES.map((m) => [m, { new: [], old: [] }])) as unknown as Record<Mode, Record<Build, Measure[]>>;
   try {
-    for (const mode of MODES) for (const server of Object.values(builds)) await send(server, encode(mode)); // warm-up
+    for (const mode of MODES) for (const server of Object.values(builds)) await send(server, ingestRequest(mode, "bench-ab")); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       for (const mode of MODES) {
         const order: Build[] = round % 2 === 0 ? ["new", "old"] : ["old", "new"];
@@ -142,7 +122,7 @@ async function main() {
           figures[mode][build].push(
             await measure(
               builds[build],
-              Array.from({ length: REQUESTS }, () => encode(mode)),
+              Array.from({ length: REQUESTS }, () => ingestRequest(mode, "bench-ab")),
             ),
           );
         const line = (m: Measure) => `${m.perSecond.toFixed(0).padStart(6)}/s ${cpuTotal(m).toFixed(1).padStart(6)} ms cpu`;

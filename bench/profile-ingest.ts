@@ -8,24 +8,11 @@ import path from "node:path";
 import pg from "pg";
 import { startServer } from "../e2e/harness/server";
 import { cpuMs, processTree } from "./memory";
-import { otlpJsonOf, otlpProtobufOf } from "./otlp";
-import { makeTrace, multipartOf } from "./payloads";
+import { ingestRequest, type IngestMode, type IngestRequest } from "./requests";
 
-const mode = process.argv[2] ?? "multipart";
+const mode = (process.argv[2] ?? "multipart") as IngestMode;
 const REQUESTS = Number(process.argv[3] ?? 200);
 const pgUrl = process.env.BENCH_DATABASE_URL ?? null;
-
-function encode(): { path: string; body: BodyInit; contentType: string } {
-  const runs = Array.from({ length: 10 }, () => makeTrace("profile", 4, 5)).flat();
-  if (mode === "multipart") {
-    const m = multipartOf(runs);
-    return { path: "/runs/multipart", body: m.body as unknown as BodyInit, contentType: m.contentType };
-  }
-  if (mode === "batch") return { path: "/runs/batch", body: JSON.stringify({ post: runs, patch: [] }), contentType: "application/json" };
-  if (mode === "otlp-proto")
-    return { path: "/otel/v1/traces", body: otlpProtobufOf(runs) as unknown as BodyInit, contentType: "application/x-protobuf" };
-  return { path: "/otel/v1/traces", body: otlpJsonOf(runs), contentType: "application/json" };
-}
 
 async function backendPids(url: string | undefined): Promise<number[]> {
   if (!url) return [];
@@ -74,7 +61,7 @@ async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), "tl-prof-"));
   process.env.E2E_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${dir}`;
   const server = await startServer({ databaseUrl: pgUrl, unclaimed: true });
-  const send = async (r: ReturnType<typeof encode>) => {
+  const send = async (r: IngestRequest) => {
     const res = await fetch(`${server.url}${r.path}`, {
       method: "POST",
       headers: { "x-api-key": server.apiKey, "content-type": r.contentType },
@@ -83,8 +70,8 @@ async function main() {
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${res.status} ${text}`);
   };
-  for (let i = 0; i < 10; i++) await send(encode());
-  const requests = Array.from({ length: REQUESTS }, encode);
+  for (let i = 0; i < 10; i++) await send(ingestRequest(mode, "profile"));
+  const requests = Array.from({ length: REQUESTS }, () => ingestRequest(mode, "profile"));
   const cpu = (pids: number[]) => pids.reduce((s, p) => s + cpuMs(p), 0);
   const tree = processTree(server.pid);
   const dbPids = await backendPids(server.databaseUrl);

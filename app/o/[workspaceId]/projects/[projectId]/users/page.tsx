@@ -9,6 +9,7 @@ import { formatCost, formatCount, formatTokens, relativeTime } from "../../../_c
 import { EmptyState, ErrorState, LoadingState } from "../../../_components/ui";
 import { useUrlState } from "../../../_components/url-state";
 import { SearchBox, TimeRange } from "../list-controls";
+import { ProjectSubpage } from "../project-subpage";
 import { rangeBounds } from "../view-state";
 import controls from "../list-controls.module.css";
 import styles from "./users.module.css";
@@ -40,7 +41,6 @@ function UsersPage() {
   const [by, dir] = (params.get("sort") ?? "last_seen:desc").split(":") as [SortBy, "asc" | "desc"];
   const offset = Number(params.get("offset") ?? 0) || 0;
   const { startTime, endTime } = rangeBounds(params);
-  const project = useQuery(trpc.projects.get.queryOptions({ workspaceId, projectId }));
   const users = useQuery({
     ...trpc.runs.users.queryOptions({
       workspaceId,
@@ -59,22 +59,17 @@ function UsersPage() {
   const total = users.data?.total ?? 0;
 
   return (
-    <div className="page" style={{ display: "flex", flexDirection: "column", gap: 12 }}>
-      <div className="page-header">
-        <div className="col" style={{ gap: 2, minWidth: 0 }}>
-          <div className="crumbs">
-            <Link href={`/o/${workspaceId}/projects`}>Projects</Link>
-            <span className="sep">/</span>
-            <Link href={`/o/${workspaceId}/projects/${projectId}`}>{project.data?.name ?? "…"}</Link>
-            <span className="sep">/</span>
-          </div>
-          <h1>Users</h1>
-          <div className="subtitle">
-            End users named by their traces&apos; metadata: <code>user_id</code>, <code>ls_user_id</code>, OpenTelemetry&apos;s{" "}
-            <code>user.id</code> or Langfuse&apos;s <code>userId</code>.
-          </div>
-        </div>
-      </div>
+    <ProjectSubpage
+      workspaceId={workspaceId}
+      projectId={projectId}
+      title="Users"
+      subtitle={
+        <>
+          End users named by their traces&apos; metadata: <code>user_id</code>, <code>ls_user_id</code>, OpenTelemetry&apos;s{" "}
+          <code>user.id</code> or Langfuse&apos;s <code>userId</code>.
+        </>
+      }
+    >
       <div className={controls.controls}>
         <SearchBox value={search} onChange={(q) => setParams({ q: q || null, offset: null })} placeholder="Search user ids…" />
         <span className="grow" />
@@ -171,7 +166,7 @@ function UsersPage() {
           </button>
         </div>
       ) : null}
-    </div>
+    </ProjectSubpage>
   );
 }
 

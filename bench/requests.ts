@@ -1,0 +1,24 @@
+import { otlpJsonOf, otlpProtobufOf } from "./otlp";
+import { makeTrace, multipartOf } from "./payloads";
+
+export const INGEST_MODES = ["multipart", "batch", "otlp-proto", "otlp-json"] as const;
+export type IngestMode = (typeof INGEST_MODES)[number];
+
+export interface IngestRequest {
+  path: string;
+  body: BodyInit;
+  contentType: string;
+}
+
+/** One ingest request of 10 traces × 10 runs (or spans) as the SDKs send them, encoded before any clock starts. */
+export function ingestRequest(mode: IngestMode, project = "bench"): IngestRequest {
+  const runs = Array.from({ length: 10 }, () => makeTrace(project, 4, 5)).flat();
+  if (mode === "multipart") {
+    const m = multipartOf(runs);
+    return { path: "/runs/multipart", body: m.body as unknown as BodyInit, contentType: m.contentType };
+  }
+  if (mode === "batch") return { path: "/runs/batch", body: JSON.stringify({ post: runs, patch: [] }), contentType: "application/json" };
+  if (mode === "otlp-proto")
+    return { path: "/otel/v1/traces", body: otlpProtobufOf(runs) as unknown as BodyInit, contentType: "application/x-protobuf" };
+  return { path: "/otel/v1/traces", body: otlpJsonOf(runs), contentType: "application/json" };
+}
