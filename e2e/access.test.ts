@@ -16,11 +16,14 @@ import { teammate } from "./harness/team";
 /**
  * The routes classified `read` that answer a POST or DELETE: reads sent as POST (queries, charts,
  * exports), and what any member does for themselves (their personal keys, leaving the workspace,
- * liking a prompt). Adding one here is a decision the review sees.
+ * liking a prompt, their private saved views — shared ones the views service refuses to viewers).
+ * Adding one here is a decision the review sees.
  */
 const READS_BY_POST = [
   "DELETE /api/v1/api-key/{keyId}",
   "DELETE /api/v1/members/{userId}",
+  "DELETE /api/v1/views/{viewId}",
+  "PATCH /api/v1/views/{viewId}",
   "POST /api/v1/annotation-queues/{queueId}/export",
   "POST /api/v1/api-key",
   "POST /api/v1/charts",
@@ -32,6 +35,7 @@ const READS_BY_POST = [
   "POST /api/v1/runs/stats",
   "POST /api/v1/sessions/{sessionId}/charts",
   "POST /api/v1/sessions/{sessionId}/dashboard",
+  "POST /api/v1/views",
   "POST /api/v2/datasets/{datasetId}/experiment-runs",
   "POST /api/v2/runs/query",
   "POST /api/v2/sql/query",

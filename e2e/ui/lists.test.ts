@@ -149,8 +149,8 @@ test("the time range bounds the runs list and stays in the address; the search b
     const d = new Date(ms);
     return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
   };
-  await page.getByLabel("From").fill(local(Date.now() - 4 * DAY));
-  await page.getByLabel("To").fill(local(Date.now() - 2 * DAY));
+  await page.getByLabel("From", { exact: true }).fill(local(Date.now() - 4 * DAY));
+  await page.getByLabel("To", { exact: true }).fill(local(Date.now() - 2 * DAY));
   await rows().filter({ hasText: "nightly-batch" }).waitFor();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="run-row"]').length === 1);
   assert.match(page.url(), /from=.*&to=/);
