@@ -10,11 +10,11 @@ export const KNOWN_FAILURES = [
   [/^test_otel_trace_attributes$/, "the OTLP exporter cannot load: the index lacks opentelemetry-exporter-otlp-common 0.66b0"],
   [
     /^test_pull_prompt_include_model$/,
-    "builds the prompt's OpenAI model: needs langchain_openai and OPENAI_API_KEY (the 0.14 client also wants the key passed as a secret)",
+    "builds the prompt's ChatOpenAI: needs langchain_openai (whose langchain_core chat models import langchain-protocol, not in the index) and an OpenAI key",
   ],
   [
     /^test_convert_to_(openai|anthropic)_format$/,
-    "client-side conversion, no server call: needs langchain_openai and an OpenAI key for ChatOpenAI() / langchain_anthropic (not in the index)",
+    "client-side conversion, no server call: needs langchain_openai (langchain-protocol, not in the index) / langchain_anthropic (not in the index)",
   ],
   [
     /^test_update_run_attachments$/,
@@ -23,10 +23,6 @@ export const KNOWN_FAILURES = [
   [
     /^test_fallback_json_serialization$|^test_slow_run_read_multipart$/,
     "client-side, with a released client only (SDK_PY_CLIENT): the test probes the repository source's internals (surrogate escaping, langsmith.client.rqtb_multipart)",
-  ],
-  [
-    /^test_create_chat_example$/,
-    "client-side: langchain_core first imported under an earlier test's freezegun (pydantic.v1 metaclass conflict)",
   ],
 ];
 

@@ -3,7 +3,8 @@
 // Not part of `npm test`: it takes about ten minutes. Prints one figure per file and each failure;
 // exits 1 when a test fails for a reason other than those in scripts/sdk-results.mjs.
 // Everything it needs is in this repository: the proxy, the runners below (jest and pytest, one file at
-// a time) and the Python stand-ins in scripts/sdk-stubs (vcrpy; opentelemetry-semantic-conventions).
+// a time) and, in scripts/sdk-stubs, stand-ins for vcrpy and opentelemetry-semantic-conventions and a
+// pytest plugin that imports langchain_core before any test freezes the clock (sdk_preload.py).
 // Environment: SDK (a langsmith-sdk checkout; default: cloned from SDK_GIT into SDK_WORK/lssdk),
 // SDK_WORK (default $TMPDIR/tracelight-sdk-tests), SDK_PY_CLIENT (the Python client under test: "source",
 // the default, is the checkout's python/langsmith, the one its tests are written for; a pip requirement
@@ -125,7 +126,17 @@ async function pytestFile(name) {
   const result = path.join(out, `pyres-${base}.xml`);
   const source = pyClient === "source";
   const stubs = [path.join(repo, "scripts/sdk-stubs"), ...(source ? [path.join(sdk, "python")] : [])];
-  const args = ["-p", "no:cacheprovider", `--import-mode=${source ? "prepend" : "append"}`, "-o", "timeout=150", "-q", "-rA"];
+  const args = [
+    "-p",
+    "sdk_preload",
+    "-p",
+    "no:cacheprovider",
+    `--import-mode=${source ? "prepend" : "append"}`,
+    "-o",
+    "timeout=150",
+    "-q",
+    "-rA",
+  ];
   args.push(`--junitxml=${result}`, `tests/integration_tests/${file}`);
   const pythonEnv = {
     ...env,
