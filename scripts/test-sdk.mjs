@@ -1,25 +1,33 @@
 // `npm run test:sdk`: the langsmith SDKs' own integration suites (JS, and Python when python3 is here)
-// against a fresh embedded instance of this build, through the logging proxy of ../shared/sdk-tests.
-// Not part of `npm test`: it takes about half an hour. Prints one figure per file and each failure;
+// against a fresh embedded instance of this build, through a logging proxy (scripts/sdk-proxy.mjs).
+// Not part of `npm test`: it takes about ten minutes. Prints one figure per file and each failure;
 // exits 1 when a test fails for a reason other than those in scripts/sdk-results.mjs.
+// Everything it needs is in this repository: the proxy, the runners below (jest and pytest, one file at
+// a time) and, in scripts/sdk-stubs, stand-ins for vcrpy and opentelemetry-semantic-conventions and a
+// pytest plugin that imports langchain_core before any test freezes the clock (sdk_preload.py).
 // Environment: SDK (a langsmith-sdk checkout; default: cloned from SDK_GIT into SDK_WORK/lssdk),
-// SDK_WORK (default $TMPDIR/tracelight-sdk-tests), SDK_VENV (default SDK_WORK/venv),
+// SDK_WORK (default $TMPDIR/tracelight-sdk-tests), SDK_PY_CLIENT (the Python client under test: "source",
+// the default, is the checkout's python/langsmith, the one its tests are written for; a pip requirement
+// such as langsmith==0.14.0 installs that released client instead), SDK_VENV (default SDK_WORK/venv,
+// SDK_WORK/venv-<requirement> for a released client),
 // SDK_JS_FILES / SDK_PY_FILES (space-separated, to run fewer), SDK_PYTHON=off (JS only),
 // SDK_JS=off (Python only), E2E_DATABASE_URL (run on PostgreSQL instead of the embedded database).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, startServer } from "../e2e/harness/server.ts";
+import { startServer } from "../e2e/harness/server.ts";
 import { ensureBuild } from "./ensure-build.mjs";
+import { startProxy } from "./sdk-proxy.mjs";
 import { jestFigures, junitFigures, report } from "./sdk-results.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const shared = path.resolve(repo, process.env.SDK_TESTS_DIR || "../shared/sdk-tests");
 const work = process.env.SDK_WORK || path.join(tmpdir(), "tracelight-sdk-tests");
 const sdk = process.env.SDK || path.join(work, "lssdk");
-const venv = process.env.SDK_VENV || path.join(work, "venv");
+const pyClient = process.env.SDK_PY_CLIENT || "source";
+// One environment per client: the released wheels bring httpx2, with which the source's v2 client fails.
+const venv = process.env.SDK_VENV || path.join(work, pyClient === "source" ? "venv" : `venv-${pyClient.replace(/[^\w.-]+/g, "-")}`);
 const out = path.join(work, `out-${new Date().toISOString().replace(/[:.]/g, "-")}`);
 
 const JS_FILES =
@@ -31,7 +39,7 @@ const JS_DEPS =
   "jest@29 ts-jest@29 @jest/globals@29 typescript@5 dotenv p-queue@6.6.2 @langchain/core@^0.3.72 langchain@^0.3.29 " +
   "@langchain/openai@^0.6.17 @langchain/langgraph@^0.3.6 ai@7.0.36 @ai-sdk/openai@4.0.4 node-fetch@3 @types/jest@29 " +
   "@types/node openai@^6.18.0 @faker-js/faker@^8.4.1 zod@^4.3.6 @ai-sdk/provider@4.0.1";
-// Without their dependencies: opentelemetry-sdk (../shared/sdk-tests/otel-semconv-stub stands in for
+// Without their dependencies: opentelemetry-sdk (scripts/sdk-stubs/opentelemetry/semconv stands in for
 // opentelemetry-semantic-conventions) and langchain-core (the prompt suites use langchain_core.prompts, which
 // runs without langchain-protocol); the index may lack both.
 const PY_DEPS =
@@ -39,6 +47,10 @@ const PY_DEPS =
   "typing_extensions pytest pytest-asyncio pytest-timeout pytest-mock freezegun pyyaml wrapt yarl multidict six uvicorn " +
   "fastapi opentelemetry-api opentelemetry-proto opentelemetry-exporter-otlp-proto-common googleapis-common-protos protobuf";
 const PY_NO_DEPS = "opentelemetry-sdk opentelemetry-exporter-otlp-proto-http langchain-core jsonpatch jsonpointer tenacity";
+// The SDK's own jest config without its retry set-up (a failure shows the first time), one worker.
+const JEST_CONFIG = `const base = require("./jest.config.cjs");
+module.exports = { ...base, setupFilesAfterEnv: [], testPathIgnorePatterns: ["\\\\.vitesttest\\\\."], maxWorkers: 1 };
+`;
 
 const words = (text) => text.split(/\s+/).filter(Boolean);
 const run = (command, args, options = {}) => spawnSync(command, args, { stdio: "inherit", ...options }).status === 0;
@@ -47,10 +59,6 @@ const fail = (message) => {
   process.exit(1);
 };
 
-if (!existsSync(path.join(shared, "run-js.sh")))
-  fail(
-    `the shared runner scripts are missing: expected ${shared} (run-js.sh, run-py.sh, proxy.mjs) beside this repository, as CI has them; set SDK_TESTS_DIR to use another folder.`,
-  );
 mkdirSync(out, { recursive: true });
 prepareSdk();
 const python = process.env.SDK_PYTHON !== "off" && preparePython();
@@ -58,31 +66,21 @@ ensureBuild();
 
 const started = Date.now();
 const server = await startServer({ databaseUrl: process.env.E2E_DATABASE_URL || null });
-const proxyPort = await freePort();
-const proxy = spawn(process.execPath, [path.join(shared, "proxy.mjs")], {
-  stdio: "inherit",
-  env: { ...process.env, PROXY_PORT: String(proxyPort), UPSTREAM_PORT: new URL(server.url).port, PROXY_LOG: path.join(out, "proxy.log") },
-});
+const proxy = await startProxy({ upstream: server.url, log: path.join(out, "proxy.log") });
 // The API under /api/v1 of a host not spelt "localhost" or "127.0.0.1" (127.1 is the same address): the JS
 // client then takes the server itself for the web UI its share links point at, as for any deployment,
 // instead of a UI on localhost:3000 (docs/sending-traces.md, "Links the SDK builds").
-const endpoint = `http://127.1:${proxyPort}/api/v1`;
-const env = { ...process.env, SDK: sdk, OUT: out, LANGSMITH_ENDPOINT: endpoint, LANGSMITH_API_KEY: server.apiKey };
+const endpoint = `http://127.1:${proxy.port}/api/v1`;
+const env = { ...process.env, LANGSMITH_ENDPOINT: endpoint, LANGSMITH_API_KEY: server.apiKey, LANGSMITH_TRACING: "true" };
+Object.assign(env, { LANGCHAIN_ENDPOINT: endpoint, LANGCHAIN_API_KEY: server.apiKey, LANGCHAIN_TRACING_V2: "true" });
+// The tests that call a model provider fail here for want of a key, not with someone's own key.
+for (const name of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) delete env[name];
 let unexpected = 0;
 try {
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  if (process.env.SDK_JS !== "off")
-    unexpected += suite("JS", "run-js.sh", words(process.env.SDK_JS_FILES || JS_FILES), ".int.test.ts", jestFigures, "res-", ".json");
-  if (python)
-    unexpected += suite("Python", "run-py.sh", words(process.env.SDK_PY_FILES || PY_FILES), ".py", junitFigures, "pyres-", ".xml", {
-      PY: path.join(venv, "bin/python"),
-      // The suites' "slow" tests are slow on the hosted service only (a minute in all here).
-      PYTEST_ADDOPTS: process.env.PYTEST_ADDOPTS ?? "--runslow",
-      // vcrpy, which the SDK's conftest imports, may be missing from the index: scripts/sdk-stubs/vcr stands in.
-      PYTHONPATH: [path.join(repo, "scripts/sdk-stubs"), process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
-    });
+  if (process.env.SDK_JS !== "off") unexpected += await suite("JS", words(process.env.SDK_JS_FILES || JS_FILES), jestFile);
+  if (python) unexpected += await suite("Python", words(process.env.SDK_PY_FILES || PY_FILES), pytestFile);
 } finally {
-  proxy.kill();
+  await proxy.close();
   await server.stop();
 }
 console.log(
@@ -90,17 +88,78 @@ console.log(
 );
 if (unexpected) fail(`${unexpected} failure(s) not among the known ones (scripts/sdk-results.mjs)`);
 
-/** Runs the files one at a time through the shared runner, then reports one figure per file. */
-function suite(title, script, files, suffix, figures, prefix, extension, extraEnv = {}) {
+/** Runs the files one at a time, then reports one figure per file. */
+async function suite(title, files, runFile) {
   const t0 = Date.now();
-  for (const file of files) mkdirSync(path.dirname(path.join(out, `${prefix}${file}`)), { recursive: true });
-  for (const file of files) mkdirSync(path.dirname(path.join(out, `pytest-${file}`)), { recursive: true });
-  console.log(`\n== ${title}: ${files.length} files against ${server.url} (proxy ${env.LANGSMITH_ENDPOINT})`);
-  run("bash", [path.join(shared, script), ...files.map((f) => f + suffix)], { env: { ...env, ...extraEnv } });
-  const minutes = ((Date.now() - t0) / 60000).toFixed(1);
-  return report(
-    `${title} (${minutes} min)`,
-    files.map((f) => figures(path.join(out, `${prefix}${f}${extension}`), f + suffix)),
+  console.log(`\n== ${title}: ${files.length} files against ${server.url} (proxy ${endpoint})`);
+  const figures = [];
+  for (const file of files) figures.push(await runFile(file));
+  return report(`${title} (${((Date.now() - t0) / 60000).toFixed(1)} min)`, figures);
+}
+
+/** One JS file (under js/src/tests) through jest: results in res-<name>.json, its output in jest-<name>.log. */
+async function jestFile(name) {
+  const file = `${name}.int.test.ts`;
+  writeFileSync(path.join(sdk, "js/jest.peer.cjs"), JEST_CONFIG);
+  const jest = path.join(sdk, "node_modules/jest/bin/jest.js");
+  const result = path.join(out, `res-${name}.json`);
+  const args = [jest, "--config", "jest.peer.cjs", "--testTimeout", "90000", "--json", `--outputFile=${result}`, `src/tests/${file}`];
+  const nodeOptions = [process.env.NODE_OPTIONS, "--experimental-vm-modules"].filter(Boolean).join(" ");
+  await runLogged(
+    process.execPath,
+    args,
+    { cwd: path.join(sdk, "js"), env: { ...env, NODE_OPTIONS: nodeOptions } },
+    `jest-${name}.log`,
+    25,
+  );
+  return jestFigures(result, file);
+}
+
+/**
+ * One Python file (under python/tests/integration_tests) through pytest: results in pyres-<name>.xml,
+ * its output in pytest-<name>.log. With the released client the checkout's python/ is appended to the
+ * import path, not prepended, so `import langsmith` finds the installed wheel and `tests` the checkout's.
+ */
+async function pytestFile(name) {
+  const file = `${name}.py`;
+  const base = path.basename(name);
+  const result = path.join(out, `pyres-${base}.xml`);
+  const source = pyClient === "source";
+  const stubs = [path.join(repo, "scripts/sdk-stubs"), ...(source ? [path.join(sdk, "python")] : [])];
+  const args = [
+    "-p",
+    "sdk_preload",
+    "-p",
+    "no:cacheprovider",
+    `--import-mode=${source ? "prepend" : "append"}`,
+    "-o",
+    "timeout=150",
+    "-q",
+    "-rA",
+  ];
+  args.push(`--junitxml=${result}`, `tests/integration_tests/${file}`);
+  const pythonEnv = {
+    ...env,
+    PYTHONPATH: [...stubs, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
+    // The suites' "slow" tests are slow on the hosted service only (a minute in all here).
+    PYTEST_ADDOPTS: process.env.PYTEST_ADDOPTS ?? "--runslow",
+  };
+  delete pythonEnv.NODE_OPTIONS;
+  await runLogged(path.join(venv, "bin/pytest"), args, { cwd: path.join(sdk, "python"), env: pythonEnv }, `pytest-${base}.log`, 30);
+  return junitFigures(result, file);
+}
+
+/** Runs a command with its output in OUT/<log>, killed (with its children) after `minutes`. */
+function runLogged(command, args, options, log, minutes) {
+  const fd = openSync(path.join(out, log), "w");
+  const child = spawn(command, args, { ...options, stdio: ["ignore", fd, fd], detached: true });
+  const timer = setTimeout(() => process.kill(-child.pid, "SIGKILL"), minutes * 60_000);
+  return new Promise((resolve) =>
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      console.log(`   ${signal ? `killed (${signal})` : `exit ${code}`}  ${log}`);
+      resolve();
+    }),
   );
 }
 
@@ -134,17 +193,19 @@ function preparePython() {
   }
   const pip = path.join(venv, "bin/pip");
   const installed = path.join(venv, "tracelight-sdk-deps.txt");
-  if (existsSync(installed) && readFileSync(installed, "utf8") === PY_DEPS + PY_NO_DEPS) return true;
+  const wanted = [PY_DEPS, PY_NO_DEPS, pyClient].join("\n");
+  if (existsSync(installed) && readFileSync(installed, "utf8") === wanted) return true;
   if (!existsSync(pip) && !run("python3", ["-m", "venv", venv])) {
     console.log("== Python suites skipped: python3 -m venv failed (Debian: apt-get install python3-venv)");
     return false;
   }
   // --retries 0: an index that does not resolve is given up at once (pip then tries the others it is configured with).
   const quick = ["install", "-q", "--retries", "0", "--timeout", "15"];
-  if (!run(pip, [...quick, ...words(PY_DEPS)]) || !run(pip, [...quick, "--no-deps", ...words(PY_NO_DEPS)])) {
+  const client = pyClient === "source" ? [] : [pyClient];
+  if (!run(pip, [...quick, ...client, ...words(PY_DEPS)]) || !run(pip, [...quick, "--no-deps", ...words(PY_NO_DEPS)])) {
     console.log("== Python suites skipped: pip could not install their dependencies (is the package index reachable?)");
     return false;
   }
-  writeFileSync(installed, PY_DEPS + PY_NO_DEPS);
+  writeFileSync(installed, wanted);
   return true;
 }
