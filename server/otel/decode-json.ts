@@ -3,13 +3,27 @@ import { jsonDepth, MAX_DEPTH } from "../core/json-depth";
 import { normalizeRequest, type RawAnyValue, type RawKeyValue, type RawRequest } from "./normalize";
 import { OtlpDecodeError, type ExportRequest } from "./otlp";
 
-/** snake_case → lowerCamelCase: OTLP/JSON keys MUST be camelCase, but hand-written payloads use both. */
+/**
+ * snake_case → lowerCamelCase, in place: OTLP/JSON keys MUST be camelCase, but hand-written payloads
+ * use both. The parsed body is ours, so only keys holding an underscore are renamed (a 10,000-span
+ * body is not copied object by object).
+ */
 function camelize(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelize);
-  if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = camelize(v);
-  return out;
+  if (Array.isArray(value)) {
+    for (const item of value) camelize(item);
+  } else if (value !== null && typeof value === "object") {
+    const object = value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      const child = object[key];
+      camelize(child);
+      if (!key.includes("_")) continue;
+      const camel = key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+      if (camel === key) continue;
+      delete object[key];
+      object[camel] = child;
+    }
+  }
+  return value;
 }
 
 const int64 = z.union([z.string(), z.number()]).nullish();

@@ -25,8 +25,12 @@ function answer(status: number, body: { body: Uint8Array; contentType: string })
  * parent it could be placed under; runs left for ingest to place go last.
  */
 function batches(runs: WireRun[], size: number): WireRun[][] {
-  const depth = (r: WireRun) => (r.dotted_order ? r.dotted_order.split(".").length : Number.MAX_SAFE_INTEGER);
-  const ordered = runs.length > size ? [...runs].sort((a, b) => depth(a) - depth(b)) : runs;
+  let ordered = runs;
+  if (runs.length > size) {
+    // Each run's depth once (not once per comparison: 10,000 spans make 130,000 of them).
+    const depth = new Map(runs.map((r) => [r, r.dotted_order ? r.dotted_order.split(".").length : Number.MAX_SAFE_INTEGER]));
+    ordered = [...runs].sort((a, b) => depth.get(a)! - depth.get(b)!);
+  }
   const out: WireRun[][] = [];
   for (let i = 0; i < ordered.length; i += size) out.push(ordered.slice(i, i + size));
   return out;
@@ -85,10 +89,11 @@ export async function exportTraces(db: Sql, workspaceId: string, input: ExportIn
   for (const batch of batches(runs, env().MAX_BATCH_RUNS)) {
     refused.push(...(await ingestRuns(db, workspaceId, { post: batch })).rejected);
   }
+  const sent = new Map(refused.length ? mapped.map((run) => [run.id, run]) : []);
   await recordRefusals(
     db,
     workspaceId,
-    refused.map((r) => ({ ...r, run: mapped.find((run) => run.id === r.id) })),
+    refused.map((r) => ({ ...r, run: sent.get(r.id) })),
   );
   const refusedMessage = refused.length
     ? `${refused.length} span(s) refused: ${refused

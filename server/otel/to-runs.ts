@@ -167,16 +167,23 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
     a.draft.parentRunId ?? (a.parentSpanId ? (parentOf(a)?.id ?? uuidFromOtelSpanId(a.parentSpanId)) : undefined);
 
   // A parent chain that loops would make ingest refuse the whole request: reject those spans alone.
+  // Each span's chain is walked until it meets a span already known to reach a root (or a cycle),
+  // so a deep trace costs one walk, not one per span.
   const looping = new Set<Accepted>();
+  const reachesRoot = new Set<Accepted>();
+  const cyclic = new Set<Accepted>();
   for (const a of accepted) {
-    const seen = new Set<Accepted>([a]);
-    for (let p = parentOf(a); p; p = parentOf(p)) {
-      if (seen.has(p)) {
-        looping.add(a);
-        reasons.push(`span ${a.span.spanId}: its parent chain forms a cycle`);
-        break;
-      }
-      seen.add(p);
+    const path = new Set<Accepted>();
+    let p: Accepted | undefined = a;
+    while (p && !reachesRoot.has(p) && !cyclic.has(p) && !path.has(p)) {
+      path.add(p);
+      p = parentOf(p);
+    }
+    const cycles = p !== undefined && !reachesRoot.has(p);
+    for (const x of path) (cycles ? cyclic : reachesRoot).add(x);
+    if (cycles) {
+      looping.add(a);
+      reasons.push(`span ${a.span.spanId}: its parent chain forms a cycle`);
     }
   }
   // Placement within the request: trace id and dotted_order when the chain reaches a root here.

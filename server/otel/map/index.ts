@@ -14,16 +14,36 @@ import { vercelAdapter } from "./vercel";
  */
 export const ADAPTERS: Adapter[] = [langsmithAdapter, langfuseAdapter, vercelAdapter, openinferenceAdapter, traceloopAdapter, genaiAdapter];
 
+/** The first's value unless it has none. */
+const either = <T>(first: T | undefined, second: T | undefined): T | undefined => (first !== undefined ? first : second);
+
+/**
+ * The earlier reading wins field by field. Written out field by field: copying with dynamic keys
+ * turned every draft into a dictionary-mode object, the slowest step of mapping a large export.
+ */
 function mergeDrafts(first: Draft, second: Draft): Draft {
-  const merged: Draft = { ...second };
-  for (const [key, value] of Object.entries(first) as [keyof Draft, unknown][]) {
-    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
-  }
-  merged.metadata = { ...second.metadata, ...first.metadata };
-  merged.invocationParams = { ...second.invocationParams, ...first.invocationParams };
-  merged.usage = mergeUsage(first.usage, second.usage);
-  merged.tags = [...new Set([...(first.tags ?? []), ...(second.tags ?? [])])];
-  return merged;
+  return {
+    name: either(first.name, second.name),
+    runType: either(first.runType, second.runType),
+    inputs: either(first.inputs, second.inputs),
+    outputs: either(first.outputs, second.outputs),
+    metadata: { ...second.metadata, ...first.metadata },
+    invocationParams: { ...second.invocationParams, ...first.invocationParams },
+    usage: mergeUsage(first.usage, second.usage),
+    tags: [...new Set([...(first.tags ?? []), ...(second.tags ?? [])])],
+    provider: either(first.provider, second.provider),
+    model: either(first.model, second.model),
+    runId: either(first.runId, second.runId),
+    traceId: either(first.traceId, second.traceId),
+    parentRunId: either(first.parentRunId, second.parentRunId),
+    dottedOrder: either(first.dottedOrder, second.dottedOrder),
+    sessionName: either(first.sessionName, second.sessionName),
+    sessionId: either(first.sessionId, second.sessionId),
+    referenceExampleId: either(first.referenceExampleId, second.referenceExampleId),
+    instant: either(first.instant, second.instant),
+    error: either(first.error, second.error),
+    firstTokenAfterNanos: either(first.firstTokenAfterNanos, second.firstTokenAfterNanos),
+  } satisfies Required<Record<keyof Draft, unknown>>;
 }
 
 export interface SpanReading {
