@@ -38,15 +38,36 @@ function body(encoding: Encoding, runs: Record<string, unknown>[]) {
     : { body: otlpProtobufOf(runs) as unknown as BodyInit, contentType: "application/x-protobuf" };
 }
 
-async function backendPids(url: string | undefined): Promise<number[]> {
-  if (!url) return [];
+/**
+ * The CPU its database backends spend while `work` runs: polled, since the pool opens and closes
+ * connections during a long request (a backend gone by the end would take its time with it).
+ */
+async function databaseCpu<T>(url: string | undefined, work: Promise<T>): Promise<[T, number]> {
+  if (!url) return [await work, 0];
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const { rows } = await client.query<{ pid: number }>(
-    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
-  );
+  const seen = new Map<number, { first: number; last: number }>();
+  const poll = async () => {
+    const { rows } = await client.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
+    for (const { pid } of rows) {
+      const ms = cpuMs(pid);
+      const entry = seen.get(pid);
+      if (!entry) seen.set(pid, { first: 0, last: ms });
+      else entry.last = Math.max(entry.last, ms);
+    }
+  };
+  await poll(); // the backends already open: their CPU so far is not this request's
+  for (const entry of seen.values()) entry.first = entry.last;
+  let done = false;
+  const result = work.finally(() => (done = true));
+  while (!done) {
+    await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, 100))]);
+    await poll();
+  }
   await client.end();
-  return rows.map((r) => r.pid);
+  return [await result, [...seen.values()].reduce((sum, e) => sum + e.last - e.first, 0)];
 }
 
 interface Measure {
@@ -58,20 +79,21 @@ interface Measure {
 async function exportOnce(server: RunningServer, shape: Shape, encoding: Encoding, round: number): Promise<Measure> {
   const request = body(encoding, runsOf(shape, `large-${shape}-${encoding}-${round}`));
   const tree = processTree(server.pid);
-  const pids = await backendPids(server.databaseUrl);
   const cpu = (ps: number[]) => ps.reduce((s, p) => s + cpuMs(p), 0);
-  const before = { server: cpu(tree), db: cpu(pids) };
+  const before = cpu(tree);
   const t0 = performance.now();
-  const response = await fetch(`${server.url}/otel/v1/traces`, {
-    method: "POST",
-    headers: { "x-api-key": server.apiKey, "content-type": request.contentType },
-    body: request.body,
-  });
-  const answer = Buffer.from(await response.arrayBuffer());
+  const [[status, answer], databaseMs] = await databaseCpu(
+    server.databaseUrl,
+    fetch(`${server.url}/otel/v1/traces`, {
+      method: "POST",
+      headers: { "x-api-key": server.apiKey, "content-type": request.contentType },
+      body: request.body,
+    }).then(async (response) => [response.status, Buffer.from(await response.arrayBuffer())] as const),
+  );
   const ms = performance.now() - t0;
   // An export that stored every span answers 200 with an empty body (no partialSuccess).
-  if (response.status !== 200 || answer.length > 2) throw new Error(`${shape}/${encoding}: ${response.status} ${answer.toString()}`);
-  return { ms, serverCpu: cpu(tree) - before.server, databaseCpu: cpu(await backendPids(server.databaseUrl)) - before.db };
+  if (status !== 200 || answer.length > 2) throw new Error(`${shape}/${encoding}: ${status} ${answer.toString()}`);
+  return { ms, serverCpu: cpu(tree) - before, databaseCpu: databaseMs };
 }
 
 async function main() {
