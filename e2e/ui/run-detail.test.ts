@@ -14,6 +14,7 @@ import { Client, RunTree } from "langsmith";
 import type { Browser, Page } from "playwright-core";
 import { startServer, type RunningServer } from "../harness/server";
 import { desktopPage, launchBrowser } from "./harness";
+import { restCall } from "./suite";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: install Debian's chromium package (CI does) or set CHROMIUM_PATH`;
@@ -36,14 +37,7 @@ let apiKey = "";
 const ids: Record<string, string> = {};
 
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `b-${name}.png`), fullPage: false });
-const api = async (method: string, route: string, body?: unknown) => {
-  const response = await fetch(`${server.url}${route}`, {
-    method,
-    headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json().catch(() => null) };
-};
+const api = (method: string, route: string, body?: unknown) => restCall(server.url, apiKey, method, route, body);
 
 /** One trace with an OpenAI-format, an Anthropic-format and a native-format LLM run under a chain. */
 async function sendTrace(key: string) {
