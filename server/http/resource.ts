@@ -7,7 +7,8 @@ import { route } from "./route";
 /**
  * A workspace resource's REST routes (alerts, run rules): its collection (GET lists, POST creates)
  * and one item by id (GET, PATCH, DELETE answering `{}`), each through `route`, with a 405 naming
- * the methods a path answers for the rest. A resource is its schemas and service functions.
+ * the methods a path answers for the rest. A resource is its schemas and service functions; the
+ * answer is checked against `wire` when it leaves, as with any route (its type is the services').
  */
 export function collectionRoutes<Wire, Query, Create>(spec: {
   query: z.ZodType<Query>;
@@ -23,13 +24,13 @@ export function collectionRoutes<Wire, Query, Create>(spec: {
     GET: route({
       access: "read",
       query: spec.query,
-      response: z.array(spec.wire),
+      response: z.array(spec.wire) as z.ZodType,
       handler: ({ ctx, query }) => spec.list(ctx.sql, ctx.workspaceId, query as Query),
     }),
     POST: route({
       access: "write",
       body: spec.body,
-      response: spec.wire,
+      response: spec.wire as z.ZodType,
       status: spec.createdStatus,
       handler: ({ ctx, body }) => spec.create(ctx.sql, ctx.workspaceId, body as Create),
     }),
@@ -46,27 +47,28 @@ export function itemRoutes<Name extends string, Wire, Update>(spec: {
   remove: (db: Sql, workspaceId: string, id: string) => Promise<unknown>;
 }) {
   const params = idParams(spec.id);
+  const idOf = (given: unknown) => (given as Record<Name, string>)[spec.id];
   return {
     ...methodNotAllowed("GET", "PATCH", "DELETE"),
     GET: route({
       access: "read",
       params,
-      response: spec.wire,
-      handler: ({ ctx, params }) => spec.read(ctx.sql, ctx.workspaceId, params[spec.id]),
+      response: spec.wire as z.ZodType,
+      handler: ({ ctx, params }) => spec.read(ctx.sql, ctx.workspaceId, idOf(params)),
     }),
     PATCH: route({
       access: "write",
       params,
       body: spec.body,
-      response: spec.wire,
-      handler: ({ ctx, params, body }) => spec.update(ctx.sql, ctx.workspaceId, params[spec.id], body as Update),
+      response: spec.wire as z.ZodType,
+      handler: ({ ctx, params, body }) => spec.update(ctx.sql, ctx.workspaceId, idOf(params), body as Update),
     }),
     DELETE: route({
       access: "write",
       params,
       response: z.object({}),
       handler: async ({ ctx, params }) => {
-        await spec.remove(ctx.sql, ctx.workspaceId, params[spec.id]);
+        await spec.remove(ctx.sql, ctx.workspaceId, idOf(params));
         return {};
       },
     }),
