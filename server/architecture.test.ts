@@ -228,13 +228,11 @@ const FOREIGN_TABLE_USES_TO_REMOVE: string[] = [
   "server/audit/service.ts: workspaces (.workspace)",
   "server/review/feedback.ts: runs (SQL)",
   "server/review/queues/reviewers.ts: memberships (.membership)",
-  "server/runs/thread-turns.ts: feedback (SQL)",
   "server/runs/users.ts: feedback (SQL)",
-  "server/spend/limits.ts: evaluations (SQL)",
+  "server/spend/limits.ts: evaluations (.evaluation)",
   "server/spend/limits.ts: evaluators (.evaluator)",
-  "server/spend/limits.ts: evaluators (SQL)",
-  "server/spend/limits.ts: projects (SQL)",
-  "server/spend/limits.ts: runs (SQL)",
+  "server/spend/limits.ts: projects (.project)",
+  "server/spend/limits.ts: runs (.run)",
   "server/views/service.ts: projects (.project)",
 ];
 

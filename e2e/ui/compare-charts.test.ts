@@ -9,19 +9,9 @@ import type { Page } from "playwright-core";
 import { Client } from "langsmith";
 import { evaluate } from "langsmith/evaluation";
 import { createKeyInBrowser, seedTraces } from "./harness";
-import { noChromium, signedInSuite } from "./suite";
+import { noChromium, watchConsole, signedInSuite } from "./suite";
 
 const suite = signedInSuite("compare-charts@example.com");
-
-/** Console errors and failed requests the pages caused (must stay empty). */
-function watchConsole(page: Page): string[] {
-  const seen: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") seen.push(m.text());
-  });
-  page.on("pageerror", (e) => seen.push(e.message));
-  return seen;
-}
 
 /** Each chart's y-axis labels, in order. */
 const yLabels = (page: Page, root = "body") =>

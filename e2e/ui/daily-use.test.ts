@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { Client, RunTree } from "langsmith";
 import type { Page } from "playwright-core";
 import { createKeyInBrowser, seedTraces } from "./harness";
-import { noChromium, signedInSuite } from "./suite";
+import { noChromium, watchConsole, restCall, signedInSuite } from "./suite";
 
 const suite = signedInSuite("daily-use@example.com");
 const skip = noChromium;
@@ -20,23 +20,7 @@ let projectId = "";
 let traceId = "";
 let errors: string[] = [];
 
-function watchConsole(page: Page): string[] {
-  const seen: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") seen.push(m.text());
-  });
-  page.on("pageerror", (e) => seen.push(e.message));
-  return seen;
-}
-
-const api = async (method: string, route: string, body?: unknown) => {
-  const response = await fetch(`${suite.server.url}${route}`, {
-    method,
-    headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json().catch(() => null) };
-};
+const api = (method: string, route: string, body?: unknown) => restCall(suite.server.url, apiKey, method, route, body);
 
 /** Whether an element's text is cut (ellipsis or clipping). */
 const cut = (page: Page, selector: string) =>

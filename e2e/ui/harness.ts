@@ -79,6 +79,17 @@ export async function createKeyInBrowser(page: Page, user: UiUser): Promise<stri
   return created.body.key as string;
 }
 
+/** Adds an OpenAI-compatible model connection "local model" in Settings, as a user does; the page stays on its table. */
+export async function addModelConnectionInBrowser(page: Page, baseUrl: string, user: UiUser, modelUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/o/${user.workspaceId}/settings?tab=models`);
+  const form = page.getByRole("form", { name: "Add model connection" });
+  await form.getByLabel("Connection name").fill("local model");
+  await form.getByLabel("Base URL").fill(`${modelUrl}/v1`);
+  await form.getByLabel("API key").fill("sk-local");
+  await form.getByRole("button", { name: "Add connection" }).click();
+  await page.getByTestId("model-connections").getByText("local model").waitFor();
+}
+
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**

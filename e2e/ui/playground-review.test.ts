@@ -9,10 +9,9 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { Client } from "langsmith";
-import type { Page } from "playwright-core";
 import { startTestModelServer, type TestModelServer } from "../../server/models/test-server";
-import { createKeyInBrowser, seedTraces } from "./harness";
-import { noChromium, signedInSuite } from "./suite";
+import { addModelConnectionInBrowser, createKeyInBrowser, seedTraces } from "./harness";
+import { noChromium, watchConsole, restCall, signedInSuite } from "./suite";
 
 const suite = signedInSuite("playground-review@example.com", { env: { ALLOW_PRIVATE_EGRESS: "1" } });
 const skip = noChromium;
@@ -25,23 +24,7 @@ before(async () => {
 });
 after(async () => model?.close());
 
-function watchConsole(page: Page): string[] {
-  const seen: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") seen.push(m.text());
-  });
-  page.on("pageerror", (e) => seen.push(e.message));
-  return seen;
-}
-
-const api = async (method: string, route: string, body?: unknown) => {
-  const response = await fetch(`${suite.server.url}${route}`, {
-    method,
-    headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json().catch(() => null) };
-};
+const api = (method: string, route: string, body?: unknown) => restCall(suite.server.url, apiKey, method, route, body);
 
 const TOOLS = [
   {
@@ -59,13 +42,7 @@ test("setup: a model connection", { skip }, async () => {
   errors = watchConsole(page);
   apiKey = await createKeyInBrowser(page, user);
   client = new Client({ apiUrl: server.url, apiKey, autoBatchTracing: false });
-  await page.goto(`${server.url}/o/${user.workspaceId}/settings?tab=models`);
-  const form = page.getByRole("form", { name: "Add model connection" });
-  await form.getByLabel("Connection name").fill("local model");
-  await form.getByLabel("Base URL").fill(`${model.url}/v1`);
-  await form.getByLabel("API key").fill("sk-local");
-  await form.getByRole("button", { name: "Add connection" }).click();
-  await page.getByTestId("model-connections").getByText("local model").waitFor();
+  await addModelConnectionInBrowser(page, server.url, user, model.url);
 });
 
 test("item 4: tool calls seen and edited, a tool-call answer shown, Markdown output, {variables} highlighted", { skip }, async () => {

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { Client } from "langsmith";
 import { startTestModelServer, type TestModelServer } from "../../server/models/test-server";
-import { createKeyInBrowser } from "./harness";
+import { addModelConnectionInBrowser, createKeyInBrowser } from "./harness";
 import { noChromium, signedInSuite } from "./suite";
 
 const suite = signedInSuite("playground@example.com", { env: { ALLOW_PRIVATE_EGRESS: "1" } });
@@ -23,14 +23,8 @@ test("open an LLM run in the playground, change the system prompt, run, save as 
   const client = new Client({ apiUrl: server.url, apiKey: await createKeyInBrowser(page, user), autoBatchTracing: false });
 
   // A connection, added and tested in Settings.
-  await page.goto(`${server.url}/o/${user.workspaceId}/settings?tab=models`);
-  const form = page.getByRole("form", { name: "Add model connection" });
-  await form.getByLabel("Connection name").fill("local model");
-  await form.getByLabel("Base URL").fill(`${model.url}/v1`);
-  await form.getByLabel("API key").fill("sk-local");
-  await form.getByRole("button", { name: "Add connection" }).click();
+  await addModelConnectionInBrowser(page, server.url, user, model.url);
   const table = page.getByTestId("model-connections");
-  await table.getByText("local model").waitFor();
   await table.getByRole("button", { name: "Test" }).click();
   await table.getByText(/OK · \d+ ms/).waitFor();
   await shot("model-connections");

@@ -46,3 +46,23 @@ export function signedInSuite(email: string, serverOptions: Parameters<typeof st
   };
   return suite;
 }
+
+/** Console errors and uncaught exceptions the page shows from now on (the tests expect none). */
+export function watchConsole(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") seen.push(m.text());
+  });
+  page.on("pageerror", (e) => seen.push(e.message));
+  return seen;
+}
+
+/** A REST call with an API key, as an SDK makes it: the status and the JSON answer (null when none). */
+export async function restCall(baseUrl: string, apiKey: string, method: string, route: string, body?: unknown) {
+  const response = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json().catch(() => null) };
+}

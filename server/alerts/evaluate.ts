@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
 import { nameUuid } from "../core/uuid";
 import { env } from "../env";
 import { defineQueue, onEvery, onJobs } from "../jobs/queue";
@@ -38,8 +37,10 @@ export async function tick(db: Sql, now = Date.now()): Promise<void> {
 /** A tick: one evaluation job per enabled rule not yet evaluated for the slot. A late tick (workers were down) is dropped. */
 async function fanOut(db: Sql, slot: string): Promise<void> {
   if (Date.now() - new Date(slot).getTime() > 3 * env().ALERTS_INTERVAL_MS) return;
-  const rules = await db.query<{ id: string }>(sql`
-    SELECT id FROM alert_rules WHERE is_enabled AND (last_slot IS NULL OR last_slot < ${slot}::timestamptz)`);
+  const rules = await db.prisma.alertRule.findMany({
+    where: { isEnabled: true, OR: [{ lastSlot: null }, { lastSlot: { lt: new Date(slot) } }] },
+    select: { id: true },
+  });
   await evaluationQueue.enqueue(
     db,
     rules.map((r) => ({ id: nameUuid(`alert-evaluate:${r.id}:${slot}`), data: { rule_id: r.id, slot } })),
@@ -49,7 +50,9 @@ async function fanOut(db: Sql, slot: string): Promise<void> {
 /**
  * Evaluates one rule for a slot: measures its metric over the window ending now, then under the
  * rule's row lock (skipping a slot already evaluated) stores the state and value, records a change
- * of state as an event and, unless muted, queues its notifications — all in one transaction.
+ * of state as an event and, unless muted, queues its notifications — all in one transaction. The
+ * lock is the claim itself: an update of the slot only where it is still due, which a concurrent
+ * evaluation of the same slot waits on and then finds no longer due.
  */
 export async function evaluateAlert(db: Sql, ruleId: string, slot: string): Promise<void> {
   const row = await db.prisma.alertRule.findUnique({ where: { id: ruleId } });
@@ -58,15 +61,23 @@ export async function evaluateAlert(db: Sql, ruleId: string, slot: string): Prom
   const measured = await measureRule(db, rule, new Date());
   const next = stateFor(rule, measured.value);
   await db.transaction(async (tx) => {
-    const [current] = await tx.query<{ state: AlertState; due: boolean; muted: boolean }>(sql`
-      SELECT state, (last_slot IS NULL OR last_slot < ${slot}::timestamptz) AS due, coalesce(muted_until > now(), false) AS muted
-      FROM alert_rules WHERE id = ${ruleId} FOR UPDATE`);
-    if (!current?.due) return;
-    await tx.query(sql`
-      UPDATE alert_rules SET last_slot = ${slot}::timestamptz, last_value = ${measured.value}, last_source = ${measured.source},
-        last_evaluated_at = now(), state = ${next}, state_since = CASE WHEN state = ${next} THEN state_since ELSE now() END
-      WHERE id = ${ruleId}`);
-    const kind = eventKind(current.state, next);
+    const due = { id: ruleId, OR: [{ lastSlot: null }, { lastSlot: { lt: new Date(slot) } }] };
+    const claimed = await tx.prisma.alertRule.updateMany({ where: due, data: { lastSlot: new Date(slot) } });
+    if (claimed.count === 0) return;
+    const current = await tx.prisma.alertRule.findUniqueOrThrow({ where: { id: ruleId }, select: { state: true, mutedUntil: true } });
+    const now = new Date();
+    const muted = !!current.mutedUntil && current.mutedUntil > now;
+    await tx.prisma.alertRule.update({
+      where: { id: ruleId },
+      data: {
+        lastValue: measured.value,
+        lastSource: measured.source,
+        lastEvaluatedAt: now,
+        state: next,
+        ...(current.state === next ? {} : { stateSince: now }),
+      },
+    });
+    const kind = eventKind(current.state as AlertState, next);
     if (!kind) return;
     const eventId = randomUUID();
     await tx.prisma.alertEvent.create({
@@ -85,7 +96,7 @@ export async function evaluateAlert(db: Sql, ruleId: string, slot: string): Prom
         source: measured.source,
       },
     });
-    if ((kind === "fired" || kind === "resolved") && !current.muted) {
+    if ((kind === "fired" || kind === "resolved") && !muted) {
       await queueNotifications(tx, rule.workspaceId, ruleId, eventId, destinationsOf(row).length);
     }
   });

@@ -7,6 +7,15 @@ import { hourRange, rollupConditions } from "../runs/rollups/scope";
 import { percentiles } from "../runs/rollups/sketch";
 import type { AlertMetric } from "./schema";
 
+/*
+ * Set-based SQL on purpose (the exception ARCHITECTURE.md allows): each read is one aggregate over
+ * the rollup buckets and the runs at the window's edges, built from the same filter compiler and
+ * rollup measures the statistics use (`runs/conditions`, `runs/rollups`), so an alert measures
+ * exactly what the charts show. Prisma Client cannot express the filter language, the bucket
+ * conditions or the sketches' percentiles; reading the rows to sum them in JS would turn an index
+ * range per evaluation into a scan, once a minute per rule (`npx tsx bench/alerts.ts`, docs/alerts.md).
+ */
+
 /** What an evaluation measures: a project's runs (optionally filtered) over [startMs, endMs). */
 export interface MetricQuery {
   workspaceId: string;

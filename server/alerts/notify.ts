@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
 import { nameUuid } from "../core/uuid";
 import { isoFromDb } from "../core/time";
 import { postJson } from "../egress/http";
@@ -53,11 +52,22 @@ interface Outcome {
 }
 
 async function log(db: Sql, job: NotifyJob, id: string, kind: string, o: Outcome) {
-  await db.query(sql`
-    INSERT INTO alert_deliveries (id, workspace_id, rule_id, event_id, destination, kind, outcome, status_code, attempts, detail)
-    VALUES (${id}, ${job.workspace_id}, ${job.rule_id}, ${job.event_id}, ${job.destination}, ${kind}, ${o.ok ? "success" : "error"},
-      ${o.status}, ${job.attempt}, ${o.detail.slice(0, 2000)})
-    ON CONFLICT (id) DO NOTHING`);
+  // skipDuplicates: a job run again (a lost lease) logs its delivery once.
+  await db.prisma.alertDelivery.createMany({
+    data: {
+      id,
+      workspaceId: job.workspace_id,
+      ruleId: job.rule_id,
+      eventId: job.event_id,
+      destination: job.destination,
+      kind,
+      outcome: o.ok ? "success" : "error",
+      statusCode: o.status,
+      attempts: job.attempt,
+      detail: o.detail.slice(0, 2000),
+    },
+    skipDuplicates: true,
+  });
 }
 
 /** The notice an event makes, read back from the event and its rule. */
@@ -94,7 +104,7 @@ export async function sendNotice(db: Sql, notice: AlertNotice, index: number, de
 }
 
 async function deliver(db: Sql, job: NotifyJob): Promise<void> {
-  const [done] = await db.query<{ id: string }>(sql`SELECT id FROM alert_deliveries WHERE id = ${job.delivery}`);
+  const done = await db.prisma.alertDelivery.findUnique({ where: { id: job.delivery }, select: { id: true } });
   if (done) return;
   const notice = await noticeOf(db, job.workspace_id, job.event_id);
   if (!notice) return; // the rule (and its events) are gone
@@ -109,7 +119,7 @@ async function deliver(db: Sql, job: NotifyJob): Promise<void> {
     : outcome.retry
       ? `${outcome.detail} (gave up after ${NOTIFY_ATTEMPTS} attempts)`
       : outcome.detail;
-  await db.tx(async (tx) => {
+  await db.transaction(async (tx) => {
     await log(tx, job, randomUUID(), kind, { ...outcome, detail });
     if (!again) return;
     const next = { ...job, attempt: job.attempt + 1 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
+import { fromStorage } from "../db/storable";
 
 /** One key's feedback on a run: the count, mean and population deviation of scores, and string values. */
 export const wireKeyStats = z.object({
@@ -53,5 +54,33 @@ export async function scoresOfRuns(db: Sql, workspaceId: string, runIds: string[
     WHERE workspace_id = ${workspaceId} AND run_id = ANY(${runIds}::uuid[]) AND score IS NOT NULL
     GROUP BY run_id, key`);
   for (const row of rows) out.set(row.run_id, { ...out.get(row.run_id), [row.key]: row.avg });
+  return out;
+}
+
+/** A key's feedback on one trace: how many, and the mean score when scored. */
+export interface TraceKeyFeedback {
+  n: number;
+  avg: number | null;
+  /** The value most given when the feedback is categorical (no score). */
+  value: string | null;
+}
+
+/**
+ * Per trace and key, the feedback on these traces (a thread's turns). Set-based: the most given
+ * value is `mode()`, an ordered-set aggregate Prisma's groupBy has no word for, and one statement
+ * over the feedback's trace index answers all the turns at once.
+ */
+export async function feedbackOfTraces(
+  db: Sql,
+  workspaceId: string,
+  traceIds: string[],
+): Promise<Map<string, Record<string, TraceKeyFeedback>>> {
+  const out = new Map<string, Record<string, TraceKeyFeedback>>();
+  if (traceIds.length === 0) return out;
+  const rows = await db.query<{ trace_id: string; key: string; n: number; avg: number | null; value: string | null }>(sql`
+    SELECT f.trace_id, f.key, count(*)::int AS n, avg(f.score)::float8 AS avg, mode() WITHIN GROUP (ORDER BY f.value #>> '{}') AS value
+    FROM feedback f WHERE f.workspace_id = ${workspaceId} AND f.trace_id = ANY(${traceIds}::uuid[])
+    GROUP BY f.trace_id, f.key`);
+  for (const f of rows.map(fromStorage)) out.set(f.trace_id, { ...out.get(f.trace_id), [f.key]: { n: f.n, avg: f.avg, value: f.value } });
   return out;
 }

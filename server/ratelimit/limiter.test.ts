@@ -2,7 +2,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { counterKey, createRateLimiter, decide } from "./limiter";
 import { applicableRows, type RateLimitRequest } from "./match";
-import { LIMIT_TABLE, type IdentityKind, type Region } from "./table";
+import type { IdentityKind, Region } from "./rows";
+import { LIMIT_TABLE } from "./table";
 
 const RUN_ID = "0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d";
 const IP = "198.51.100.7";

@@ -4,7 +4,7 @@ import { applicableRows, type AppliedRow, type RateLimitRequest } from "./match"
 import { MemoryCounterStore } from "./memory-store";
 import { RedisCounterStore } from "./redis-store";
 import type { CounterState, CounterStore } from "./store";
-import type { LimitRow, Region } from "./table";
+import type { LimitRow, Region } from "./rows";
 
 export interface RateLimitDecision {
   allowed: boolean;

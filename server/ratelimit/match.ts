@@ -1,4 +1,5 @@
-import { LIMIT_TABLE, type IdentityKind, type LimitRow, type PathShape, type RequestShape } from "./table";
+import { LIMIT_TABLE } from "./table";
+import type { IdentityKind, LimitRow, PathShape, RequestShape } from "./rows";
 import { UUID } from "../core/uuid";
 
 export interface RateLimitRequest {

@@ -2,15 +2,8 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { isoFromDb } from "../core/time";
 import { fromStorage } from "../db/storable";
+import { feedbackOfTraces, type TraceKeyFeedback } from "../feedback/stats";
 import { spokenText } from "./preview";
-
-/** A key's feedback on one turn (its trace): how many, and the mean score when scored. */
-export interface TurnFeedback {
-  n: number;
-  avg: number | null;
-  /** The value most given when the feedback is categorical (no score). */
-  value: string | null;
-}
 
 export interface ThreadTurn {
   run_id: string;
@@ -27,13 +20,15 @@ export interface ThreadTurn {
   total_cost: number | null;
   /** Runs of the turn's trace that failed (the root's own error included). */
   error_runs: number;
-  feedback: Record<string, TurnFeedback>;
+  feedback: Record<string, TraceKeyFeedback>;
 }
 
 /**
  * A thread as a transcript: its traces' roots in time order, each read as what was asked and
- * answered, with the turn's tokens, cost, latency, failed runs and feedback. Three reads, each one
- * index range: the roots (runs_thread_idx), their trace totals and their feedback (by trace).
+ * answered, with the turn's tokens, cost, latency, failed runs and feedback. Two reads, each one
+ * index range: the roots with their trace totals (runs_thread_idx), and their feedback by trace
+ * (server/feedback). The roots are read in SQL, not Prisma Client: a turn's start_time goes out
+ * with its microseconds, which Prisma's DateTime (a JS Date) would drop.
  */
 export async function threadTurns(db: Sql, workspaceId: string, projectId: string, threadId: string, limit = 200): Promise<ThreadTurn[]> {
   const rows = await db.query<{
@@ -56,18 +51,7 @@ export async function threadTurns(db: Sql, workspaceId: string, projectId: strin
     WHERE r.workspace_id = ${workspaceId} AND r.project_id = ${projectId} AND r.thread_id = ${threadId} AND r.is_root
     ORDER BY r.start_time, r.id LIMIT ${limit}`);
   const traces = rows.map((r) => r.trace_id);
-  const feedback = traces.length
-    ? await db.query<{ trace_id: string; key: string; n: number; avg: number | null; value: string | null }>(sql`
-        SELECT f.trace_id, f.key, count(*)::int AS n, avg(f.score)::float8 AS avg, mode() WITHIN GROUP (ORDER BY f.value #>> '{}') AS value
-        FROM feedback f WHERE f.workspace_id = ${workspaceId} AND f.trace_id = ANY(${traces}::uuid[])
-        GROUP BY f.trace_id, f.key`)
-    : [];
-  const byTrace = new Map<string, Record<string, TurnFeedback>>();
-  for (const f of feedback.map(fromStorage)) {
-    const keys = byTrace.get(f.trace_id) ?? {};
-    keys[f.key] = { n: f.n, avg: f.avg, value: f.value };
-    byTrace.set(f.trace_id, keys);
-  }
+  const byTrace = await feedbackOfTraces(db, workspaceId, traces);
   return rows.map(fromStorage).map((r) => ({
     run_id: r.id,
     trace_id: r.trace_id,

@@ -50,7 +50,10 @@ const ORDER: Record<(typeof USER_SORTS)[number], SqlFragment> = {
  * last seen, and the mean score per feedback key on their traces. Reads the root runs that name a
  * user through the partial expression index `runs_user_idx` (one range per project, one per user for
  * the feedback), so projects with many runs and no users cost nothing and the rest cost their users'
- * traces, within the time range when one is given.
+ * traces, within the time range when one is given. Set-based SQL rather than Prisma Client: the
+ * users are a GROUP BY over an expression (`run_user_id(extra)`, the one its index holds) with the
+ * traces' totals joined, sorted and paged in the database; Prisma's groupBy groups by columns only,
+ * so it would read every root run of the project to group them here.
  */
 export async function listAppUsers(db: Sql, workspaceId: string, raw_: UserListInput): Promise<{ users: AppUser[]; total: number }> {
   const input = userListInput.parse(raw_);

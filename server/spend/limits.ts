@@ -1,5 +1,4 @@
 import type { Sql } from "../db/client";
-import { sql } from "../db/sql";
 import { AppError, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import type { SpendLimitSet, SpendWindow, WireSpendLimit } from "./schema";
@@ -27,21 +26,29 @@ const key = (target: Target, evaluatorId: string | null) => (target === "evaluat
 
 /**
  * What was spent since `since`: the evaluations' model calls (the workspace's, or one evaluator's),
- * or the calls recorded in the playground project. Both read an index range of the window.
+ * or the calls recorded in the playground project. Each is one aggregate over an index range of the
+ * window (evaluations by evaluator and time, runs by project and time).
  */
 export async function spendSince(db: Sql, workspaceId: string, target: Target, evaluatorId: string | null, since: Date): Promise<number> {
   if (target === "playground") {
-    const [row] = await db.query<{ spend: number | null }>(sql`
-      SELECT sum(r.total_cost)::float8 AS spend FROM runs r JOIN projects p ON p.id = r.project_id AND p.workspace_id = r.workspace_id
-      WHERE p.workspace_id = ${workspaceId} AND p.name = ${PLAYGROUND_PROJECT} AND r.start_time >= ${since.toISOString()}::timestamptz`);
-    return Number(row?.spend ?? 0);
+    const project = await db.prisma.project.findUnique({
+      where: { workspaceId_name: { workspaceId, name: PLAYGROUND_PROJECT } },
+      select: { id: true },
+    });
+    if (!project) return 0;
+    const { _sum } = await db.prisma.run.aggregate({
+      where: { workspaceId, projectId: project.id, startTime: { gte: since } },
+      _sum: { totalCost: true },
+    });
+    return Number(_sum.totalCost ?? 0);
   }
-  const evaluators =
-    target === "evaluator" ? sql`${evaluatorId}::uuid` : sql`SELECT v.id FROM evaluators v WHERE v.workspace_id = ${workspaceId}`;
-  const [row] = await db.query<{ spend: number | null }>(sql`
-    SELECT sum(e.total_cost)::float8 AS spend FROM evaluations e
-    WHERE e.evaluator_id IN (${evaluators}) AND e.workspace_id = ${workspaceId} AND e.created_at >= ${since.toISOString()}::timestamptz`);
-  return Number(row?.spend ?? 0);
+  if (target === "evaluator" && !evaluatorId) return 0;
+  const whose = evaluatorId && target === "evaluator" ? { evaluatorId } : { evaluator: { workspaceId } };
+  const { _sum } = await db.prisma.evaluation.aggregate({
+    where: { workspaceId, createdAt: { gte: since }, ...whose },
+    _sum: { totalCost: true },
+  });
+  return Number(_sum.totalCost ?? 0);
 }
 
 function asLimit(row: { target: string; evaluatorId: string | null; limitUsd: unknown; window: string }): Limit {

@@ -105,9 +105,17 @@ withTestDatabases("read-only SQL", (open) => {
     process.env.SQL_MAX_BYTES = "2000";
     resetEnv();
     try {
-      const result = await query(`SELECT inputs, outputs, tags, name FROM runs WHERE ${WEEK}`);
+      // In a fixed order: the bound ends an answer early at a row much wider than the widest before
+      // it, so without ORDER BY the count hung on the scan's order (a few 40-byte chain rows first,
+      // then a 110-byte llm row, ended it at 5 rows once).
+      const result = await query(`SELECT inputs, outputs, tags, name FROM runs WHERE ${WEEK} ORDER BY start_time DESC`);
       assert.equal(result.truncation_reason, "size_limit");
       assert.ok(result.row_count > 5 && result.row_count < 30, `${result.row_count} rows`);
+      assert.deepEqual(
+        result.rows.map((r) => r[0]),
+        Array.from({ length: result.row_count }, (_, i) => (i === 0 ? { text: "nul \u0000 here" } : { i })),
+      );
+      assert.ok(JSON.stringify(result.rows).length <= 2000, `${JSON.stringify(result.rows).length} bytes`);
     } finally {
       delete process.env.SQL_MAX_BYTES;
       resetEnv();

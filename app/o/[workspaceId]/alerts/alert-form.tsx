@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import type { RouterInputs } from "@/app/trpc-types";
 import grid from "../_components/form-grid.module.css";
+import { TextField } from "../_components/text-field";
 import { isShare, METRICS } from "./format";
 
 type NewAlert = RouterInputs["alerts"]["create"]["alert"];
@@ -65,10 +66,7 @@ export function AlertForm({ workspaceId, projectId, onDone }: { workspaceId: str
   };
   return (
     <form className={`card ${grid.form}`} onSubmit={submit} aria-label="New alert">
-      <label className={grid.field}>
-        Name
-        <input className="input" value={name} onChange={(e) => setName(e.target.value)} required aria-label="Alert name" />
-      </label>
+      <TextField label="Name" value={name} onChange={setName} required aria-label="Alert name" />
       {!projectId && metric !== "evaluator_spend_share" && (
         <label className={grid.field}>
           Project
@@ -93,28 +91,10 @@ export function AlertForm({ workspaceId, projectId, onDone }: { workspaceId: str
         </select>
       </label>
       {metric.startsWith("feedback_") && (
-        <label className={grid.field}>
-          Feedback key
-          <input
-            className="input"
-            value={feedbackKey}
-            onChange={(e) => setFeedbackKey(e.target.value)}
-            required
-            aria-label="Feedback key"
-          />
-        </label>
+        <TextField label="Feedback key" value={feedbackKey} onChange={setFeedbackKey} required aria-label="Feedback key" />
       )}
       {metric === "feedback_share" && (
-        <label className={grid.field}>
-          Feedback value
-          <input
-            className="input"
-            value={feedbackValue}
-            onChange={(e) => setFeedbackValue(e.target.value)}
-            required
-            aria-label="Feedback value"
-          />
-        </label>
+        <TextField label="Feedback value" value={feedbackValue} onChange={setFeedbackValue} required aria-label="Feedback value" />
       )}
       <label className={grid.field}>
         Fires when the value is
@@ -144,30 +124,26 @@ export function AlertForm({ workspaceId, projectId, onDone }: { workspaceId: str
         </span>
       </label>
       {metric !== "evaluator_spend_share" && (
-        <label className={grid.field}>
-          Over the last (minutes)
-          <input
-            className="input"
-            type="number"
-            min={1}
-            max={10080}
-            value={windowMinutes}
-            onChange={(e) => setWindowMinutes(e.target.value)}
-            aria-label="Window in minutes"
-          />
-        </label>
+        <TextField
+          label="Over the last (minutes)"
+          type="number"
+          min={1}
+          max={10080}
+          value={windowMinutes}
+          onChange={setWindowMinutes}
+          aria-label="Window in minutes"
+        />
       )}
       {metric !== "evaluator_spend_share" && (
-        <label className={`${grid.field} ${grid.wide}`}>
-          Filter (optional, the filter language)
-          <input
-            className="input mono"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            placeholder='eq(name, "agent")'
-            aria-label="Filter"
-          />
-        </label>
+        <TextField
+          label="Filter (optional, the filter language)"
+          wide
+          mono
+          value={filter}
+          onChange={setFilter}
+          placeholder='eq(name, "agent")'
+          aria-label="Filter"
+        />
       )}
       <label className={grid.field}>
         Notify
@@ -179,36 +155,20 @@ export function AlertForm({ workspaceId, projectId, onDone }: { workspaceId: str
         </select>
       </label>
       {kind !== "none" && (
-        <label className={grid.field}>
-          {kind === "pagerduty" ? "Events URL (optional)" : "URL"}
-          <input
-            className="input"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            required={kind !== "pagerduty"}
-            placeholder={kind === "pagerduty" ? "https://events.pagerduty.com/v2/enqueue" : "https://"}
-            aria-label="Destination URL"
-          />
-        </label>
+        <TextField
+          label={kind === "pagerduty" ? "Events URL (optional)" : "URL"}
+          value={url}
+          onChange={setUrl}
+          required={kind !== "pagerduty"}
+          placeholder={kind === "pagerduty" ? "https://events.pagerduty.com/v2/enqueue" : "https://"}
+          aria-label="Destination URL"
+        />
       )}
       {kind === "pagerduty" && (
-        <label className={grid.field}>
-          Routing key
-          <input
-            className="input"
-            type="password"
-            value={routingKey}
-            onChange={(e) => setRoutingKey(e.target.value)}
-            required
-            aria-label="Routing key"
-          />
-        </label>
+        <TextField label="Routing key" type="password" value={routingKey} onChange={setRoutingKey} required aria-label="Routing key" />
       )}
       {kind !== "none" && (
-        <label className={grid.field}>
-          Signing secret (optional)
-          <input className="input" type="password" value={secret} onChange={(e) => setSecret(e.target.value)} aria-label="Signing secret" />
-        </label>
+        <TextField label="Signing secret (optional)" type="password" value={secret} onChange={setSecret} aria-label="Signing secret" />
       )}
       <div className={`${grid.wide} row`} style={{ gap: 8 }}>
         <button className="btn btn-primary" type="submit" disabled={create.isPending}>

@@ -9,7 +9,8 @@ import styles from "./evaluators.module.css";
 type Limit = RouterOutputs["evaluators"]["limits"][number];
 type Target = Limit["target"];
 const WINDOW = { daily: "day", weekly: "week", monthly: "month" } as const;
-const usd = (n: number) => `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`;
+/** Cents, or four digits for a spend under a cent that is not nothing ($0.00, not $0.0000). */
+const usd = (n: number) => `$${n > 0 && n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
 
 /** The workspace's spend limits, read once for the page. */
 export function useSpendLimits(workspaceId: string) {

@@ -6,8 +6,6 @@ import { useParams } from "next/navigation";
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import type { RunSummary } from "@/app/trpc-types";
-import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } from "../../_components/format";
-import { RunDetail } from "../../_components/run-detail";
 import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
 import { BulkActions } from "./bulk-actions";
 import { FilterBar } from "./filter-bar";
@@ -20,51 +18,13 @@ import { rangeBounds } from "./view-state";
 import controls from "./list-controls.module.css";
 import { RunsTable } from "./runs-table";
 import { ThreadsView } from "./threads-view";
-import { TraceOutline } from "./trace-outline";
+import { RunDrawer } from "./run-drawer";
+import { useRunKeys } from "./run-keys";
+import { RunStats } from "./run-stats";
 import styles from "./runs.module.css";
 import { useUrlState } from "../../_components/url-state";
 
 const RUN_TYPES = ["llm", "chain", "tool", "retriever", "prompt", "parser", "embedding"];
-
-function Stats({
-  compact,
-  ready,
-  failed,
-  selection,
-}: {
-  compact: boolean;
-  ready: boolean;
-  failed: boolean;
-  selection: Parameters<ReturnType<typeof useTRPC>["runs"]["stats"]["queryOptions"]>[0];
-}) {
-  const trpc = useTRPC();
-  // Asked once the page of runs is in: on one embedded database connection the aggregate over
-  // millions of runs would otherwise queue in front of the first page.
-  const stats = useQuery({ ...trpc.runs.stats.queryOptions(selection), placeholderData: (prev) => prev, retry: false, enabled: ready });
-  const s = stats.data;
-  const none = failed || stats.isError ? "–" : "…";
-  const cells: [string, string][] = [
-    ["Runs", s ? formatCount(s.run_count) : none],
-    ["Error rate", s ? formatPercent(s.error_rate) : none],
-    ["P50 latency", s ? formatLatency(s.latency_p50) : none],
-    ["P99 latency", s ? formatLatency(s.latency_p99) : none],
-    ["First token P50", s ? formatLatency(s.first_token_p50) : none],
-    ["Tokens", s ? formatTokens(s.total_tokens) : none],
-    ["Cost", s ? formatCost(s.total_cost) : none],
-  ];
-  // Beside the run drawer there is room for the headline numbers only.
-  const shown = compact ? cells.filter(([label]) => ["Runs", "Error rate", "P50 latency", "Cost"].includes(label)) : cells;
-  return (
-    <div className="stat-row" data-testid="run-stats">
-      {shown.map(([label, value]) => (
-        <div key={label} className="stat">
-          <div className="stat-label">{label}</div>
-          <div className="stat-value">{value}</div>
-        </div>
-      ))}
-    </div>
-  );
-}
 
 function RunsPage() {
   const { workspaceId, projectId } = useParams<{ workspaceId: string; projectId: string }>();
@@ -135,24 +95,8 @@ function RunsPage() {
   const select = useCallback((run: RunSummary) => setParams({ run: run.id, trace: run.trace_id }), [setParams]);
   const selectedTrace = params.get("trace") ?? rows.find((r) => r.id === selectedId)?.trace_id;
 
-  // With a run open: Escape closes it, ↑/↓ (or k/j) open the previous/next run.
-  useEffect(() => {
-    if (!selectedId) return;
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target?.closest("input, textarea, select, [contenteditable]")) return;
-      if (e.key === "Escape") return setParams({ run: null, trace: null });
-      const step = e.key === "ArrowDown" || e.key === "j" ? 1 : e.key === "ArrowUp" || e.key === "k" ? -1 : 0;
-      if (!step) return;
-      const next = rows[rows.findIndex((r) => r.id === selectedId) + step];
-      if (next) {
-        e.preventDefault();
-        select(next);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [selectedId, setParams, rows, select]);
+  const close = useCallback(() => setParams({ run: null, trace: null }), [setParams]);
+  useRunKeys(selectedId, rows, select, close);
 
   if (project.isError)
     return (
@@ -262,7 +206,12 @@ function RunsPage() {
           />
         ) : (
           <>
-            <Stats compact={!!selectedId} ready={runs.isSuccess && !runs.isPlaceholderData} failed={runs.isError} selection={selection} />
+            <RunStats
+              compact={!!selectedId}
+              ready={runs.isSuccess && !runs.isPlaceholderData}
+              failed={runs.isError}
+              selection={selection}
+            />
             <IngestErrors workspaceId={workspaceId} projectId={projectId} />
             <BulkActions workspaceId={workspaceId} runIds={[...checkedIds]} onClear={() => setCheckedIds(new Set())} />
             <FilterBar filter={filter} onChange={(f) => setParams({ filter: f || null })} />
@@ -309,36 +258,14 @@ function RunsPage() {
         )}
       </div>
       {selectedId && !threadsView ? (
-        <aside className={styles.drawer} aria-label="Run detail">
-          <div className={styles.drawerHeader}>
-            <span className="muted">Run</span>
-            <span className="mono faint truncate">{selectedId}</span>
-            <span className="grow" />
-            {selectedTrace ? (
-              <Link
-                className="btn btn-sm btn-primary"
-                href={`/o/${workspaceId}/projects/${projectId}/traces/${selectedTrace}?run=${selectedId}`}
-                data-testid="open-trace"
-              >
-                Open trace
-              </Link>
-            ) : null}
-            <button type="button" className="btn btn-sm btn-ghost" aria-label="Close" onClick={() => setParams({ run: null, trace: null })}>
-              ✕
-            </button>
-          </div>
-          {selectedTrace ? (
-            <TraceOutline
-              workspaceId={workspaceId}
-              traceId={selectedTrace}
-              selectedId={selectedId}
-              onSelect={(run) => setParams({ run })}
-            />
-          ) : null}
-          <div className={styles.drawerBody}>
-            <RunDetail workspaceId={workspaceId} runId={selectedId} />
-          </div>
-        </aside>
+        <RunDrawer
+          workspaceId={workspaceId}
+          projectId={projectId}
+          runId={selectedId}
+          traceId={selectedTrace}
+          onSelect={(run) => setParams({ run })}
+          onClose={close}
+        />
       ) : null}
     </div>
   );

@@ -1,0 +1,76 @@
+import type { PGlite } from "@electric-sql/pglite";
+import { PrismaClient } from "./generated/client";
+import { boundedTransaction, openCancellable } from "./deadline";
+import { asText, refuseNestedRollback, withPrisma, type Database, type Sql } from "./handle";
+import { initializeDataDir } from "./initdb";
+import { joinable, joinedTransaction } from "./join";
+import { compile, type SqlFragment } from "./sql";
+
+type Parsers = Record<number, (value: string) => unknown>;
+
+/** PGlite parses the types it knows (its own, and the array types it found) unless told otherwise: each read as text. */
+function textParsers(pglite: PGlite): Parsers {
+  return Object.fromEntries(Object.keys(pglite.parsers).map((oid) => [Number(oid), asText]));
+}
+
+function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owner?: PGlite, prisma?: PrismaClient, joined = false): Sql {
+  const self: Sql = withPrisma(
+    {
+      async query<T>(query: SqlFragment) {
+        const { text, values } = compile(query);
+        return (await db.query<T>(text, values)).rows;
+      },
+      async text(text: string, values?: unknown[]) {
+        if (values?.length) return db.query(text, values);
+        return (await db.exec(text)).at(-1) ?? { rows: [] };
+      },
+      async arrays(text: string) {
+        return db.query<unknown[]>(text, [], { rowMode: "array", parsers: rawParsers });
+      },
+      async tx<T>(fn: (sql: Sql) => Promise<T>, options?: { rollback?: boolean }) {
+        if (!owner) return options?.rollback ? refuseNestedRollback() : fn(self);
+        return owner.transaction(async (tx) => {
+          const result = await fn(pgliteSql(tx, rawParsers));
+          if (options?.rollback) await tx.rollback();
+          return result;
+        });
+      },
+      async transaction<T>(fn: (sql: Sql) => Promise<T>) {
+        if (joined || !owner || !prisma) return fn(self);
+        return joinedTransaction(
+          prisma,
+          (connection, tx) => pgliteSql(connection as Pick<PGlite, "query" | "exec">, rawParsers, undefined, tx, true),
+          fn,
+        );
+      },
+      async bounded<T>(ms: number, fn: (sql: Sql) => Promise<T>) {
+        if (!owner) return refuseNestedRollback();
+        return boundedTransaction(owner, ms, (tx) => fn(pgliteSql(tx, rawParsers)));
+      },
+    },
+    prisma,
+  );
+  return self;
+}
+
+/** PGlite under `dataDir` ("memory" for none), in the server's own thread. */
+export async function openEmbedded(dataDir: string): Promise<Database> {
+  if (dataDir !== "memory") await initializeDataDir(dataDir);
+  const [{ types }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
+  const pglite = await openCancellable(dataDir, { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v });
+  const prisma = new PrismaClient({ adapter: joinable(new PrismaPGlite(pglite)) });
+  const sql = pgliteSql(pglite, textParsers(pglite), pglite, prisma);
+  return {
+    sql,
+    ingestSql: sql,
+    reads: () => sql,
+    prisma,
+    execScript: async (text) => void (await pglite.exec(text)),
+    poolStats: () => [],
+    replicaLag: () => [],
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
