@@ -103,7 +103,7 @@ function jsonField(a: SqlFragment, node: Compare, column: string): SqlFragment {
 }
 
 /** A token or cost column as a run shows it: its trace's total on a root run, its own elsewhere. */
-export function shownTotal(alias: string, column: string): SqlFragment {
+function shownTotal(alias: string, column: string): SqlFragment {
   const a = raw(alias);
   const own = sql`${a}.${raw(column)}`;
   return sql`CASE WHEN ${a}.is_root THEN coalesce((SELECT tt.${raw(column)} FROM trace_totals tt
