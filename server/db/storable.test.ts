@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { escapeText, fromStorage, storableJson, storedLength, truncateStored, unescapeText } from "./storable";
+import {
+  escapeText,
+  fromStorage,
+  parseKeepingText,
+  storableJson,
+  storableRecords,
+  storedLength,
+  truncateStored,
+  unescapeText,
+} from "./storable";
 
 test("NUL, lone surrogates and the escape character itself round-trip; other text is untouched", () => {
   for (const text of ["a\u0000b", "\ud800", "x\udc00y", "\ue000", "\ue0000", "emoji 😀 ok", "plain"]) {
@@ -55,6 +64,32 @@ test("a text is counted and cut as stored, escapes included, never splitting a s
           storedLength(text.slice(0, cut.length + 1)) > limit ||
           /[\ud800-\udbff]$/.test(text.slice(0, cut.length + 1)),
       );
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("records splice the text a value was parsed from, unless it spells what storage escapes", () => {
+  const sent = '{"n": 1.50, "big": 12345678901234567890, "s": "caf\\u00e9 😀"}';
+  const stored = storableRecords([{ id: "a", inputs: parseKeepingText(sent), outputs: { plain: true }, error: null }]);
+  assert.equal(stored, `[{"id":"a","outputs":{"plain":true},"error":null,"inputs":${sent}}]`);
+  for (const text of ['{"a": "\\u0000"}', '{"a": "\\uE000"}', '{"a": "\ue000"}', '["\\ud800"]', '["\\uD83D\\uDE00"]']) {
+    const value = parseKeepingText(text);
+    assert.equal(storableRecords([{ id: "b", inputs: value }]), storableJson([{ id: "b", inputs: value }]), text);
+  }
+  // A lone surrogate as itself (not from UTF-8 bytes, which cannot carry one) is escaped too.
+  const lone = parseKeepingText('["\ud800"]');
+  assert.equal(storableRecords([{ id: "c", inputs: lone }]), storableJson([{ id: "c", inputs: lone }]));
+});
+
+test("property: records with parsed values store what their values serialised would", () => {
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 4 }), anyText, fc.boolean(), (value, text, spaced) => {
+      const json = JSON.stringify({ value, text, [text]: text }, null, spaced ? 1 : undefined);
+      const records = [{ id: "r", inputs: parseKeepingText(json), outputs: parseKeepingText(JSON.stringify([value])), n: 1 }];
+      const stored = storableRecords(records);
+      assert.ok(!/\\u0000|\\ud[89a-f]/i.test(stored), stored);
+      assert.deepEqual(fromStorage(JSON.parse(stored)), JSON.parse(JSON.stringify(records)));
     }),
     { numRuns: 300 },
   );

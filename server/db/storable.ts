@@ -68,6 +68,53 @@ export function storableJson(value: unknown): string {
   return text !== undefined && JSON_NEEDS_ESCAPE.test(text) ? JSON.stringify(value, escapingReplacer) : text;
 }
 
+/**
+ * The JSON text a value was parsed from (a multipart part of a run), so that storing the value
+ * again splices that text instead of serialising the value anew: the value must not change after.
+ */
+const PARSED_FROM = new WeakMap<object, string>();
+/**
+ * JSON text holding what jsonb refuses or this module escapes (U+0000, U+E000, a surrogate) as an
+ * escape or U+E000 itself: such text is serialised anew (a lone surrogate unescaped: isWellFormed).
+ */
+const TEXT_NEEDS_ESCAPE = /\\u0000|\uE000|\\ue000|\\ud[89a-f]/i;
+
+/** String.prototype.isWellFormed (Node 20; the compiler's library predates it): no lone surrogate. */
+const wellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** JSON.parse that remembers the text of an object or array it returns (see storableRecords). */
+export function parseKeepingText(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (value !== null && typeof value === "object") PARSED_FROM.set(value, text);
+  return value;
+}
+
+/**
+ * `storableJson` of an array of records, where a record's value parsed by `parseKeepingText` is
+ * written as the text it was parsed from (PostgreSQL reads the same jsonb from both, and numbers
+ * keep the digits they were sent with). Text that needs this module's escape is serialised anew.
+ */
+export function storableRecords(records: Record<string, unknown>[]): string {
+  const out = new Array<string>(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    let spliced = "";
+    let rest: Record<string, unknown> | undefined;
+    for (const key in record) {
+      const value = record[key];
+      const text = value !== null && typeof value === "object" ? PARSED_FROM.get(value) : undefined;
+      if (text === undefined || TEXT_NEEDS_ESCAPE.test(text) || !wellFormed(text)) continue;
+      spliced += `,${JSON.stringify(key)}:${text}`;
+      rest ??= { ...record };
+      // JSON.stringify leaves out a key whose value is undefined.
+      rest[key] = undefined;
+    }
+    const json = storableJson(rest ?? record);
+    out[i] = spliced === "" ? json : json === "{}" ? `{${spliced.slice(1)}}` : `${json.slice(0, -1)}${spliced}}`;
+  }
+  return `[${out.join(",")}]`;
+}
+
 /** The value as sent: every string (and object key) read back from storage, unescaped. */
 export function fromStorage<T>(value: T): T {
   if (typeof value === "string") return unescapeText(value) as T;

@@ -115,6 +115,41 @@ class Body {
 }
 
 /**
+ * A body already whole in memory, split at its boundaries by Buffer.indexOf: each part's body is a
+ * view of the request's buffer. Null when the body is not plainly well-formed, or a part would be
+ * spooled: the streaming reader then reads it (and says what is wrong with it).
+ */
+function splitWhole(bytes: Buffer, boundary: string): Part[] | null {
+  const delimiter = Buffer.from(`\r\n--${boundary}`);
+  let at = delimiter.length - 2;
+  if (!bytes.subarray(0, at).equals(delimiter.subarray(2))) return null;
+  const parts: Part[] = [];
+  for (;;) {
+    if (bytes.length < at + 2) return null;
+    if (bytes[at] === 0x2d && bytes[at + 1] === 0x2d) return parts; // closing "--"
+    if (!bytes.subarray(at, at + 2).equals(CRLF) || bytes.subarray(at + 2, at + 4).equals(CRLF)) return null;
+    const next = bytes.indexOf(delimiter, at + 2);
+    const headerEnd = bytes.indexOf(HEADER_END, at + 2);
+    if (next === -1 || headerEnd <= at + 2 || headerEnd + 4 > next || headerEnd - at > MAX_HEADER_BYTES) return null;
+    if (next - (headerEnd + 4) > SPOOL_BYTES) return null;
+    const headers = parseHeaders(bytes.toString("utf8", at + 2, headerEnd));
+    const disposition = headers["content-disposition"] ?? "";
+    const name = dispositionParam(disposition, "name");
+    if (!name) return null;
+    const body = bytes.subarray(headerEnd + 4, next);
+    parts.push({
+      name,
+      filename: dispositionParam(disposition, "filename"),
+      contentType: headers["content-type"] ?? "application/octet-stream",
+      headers,
+      size: body.length,
+      body,
+    });
+    at = next + delimiter.length;
+  }
+}
+
+/**
  * Reads a multipart/form-data body as it streams in, part by part: parts up to SPOOL_BYTES stay in
  * memory, larger ones (attachments, say) go to files under `spoolRoot` as they arrive, hashed on
  * the way, so no large body is ever whole in memory. The boundary is found by streamsearch (the
@@ -126,6 +161,11 @@ export async function readMultipart(
   boundary: string,
   spoolRoot: string,
 ): Promise<Part[]> {
+  const whole =
+    Array.isArray(chunks) && chunks.length === 1
+      ? splitWhole(Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength), boundary)
+      : null;
+  if (whole) return whole;
   const parts: Part[] = [];
   const finishing: Promise<void>[] = [];
   // Where the parser is (a cast, so the compiler does not narrow it: the search's callback changes it).

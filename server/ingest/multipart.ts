@@ -1,5 +1,6 @@
 import { badRequest } from "../core/errors";
 import { partBytes, type Part } from "../http/multipart";
+import { parseKeepingText } from "../db/storable";
 import type { IncomingAttachment } from "../blobs/attachments";
 
 const FIELDS = new Set(["inputs", "outputs", "events", "extra", "error", "serialized"]);
@@ -12,11 +13,14 @@ export interface MultipartIngest {
   feedback: unknown[];
 }
 
-/** The SDKs send `[Unserializable]` when they cannot encode a value: keep the text rather than fail. */
+/**
+ * The SDKs send `[Unserializable]` when they cannot encode a value: keep the text rather than fail.
+ * The text is kept with the value, so the runs' INSERT splices it instead of serialising it again.
+ */
 async function lenientJson(part: Part): Promise<unknown> {
   const text = (await partBytes(part)).toString("utf8");
   try {
-    return JSON.parse(text);
+    return parseKeepingText(text);
   } catch {
     return text;
   }

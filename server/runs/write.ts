@@ -1,6 +1,6 @@
 import type { Sql } from "../db/client";
 import { inWorkspace, raw as rawText, sql, type SqlFragment } from "../db/sql";
-import { storableJson } from "../db/storable";
+import { storableRecords } from "../db/storable";
 import { INSERTED_RUN_COLUMNS } from "./trace-totals";
 
 /** Every column an ingest request may set, with its SQL type for jsonb_to_recordset. */
@@ -63,8 +63,11 @@ const DERIVED: RunColumn[] = [
 ];
 const MERGED: RunColumn[] = (Object.keys(COLUMNS) as RunColumn[]).filter((c) => c !== "id" && c !== "extra");
 
-/** The rows as one jsonb parameter; text PostgreSQL cannot hold (U+0000, lone surrogates) is escaped (db/storable). */
-const recordset = (rows: object[]) => sql`jsonb_to_recordset(${storableJson(rows)}::jsonb) AS v(${rawText(RECORD)})`;
+/**
+ * The rows as one jsonb parameter; text PostgreSQL cannot hold (U+0000, lone surrogates) is escaped,
+ * and inputs and outputs of multipart parts are spliced in as the text they were sent as (db/storable).
+ */
+const recordset = (rows: RunRow[]) => sql`jsonb_to_recordset(${storableRecords(rows)}::jsonb) AS v(${rawText(RECORD)})`;
 
 const STATUS = (error: string, end: string) =>
   `CASE WHEN ${error} IS NOT NULL THEN 'error' WHEN ${end} IS NOT NULL THEN 'success' ELSE 'pending' END`;
