@@ -14,7 +14,7 @@ import { chartSeries } from "../server/charts/series";
 import { chartRequest } from "../server/charts/schema";
 import { queryTraces, traceQuery } from "../server/runs/traces-v2";
 import { queryRuns } from "../server/runs/query";
-import { runQueryBody, runSelection } from "../server/runs/schema";
+import { runQueryBody, runQueryFromWire, runSelection, selectionFromWire } from "../server/runs/schema";
 import { runStats, runStatsScan } from "../server/runs/stats";
 import { scanChartRows } from "../server/charts/series";
 import { listSessions } from "../server/sessions/service";
@@ -82,13 +82,13 @@ async function main() {
       {
         name: "first page of a project",
         target: 50,
-        service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], limit: 100 })),
+        service: (i) => queryRuns(q, ws, runQueryFromWire(runQueryBody.parse({ session: [project(i)], limit: 100 }))),
         baseline: (i) => page(inProject(i)),
       },
       {
         name: "first page of traces (roots)",
         target: 50,
-        service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], is_root: true, limit: 100 })),
+        service: (i) => queryRuns(q, ws, runQueryFromWire(runQueryBody.parse({ session: [project(i)], is_root: true, limit: 100 }))),
         baseline: (i) => page(sql`${inProject(i)} AND is_root`),
       },
       {
@@ -114,33 +114,37 @@ async function main() {
           queryRuns(
             q,
             ws,
-            runQueryBody.parse({ session: [project(i)], filter: `and(eq(metadata_key, "user_id"), eq(metadata_value, "${user(i)}"))` }),
+            runQueryFromWire(
+              runQueryBody.parse({ session: [project(i)], filter: `and(eq(metadata_key, "user_id"), eq(metadata_value, "${user(i)}"))` }),
+            ),
           ),
         baseline: (i) => page(sql`${inProject(i)} AND extra @> ${JSON.stringify({ metadata: { user_id: user(i) } })}::jsonb`),
       },
       {
         name: `tag filter (has(tags, "${RARE_TAG}"))`,
         target: 100,
-        service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], filter: `has(tags, "${RARE_TAG}")` })),
+        service: (i) =>
+          queryRuns(q, ws, runQueryFromWire(runQueryBody.parse({ session: [project(i)], filter: `has(tags, "${RARE_TAG}")` }))),
         baseline: (i) => page(sql`${inProject(i)} AND tags @> ${[RARE_TAG]}::text[]`),
       },
       {
         name: `full-text search ("${SEARCH_TERM}")`,
         target: 100,
-        service: (i) => queryRuns(q, ws, runQueryBody.parse({ session: [project(i)], filter: `search("${SEARCH_TERM}")` })),
+        service: (i) =>
+          queryRuns(q, ws, runQueryFromWire(runQueryBody.parse({ session: [project(i)], filter: `search("${SEARCH_TERM}")` }))),
         baseline: (i) => page(sql`${inProject(i)} AND ${searchText("runs")} ILIKE ${`%${SEARCH_TERM}%`}`),
       },
       {
         name: "trace tree",
         target: 50,
-        service: (i) => queryRuns(q, ws, runQueryBody.parse({ trace: traceIds[i % traceIds.length], order: "asc" })),
+        service: (i) => queryRuns(q, ws, runQueryFromWire(runQueryBody.parse({ trace: traceIds[i % traceIds.length], order: "asc" }))),
         baseline: (i) =>
           q.query(sql`SELECT * FROM runs WHERE workspace_id = ${ws} AND trace_id = ${traceIds[i % traceIds.length]} ORDER BY dotted_order`),
       },
       {
         name: "stats over a whole project",
         target: 500,
-        service: (i) => runStats(q, ws, runSelection.parse({ session: [project(i)] })),
+        service: (i) => runStats(q, ws, selectionFromWire(runSelection.parse({ session: [project(i)] }))),
         baseline: (i) =>
           q.query(sql`
           SELECT count(*), avg((error IS NOT NULL)::int), percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms),
@@ -238,20 +242,20 @@ async function analytics(db: Database, ws: string): Promise<void> {
     {
       name: "stats, whole project",
       target: 300,
-      service: () => runStats(q, ws, runSelection.parse({ session: [big] })),
-      baseline: () => runStatsScan(q, ws, runSelection.parse({ session: [big] })),
+      service: () => runStats(q, ws, selectionFromWire(runSelection.parse({ session: [big] }))),
+      baseline: () => runStatsScan(q, ws, selectionFromWire(runSelection.parse({ session: [big] }))),
     },
     {
       name: "stats, root runs",
       target: 300,
-      service: () => runStats(q, ws, runSelection.parse({ session: [big], is_root: true })),
-      baseline: () => runStatsScan(q, ws, runSelection.parse({ session: [big], is_root: true })),
+      service: () => runStats(q, ws, selectionFromWire(runSelection.parse({ session: [big], is_root: true }))),
+      baseline: () => runStatsScan(q, ws, selectionFromWire(runSelection.parse({ session: [big], is_root: true }))),
     },
     {
       name: "30-day cost chart by model",
       target: 300,
       service: () => chartSeries(q, ws, chart),
-      baseline: () => scanChartRows(q, ws, { session: [big] }, chart, window),
+      baseline: () => scanChartRows(q, ws, { projectIds: [big] }, chart, window),
     },
     {
       name: `projects list with stats (${projects.length})`,
@@ -260,7 +264,7 @@ async function analytics(db: Database, ws: string): Promise<void> {
       baseline: () =>
         Promise.all(
           [true, undefined].map((is_root) =>
-            Promise.all(projects.map((p) => runStatsScan(q, ws, runSelection.parse({ session: [p], is_root })))),
+            Promise.all(projects.map((p) => runStatsScan(q, ws, selectionFromWire(runSelection.parse({ session: [p], is_root }))))),
           ),
         ),
     },

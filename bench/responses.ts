@@ -1,7 +1,8 @@
 // What checking an answer against its response schema costs the route factory, against what it
 // pays anyway to serialize the same answer (JSON.stringify), measured in one run on pages of 100
-// runs read through the services from an embedded database: `/runs/query` (whole runs), and the
-// v2 `runs.query` and `traces.query` with every field selected.
+// runs read through the services from an embedded database: `/runs/query` (whole runs), the runs
+// table's tRPC page (its `.output()` check), and the v2 `runs.query` and `traces.query` with every
+// field selected.
 // Usage: npx tsx bench/responses.ts [rounds]
 import type { z } from "zod";
 import { createWorkspace } from "../server/auth/workspaces";
@@ -11,9 +12,10 @@ import { migrate } from "../server/db/migrate";
 import { ingestRuns } from "../server/ingest/service";
 import { queryRuns, runPage } from "../server/runs/query";
 import { queryRunsV2, runQueryV2 } from "../server/runs/query-v2";
-import { runQueryBody } from "../server/runs/schema";
+import { runQueryBody, runQueryFromWire } from "../server/runs/schema";
 import { queryTraces, traceQuery, wireTraceV2 } from "../server/runs/traces-v2";
 import { runSelects, wireRunV2 } from "../server/runs/v2";
+import { runSummaryPage, TABLE_FIELDS } from "../server/runs/table";
 import { createSession } from "../server/sessions/service";
 import { makeTrace } from "./payloads";
 import { percentile } from "./timing";
@@ -46,8 +48,15 @@ async function main() {
     const pages: { name: string; answer: unknown; schema: z.ZodType }[] = [
       {
         name: "/runs/query, 100 whole runs",
-        answer: await queryRuns(db.sql, ws, runQueryBody.parse({ session: [project], limit: 100, start_time: day })),
+        answer: await queryRuns(db.sql, ws, runQueryFromWire(runQueryBody.parse({ session: [project], limit: 100, start_time: day }))),
         schema: runPage,
+      },
+      {
+        name: "tRPC runs.list, 100 table runs (its .output())",
+        answer: await queryRuns(db.sql, ws, { projectIds: [project], limit: 100, startTime: day, fields: [...TABLE_FIELDS] }).then(
+          (page) => ({ runs: page.runs, next: page.cursors.next }),
+        ),
+        schema: runSummaryPage,
       },
       {
         name: "v2 runs.query, 100 runs, every field selected",

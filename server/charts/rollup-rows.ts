@@ -5,7 +5,7 @@ import { runConditions } from "../runs/conditions";
 import { countRows, feedbackRows, SKETCH, sketchRows } from "../runs/rollups/measures";
 import { hourRange, rollupConditions } from "../runs/rollups/scope";
 import { percentiles } from "../runs/rollups/sketch";
-import type { RunSelection } from "../runs/schema";
+import type { RunSelection } from "../runs/selection";
 import type { GroupBy, Metric } from "./schema";
 
 /** One group's aggregates in one bucket: `runs` ranks the groups, the metrics are the series' values. */
@@ -59,7 +59,7 @@ function label(group: GroupBy | null | undefined): SqlFragment {
 export async function rollupChartRows(
   db: Sql,
   workspaceId: string,
-  selection: Partial<RunSelection>,
+  selection: RunSelection,
   metrics: readonly Metric[],
   group: GroupBy | null | undefined,
   window: ChartWindow,

@@ -6,7 +6,7 @@ import { formatMicros, parseInstant } from "../core/time";
 import { runConditions } from "../runs/conditions";
 import { bucketSeconds, bucketStarts } from "./buckets";
 import { GROUP_ATTRIBUTES, type ChartRequest, type GroupBy, type Metric } from "./schema";
-import type { RunSelection } from "../runs/schema";
+import type { RunSelection } from "../runs/selection";
 import { rollupChartRows, type ChartRow, type ChartRows, type ChartWindow } from "./rollup-rows";
 
 /** One line of a chart: a metric (of a group, when grouped), one value per bucket. */
@@ -102,13 +102,13 @@ export async function chartSeries(db: Sql, workspaceId: string, request: ChartRe
   const seconds = bucketSeconds((endMs - startMs) / 1000, request.bucket);
   const starts = bucketStarts(startMs, endMs, seconds);
   const session = request.session == null ? undefined : Array.isArray(request.session) ? request.session : [request.session];
-  const selection = {
-    session,
+  const selection: RunSelection = {
+    projectIds: session,
     filter: request.filter ?? undefined,
-    trace_filter: request.trace_filter ?? undefined,
-    tree_filter: request.tree_filter ?? undefined,
-    run_type: request.run_type ?? undefined,
-    is_root: request.is_root ?? undefined,
+    traceFilter: request.trace_filter ?? undefined,
+    treeFilter: request.tree_filter ?? undefined,
+    runType: request.run_type ?? undefined,
+    isRoot: request.is_root ?? undefined,
   };
   const window = { startMs, endMs, seconds };
   const { rows, feedback: feedbackRows } =
@@ -166,7 +166,7 @@ export async function chartSeries(db: Sql, workspaceId: string, request: ChartRe
 export async function scanChartRows(
   db: Sql,
   workspaceId: string,
-  selection: Partial<RunSelection>,
+  selection: RunSelection,
   request: Pick<ChartRequest, "metrics" | "group_by">,
   { startMs, endMs, seconds }: ChartWindow,
 ): Promise<ChartRows> {

@@ -12,7 +12,7 @@ import { withTestDatabases } from "../db/test-databases";
 import { ingestBatch } from "../ingest/service";
 import { queryRuns } from "../runs/query";
 import { readRun } from "../runs/read";
-import { runQueryBody } from "../runs/schema";
+import { runQueryBody, runQueryFromWire } from "../runs/schema";
 import { anyJson, anyText, FUZZ_RUNS, refusedOrDone } from "./arbitraries";
 
 const settings = { numRuns: Math.max(10, Math.ceil(FUZZ_RUNS / 5)) };
@@ -106,7 +106,7 @@ withTestDatabases("fuzz: ingest and queries", (open) => {
     );
     await fc.assert(
       fc.asyncProperty(filter, fc.option(anyText), async (source, query) => {
-        const body = await refusedOrDone(() => runQueryBody.parse({ filter: source, query, limit: 5 }));
+        const body = await refusedOrDone(() => runQueryFromWire(runQueryBody.parse({ filter: source, query, limit: 5 })));
         if (body) await refusedOrDone(() => queryRuns(db.sql, ws, body));
       }),
       settings,

@@ -172,7 +172,8 @@ async function pathParams<P>(schema: z.ZodType<P> | undefined, given: Promise<P>
   return parsed.data;
 }
 
-function checkResponse(schema: z.ZodType, result: unknown): void {
+/** A 500 when a handler's answer does not match the schema it documents (REST routes and tRPC outputs). */
+export function checkResponse(schema: z.ZodType, result: unknown): void {
   const checked = schema.safeParse(result);
   if (!checked.success)
     throw new AppError(500, `The answer does not match its documented shape: ${describeZodError(checked.error, "response")}.`);

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { notFound } from "../core/errors";
 import { queryRuns } from "../runs/query";
 import { readRuns } from "../runs/read";
-import { runQueryBody } from "../runs/schema";
 import { threadTurns } from "../runs/thread-turns";
 import { traceRuns } from "../runs/trace";
 import { sessionListQuery } from "../sessions/schema";
@@ -63,18 +62,17 @@ export const runTools: ToolSet = {
       max_chars_per_field: fieldChars,
     },
     run: async (ctx, input) => {
-      const body = runQueryBody.parse({
-        session: input.project ? [await projectId(ctx, input.project)] : undefined,
+      const page = await queryRuns(ctx.sql, ctx.workspaceId, {
+        projectIds: input.project ? [await projectId(ctx, input.project)] : undefined,
         filter: input.filter,
-        trace_filter: input.trace_filter,
-        tree_filter: input.tree_filter,
-        is_root: input.is_root,
+        traceFilter: input.trace_filter,
+        treeFilter: input.tree_filter,
+        isRoot: input.is_root,
         error: input.error,
-        start_time: input.start_time,
+        startTime: input.start_time,
         limit: input.limit ?? 20,
         cursor: input.cursor,
       });
-      const page = await queryRuns(ctx.sql, ctx.workspaceId, body);
       const budget = new Budget();
       const max = input.max_chars_per_field ?? FIELD_CHARS;
       return jsonResult({

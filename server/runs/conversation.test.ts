@@ -6,7 +6,7 @@ import type { Sql } from "../db/client";
 import { withTestDatabases } from "../db/test-databases";
 import { ingestRuns } from "../ingest/service";
 import { queryRuns } from "./query";
-import { runQueryBody } from "./schema";
+import { runQueryBody, runQueryFromWire } from "./schema";
 import { readRun } from "./read";
 import { readConversation } from "./conversation";
 
@@ -69,7 +69,7 @@ withTestDatabases("conversation", (open) => {
     ]);
     assert.equal((await readRun(db, ws, chain.id))?.diagnostics, undefined);
     assert.deepEqual((await readRun(db, ws, clean.id))?.diagnostics, []);
-    const page = await queryRuns(db, ws, runQueryBody.parse({ id: [llm.id] }));
+    const page = await queryRuns(db, ws, runQueryFromWire(runQueryBody.parse({ id: [llm.id] })));
     assert.equal(page.runs.length, 1);
     assert.equal("diagnostics" in page.runs[0], false);
   });

@@ -3,7 +3,7 @@ import type { Sql } from "../db/client";
 import { inWorkspace, raw, sql } from "../db/sql";
 import { runConditions } from "./conditions";
 import { RUN_COLUMNS, type RunRow } from "./columns";
-import type { RunSelection } from "./schema";
+import type { RunSelection } from "./selection";
 
 /** The trace a run of the workspace belongs to, or null when the workspace has no such run. */
 export async function traceOfRun(db: Sql, workspaceId: string, runId: string): Promise<string | null> {
@@ -37,7 +37,7 @@ export async function projectsOfRuns(db: Sql, workspaceId: string, runIds: strin
 }
 
 /** Ids of the runs of the workspace matching a selection (projects, filter language, root only…), oldest first, at most `limit`. */
-export async function matchingRunIds(db: Sql, workspaceId: string, selection: Partial<RunSelection>, limit: number): Promise<string[]> {
+export async function matchingRunIds(db: Sql, workspaceId: string, selection: RunSelection, limit: number): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
     sql`SELECT r.id FROM runs r WHERE ${runConditions(workspaceId, selection)} ORDER BY r.start_time, r.id LIMIT ${limit}`,
   );

@@ -7,7 +7,6 @@ import { publicUrl } from "../http/public-url";
 import { queryRuns } from "./query";
 import { readRuns } from "./read";
 import { heavyColumnsFor, runSelects, v2Run, type RunSelectToken } from "./v2";
-import { runQueryBody } from "./schema";
 
 const DAY_MS = 86_400_000;
 const filterText = z.string().max(10_000).nullish();
@@ -106,26 +105,25 @@ async function projectsOf(db: Sql, workspaceId: string, q: RunQueryV2): Promise<
  * the filters; `id` and the selected fields of each, and the cursor of the next page.
  */
 export async function queryRunsV2(db: Sql, workspaceId: string, q: RunQueryV2) {
-  const session = await projectsOf(db, workspaceId, q);
-  if (session.length === 0) return { items: [], next_cursor: null };
-  const body = runQueryBody.parse({
-    session,
-    start_time: (q.min_start_time ?? (q.reference_dataset_id ? null : new Date(Date.now() - DAY_MS)))?.toISOString(),
-    end_time: (q.max_start_time ?? new Date()).toISOString(),
-    filter: q.filter,
-    trace_filter: q.trace_filter,
-    tree_filter: q.tree_filter,
-    is_root: q.is_root,
-    error: q.has_error,
-    id: q.ids,
-    run_type: q.run_type,
-    trace: q.trace_id,
-    reference_example: q.reference_examples,
-    select: classicSelect(q.selects),
+  const projectIds = await projectsOf(db, workspaceId, q);
+  if (projectIds.length === 0) return { items: [], next_cursor: null };
+  const page = await queryRuns(db, workspaceId, {
+    projectIds,
+    startTime: (q.min_start_time ?? (q.reference_dataset_id ? undefined : new Date(Date.now() - DAY_MS)))?.toISOString(),
+    endTime: (q.max_start_time ?? new Date()).toISOString(),
+    filter: q.filter ?? undefined,
+    traceFilter: q.trace_filter ?? undefined,
+    treeFilter: q.tree_filter ?? undefined,
+    isRoot: q.is_root ?? undefined,
+    error: q.has_error ?? undefined,
+    ids: q.ids?.length ? q.ids : undefined,
+    runType: q.run_type ?? undefined,
+    traceId: q.trace_id ?? undefined,
+    referenceExampleIds: q.reference_examples ?? undefined,
+    fields: classicSelect(q.selects),
     limit: q.page_size,
-    cursor: q.cursor,
+    cursor: q.cursor ?? undefined,
   });
-  const page = await queryRuns(db, workspaceId, body);
   return { items: page.runs.map((r) => v2Run(r, q.selects)), next_cursor: page.cursors.next };
 }
 

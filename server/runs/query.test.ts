@@ -6,7 +6,7 @@ import { withTestDatabases } from "../db/test-databases";
 import { FilterSyntaxError } from "./filter/index";
 import { ingestRuns } from "../ingest/service";
 import { queryRuns } from "./query";
-import { runQueryBody } from "./schema";
+import { runQueryBody, runQueryFromWire } from "./schema";
 import { seedFeedback, seedProject, seedRun, type SeededRun } from "./test-seed";
 
 const ws = randomUUID();
@@ -19,7 +19,8 @@ withTestDatabases("runs query", (open) => {
   let project: string;
   let other: string;
   const runs: Record<string, SeededRun> = {};
-  const q = async (body: Record<string, unknown>) => queryRuns(db, ws, runQueryBody.parse({ session: [project], ...body }));
+  const q = async (body: Record<string, unknown>) =>
+    queryRuns(db, ws, runQueryFromWire(runQueryBody.parse({ session: [project], ...body })));
   const names = async (body: Record<string, unknown>) => (await q(body)).runs.map((r) => r.name).sort();
 
   before(async () => {
@@ -111,7 +112,7 @@ withTestDatabases("runs query", (open) => {
   });
 
   test("another workspace's runs are invisible, even by id", async () => {
-    const page = await queryRuns(db, otherWs, runQueryBody.parse({ id: [runs.agent.id] }));
+    const page = await queryRuns(db, otherWs, runQueryFromWire(runQueryBody.parse({ id: [runs.agent.id] })));
     assert.equal(page.runs.length, 0);
     assert.deepEqual(await names({ session: undefined, query: "foreign" }), []);
   });
@@ -207,12 +208,12 @@ withTestDatabases("runs query", (open) => {
       ],
     });
     const roots = (filter: string) =>
-      queryRuns(db, ws, runQueryBody.parse({ session: [traced], is_root: true, filter })).then((p) =>
+      queryRuns(db, ws, runQueryFromWire(runQueryBody.parse({ session: [traced], is_root: true, filter }))).then((p) =>
         p.runs.map((r) => [r.name, r.total_tokens]),
       );
     assert.deepEqual(await roots("gt(total_tokens, 50000)"), [["agent", 60_329]], "the root shows 60,329 and is matched by it");
     assert.deepEqual(await roots("lt(total_tokens, 50000)"), []);
-    const all = await queryRuns(db, ws, runQueryBody.parse({ session: [traced], filter: "gt(total_tokens, 50000)" }));
+    const all = await queryRuns(db, ws, runQueryFromWire(runQueryBody.parse({ session: [traced], filter: "gt(total_tokens, 50000)" })));
     assert.deepEqual(
       all.runs.map((r) => r.name),
       ["agent"],

@@ -8,7 +8,7 @@ import { runConditions } from "./conditions";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { serializeRuns } from "./read";
 import { selectedRun, type SelectedRun } from "./serialize";
-import type { RunQueryBody } from "./schema";
+import type { RunQuery } from "./selection";
 import { fromStorage } from "../db/storable";
 
 /** LangSmith's own page size cap for /runs/query; the SDK keeps following `cursors.next`. */
@@ -19,16 +19,16 @@ export const runPage = z.object({ runs: z.array(selectedRun), cursors: z.object(
 export type RunPage = z.infer<typeof runPage>;
 
 /**
- * POST /runs/query: one page of the workspace's runs matching the SDK's selection, newest first
- * by default. Pages are keyset ranges on (start_time, id), matching the project index's order, so
+ * One page of the workspace's runs matching a selection (POST /runs/query, the runs table), newest
+ * first by default. Pages are keyset ranges on (start_time, id), matching the project index's order, so
  * a cursor stays valid while new runs arrive.
  */
-export async function queryRuns(db: Sql, workspaceId: string, body: RunQueryBody): Promise<RunPage> {
-  const order = body.order ?? "desc";
-  const limit = Math.min(body.limit ?? MAX_PAGE, MAX_PAGE);
-  const conditions = [runConditions(workspaceId, body, "r")];
-  if (body.cursor) {
-    const cursor = decodeCursor(body.cursor);
+export async function queryRuns(db: Sql, workspaceId: string, query: RunQuery): Promise<RunPage> {
+  const order = query.order ?? "desc";
+  const limit = Math.min(query.limit ?? MAX_PAGE, MAX_PAGE);
+  const conditions = [runConditions(workspaceId, query, "r")];
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor);
     if (cursor.order !== order) throw badRequest("Invalid cursor: it was made for the other order.");
     conditions.push(
       order === "desc"
@@ -36,7 +36,7 @@ export async function queryRuns(db: Sql, workspaceId: string, body: RunQueryBody
         : sql`r.start_time >= ${cursor.startTime}::timestamptz AND (r.start_time > ${cursor.startTime}::timestamptz OR r.id < ${cursor.id}::uuid)`,
     );
   }
-  const select = body.select && body.select.length > 0 ? new Set(body.select) : null;
+  const select = query.fields && query.fields.length > 0 ? new Set(query.fields) : null;
   const heavy = new Set<string>(select ? HEAVY_COLUMNS.filter((c) => select.has(c)) : HEAVY_COLUMNS);
   const orderBy = order === "desc" ? sql`r.start_time DESC, r.id ASC` : sql`r.start_time ASC, r.id DESC`;
   const rows = await db.query<RunRow>(sql`
@@ -50,11 +50,11 @@ export async function queryRuns(db: Sql, workspaceId: string, body: RunQueryBody
 }
 
 /** The query's pages followed until at least `atLeast` runs are in hand (or there are no more). */
-export async function queryRunsUntil(db: Sql, workspaceId: string, body: RunQueryBody, atLeast: number): Promise<SelectedRun[]> {
+export async function queryRunsUntil(db: Sql, workspaceId: string, query: RunQuery, atLeast: number): Promise<SelectedRun[]> {
   const runs: SelectedRun[] = [];
-  let cursor = body.cursor;
+  let cursor: string | null | undefined = query.cursor;
   do {
-    const page = await queryRuns(db, workspaceId, { ...body, cursor });
+    const page = await queryRuns(db, workspaceId, { ...query, cursor: cursor ?? undefined });
     runs.push(...page.runs);
     cursor = page.cursors.next;
   } while (cursor && runs.length < atLeast);

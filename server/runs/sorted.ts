@@ -6,7 +6,7 @@ import { runConditions } from "./conditions";
 import { RUNS_WITH_TOTALS } from "./rollups/measures";
 import { serializeRuns } from "./read";
 import type { SelectedRun } from "./serialize";
-import type { RunSelection } from "./schema";
+import type { RunSelection } from "./selection";
 
 export const SORT_KEYS = ["latency", "first_token", "total_tokens", "total_cost"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { withTestDatabases } from "../db/test-databases";
-import { runSelection, runGroupBody } from "./schema";
+import { runGroupBody, runSelection, selectionFromWire, threadQueryFromWire } from "./schema";
 import { runStats } from "./stats";
 import { groupThreads } from "./threads";
 import { seedFeedback, seedProject, seedRun } from "./test-seed";
@@ -73,7 +73,7 @@ withTestDatabases("runs stats and threads", (open) => {
   });
 
   test("stats over a project", async () => {
-    const stats = await runStats(db, ws, runSelection.parse({ session: [project] }));
+    const stats = await runStats(db, ws, selectionFromWire(runSelection.parse({ session: [project] })));
     assert.equal(stats.run_count, 6);
     assert.equal(stats.error_rate, 1 / 6);
     assert.equal(stats.prompt_tokens, 40);
@@ -89,19 +89,27 @@ withTestDatabases("runs stats and threads", (open) => {
   });
 
   test("stats honour the same filters as the query", async () => {
-    const roots = await runStats(db, ws, runSelection.parse({ session: [project], is_root: true, filter: 'gte(latency, "2s")' }));
+    const roots = await runStats(
+      db,
+      ws,
+      selectionFromWire(runSelection.parse({ session: [project], is_root: true, filter: 'gte(latency, "2s")' })),
+    );
     assert.equal(roots.run_count, 2);
     assert.equal(roots.error_rate, 0.5);
     assert.deepEqual(Object.keys(roots.feedback_stats).sort(), ["correctness", "vibe"]);
     assert.equal(roots.feedback_stats.correctness.avg, 0);
-    const none = await runStats(db, ws, runSelection.parse({ session: [project], filter: 'eq(name, "nothing")' }));
+    const none = await runStats(db, ws, selectionFromWire(runSelection.parse({ session: [project], filter: 'eq(name, "nothing")' })));
     assert.equal(none.run_count, 0);
     assert.equal(none.latency_p50, null);
     assert.deepEqual(none.feedback_stats, {});
   });
 
   test("threads group traces by thread id, newest first", async () => {
-    const { groups, total } = await groupThreads(db, ws, runGroupBody.parse({ session_id: project, group_by: "conversation" }));
+    const { groups, total } = await groupThreads(
+      db,
+      ws,
+      threadQueryFromWire(runGroupBody.parse({ session_id: project, group_by: "conversation" })),
+    );
     assert.equal(total, 2);
     assert.deepEqual(
       groups.map((g) => g.thread_id),
@@ -119,7 +127,7 @@ withTestDatabases("runs stats and threads", (open) => {
     assert.equal(t1.filter, 'eq(thread_id, "t1")');
     assert.equal(t1.feedback_stats?.correctness.n, 2);
     assert.equal(groups[0].last_error, "boom");
-    const second = await groupThreads(db, ws, runGroupBody.parse({ session_id: project, limit: 1, offset: 1 }));
+    const second = await groupThreads(db, ws, threadQueryFromWire(runGroupBody.parse({ session_id: project, limit: 1, offset: 1 })));
     assert.deepEqual(
       second.groups.map((g) => g.thread_id),
       ["t1"],

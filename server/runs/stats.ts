@@ -3,7 +3,7 @@ import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
 import { isoFromDb } from "../core/time";
 import { runConditions } from "./conditions";
-import type { RunSelection } from "./schema";
+import type { RunSelection } from "./selection";
 import { rollupStats, statsSource } from "./rollups/stats";
 
 /** One feedback key's scores over a run set. */
@@ -120,7 +120,7 @@ export function statsFromRow(row: Record<string, unknown>, feedback: Record<stri
 }
 
 /**
- * POST /runs/stats: aggregates over the runs the SDK's selection matches, read from the rollups
+ * Aggregates over the runs a selection matches (POST /runs/stats, the runs table's header), read from the rollups
  * when they can answer the selection (rollups/scope.ts), else by the scan.
  */
 export async function runStats(db: Sql, workspaceId: string, selection: RunSelection): Promise<RunStats> {
@@ -133,7 +133,7 @@ export async function runStats(db: Sql, workspaceId: string, selection: RunSelec
 export async function runStatsScan(db: Sql, workspaceId: string, selection: RunSelection): Promise<RunStats> {
   const where = runConditions(workspaceId, selection, "r");
   const [[row], feedback] = await Promise.all([
-    selection.is_root === true
+    selection.isRoot === true
       ? db.query(sql`SELECT ${statsColumns("tk")} FROM ${ROOT_STATS_FROM} WHERE ${where}`)
       : db.query(sql`SELECT ${STATS_COLUMNS} FROM runs r WHERE ${where}`),
     feedbackStatsOver(db, workspaceId, sql`SELECT r.id FROM runs r WHERE ${where}`),

@@ -3,7 +3,6 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { instant } from "../core/instant";
 import { uuid } from "../core/uuid";
-import { runSelection } from "./schema";
 import type { SelectedRun } from "./serialize";
 import { feedbackStatsOver, runStats } from "./stats";
 import { groupThreads } from "./threads";
@@ -203,19 +202,15 @@ export async function threadAggregateStats(
   // The runs that belong to a thread.
   const inThread = "neq(thread_id, null)";
   const [stats, threads] = await Promise.all([
-    runStats(
-      db,
-      workspaceId,
-      runSelection.parse({
-        session: [q.project_id],
-        is_root: true,
-        start_time: start,
-        end_time: end,
-        filter: [inThread, q.filter, q.trace_filter].filter(Boolean).reduce((a, b) => `and(${a}, ${b})`),
-        tree_filter: q.tree_filter,
-      }),
-    ),
-    groupThreads(db, workspaceId, { session_id: q.project_id, filter: q.filter ?? undefined, start_time: start, end_time: end, limit: 1 }),
+    runStats(db, workspaceId, {
+      projectIds: [q.project_id],
+      isRoot: true,
+      startTime: start,
+      endTime: end,
+      filter: [inThread, q.filter, q.trace_filter].filter(Boolean).reduce((a, b) => `and(${a}, ${b})`) ?? undefined,
+      treeFilter: q.tree_filter ?? undefined,
+    }),
+    groupThreads(db, workspaceId, { projectId: q.project_id, filter: q.filter ?? undefined, startTime: start, endTime: end, limit: 1 }),
   ]);
   const all: Record<(typeof AGGREGATES)[number], unknown> = {
     THREAD_COUNT: threads.total,

@@ -5,7 +5,6 @@ import { instant } from "../core/instant";
 import { decodeOffset, encodeOffset } from "../core/offset-cursor";
 import { uuid } from "../core/uuid";
 import { queryRunsUntil } from "./query";
-import { runQueryBody } from "./schema";
 import type { SelectedRun } from "./serialize";
 import { groupThreads } from "./threads";
 
@@ -36,10 +35,10 @@ export async function queryThreads(db: Sql, workspaceId: string, q: z.infer<type
   if (q.ai_search) throw badRequest("ai_search (semantic search) is not available on this deployment.");
   const offset = decodeOffset(q.cursor);
   const { groups, total } = await groupThreads(db, workspaceId, {
-    session_id: q.project_id,
+    projectId: q.project_id,
     filter: q.filter ?? undefined,
-    start_time: (q.min_start_time ?? new Date(Date.now() - DAY_MS)).toISOString(),
-    end_time: (q.max_start_time ?? new Date()).toISOString(),
+    startTime: (q.min_start_time ?? new Date(Date.now() - DAY_MS)).toISOString(),
+    endTime: (q.max_start_time ?? new Date()).toISOString(),
     limit: q.page_size,
     offset,
   });
@@ -91,12 +90,7 @@ export async function readTurns(
 ): Promise<SelectedRun[]> {
   const thread = `eq(thread_id, ${JSON.stringify(threadId)})`;
   const filter = extraFilter ? `and(${thread}, ${extraFilter})` : thread;
-  return queryRunsUntil(
-    db,
-    workspaceId,
-    runQueryBody.parse({ session: [projectId], is_root: true, filter, order: "asc", limit: 100 }),
-    atLeast,
-  );
+  return queryRunsUntil(db, workspaceId, { projectIds: [projectId], isRoot: true, filter, order: "asc", limit: 100 }, atLeast);
 }
 
 /** GET /api/v2/threads/{id}/traces (the client's `threads.listTraces`). */

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
-import { badRequest } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { runConditions } from "./conditions";
-import type { RunGroupBody } from "./schema";
+import type { ThreadQuery } from "./selection";
 import { fromStorage } from "../db/storable";
 import { PREVIEW_CHARS } from "./preview";
 import type { FeedbackKeyStats } from "./stats";
@@ -27,26 +26,25 @@ export const wireThread = z.object({
 });
 export type Thread = z.infer<typeof wireThread>;
 
+/** A page of a project's conversations (POST /runs/group, the Threads tab). */
+export const threadPage = z.object({ groups: z.array(wireThread), total: z.number() });
+
 /** A thread in the v2 shape (`client.threads.query`): without its filter, with `start_time`. */
 export const wireThreadV2 = wireThread.omit({ filter: true }).extend({ start_time: z.string().nullable() });
 
-const GROUPS = new Set(["conversation", "thread", "thread_id"]);
-
 /**
- * POST /runs/group: a project's conversations. A thread is every trace with a run whose metadata
+ * A project's conversations (POST /runs/group, the Threads tab). A thread is every trace with a run whose metadata
  * named it (thread_id, session_id or conversation_id, resolved at ingest); `count` is its traces,
  * tokens and cost cover all their runs, latency and first/last messages come from the roots.
  */
-export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupBody): Promise<{ groups: Thread[]; total: number }> {
-  if (body.group_by && !GROUPS.has(body.group_by))
-    throw badRequest(`Invalid group_by ${JSON.stringify(body.group_by)}: expected "conversation".`);
+export async function groupThreads(db: Sql, workspaceId: string, query: ThreadQuery): Promise<z.infer<typeof threadPage>> {
   const where = runConditions(
     workspaceId,
-    { session: [body.session_id], filter: body.filter, start_time: body.start_time, end_time: body.end_time },
+    { projectIds: [query.projectId], filter: query.filter, startTime: query.startTime, endTime: query.endTime },
     "r",
   );
-  const limit = body.limit ?? 100;
-  const offset = body.offset ?? 0;
+  const limit = query.limit ?? 100;
+  const offset = query.offset ?? 0;
   const page = await db.query<{ thread_id: string; count: number; min_start_time: string; max_start_time: string; total: number }>(sql`
     SELECT t.*, count(*) OVER ()::int AS total FROM (
       SELECT r.thread_id, count(DISTINCT r.trace_id)::int AS count, min(r.start_time) AS min_start_time, max(r.start_time) AS max_start_time
@@ -87,7 +85,7 @@ export async function groupThreads(db: Sql, workspaceId: string, body: RunGroupB
         FROM (${traces}) tr JOIN feedback f ON f.workspace_id = ${workspaceId} AND f.trace_id = tr.trace_id
         UNION ALL
         SELECT f.thread_id, f.key, f.score, true FROM feedback f
-        WHERE f.workspace_id = ${workspaceId} AND f.project_id = ${body.session_id}::uuid AND f.thread_id = ANY(${ids}::text[])
+        WHERE f.workspace_id = ${workspaceId} AND f.project_id = ${query.projectId}::uuid AND f.thread_id = ANY(${ids}::text[])
       ) x
       GROUP BY x.thread_id, x.key`),
   ]);

@@ -4,7 +4,6 @@ import { badRequest } from "../core/errors";
 import { instant } from "../core/instant";
 import { uuid } from "../core/uuid";
 import { queryRuns, queryRunsUntil } from "./query";
-import { runQueryBody } from "./schema";
 import { classicSelect } from "./query-v2";
 import { runSelects, v2Run, wireRunV2, type RunSelectToken } from "./v2";
 
@@ -44,21 +43,17 @@ export const wireTraceV2 = z.object({
  */
 export async function queryTraces(db: Sql, workspaceId: string, q: z.infer<typeof traceQuery>) {
   if (q.ai_search) throw badRequest("ai_search (semantic search) is not available on this deployment.");
-  const page = await queryRuns(
-    db,
-    workspaceId,
-    runQueryBody.parse({
-      session: [q.project_id],
-      is_root: true,
-      start_time: (q.min_start_time ?? new Date(Date.now() - DAY_MS)).toISOString(),
-      end_time: (q.max_start_time ?? new Date()).toISOString(),
-      filter: q.trace_ids?.length ? combine(q.trace_filter, q.trace_ids) : q.trace_filter,
-      tree_filter: q.tree_filter,
-      select: classicSelect(q.selects),
-      limit: q.page_size,
-      cursor: q.cursor,
-    }),
-  );
+  const page = await queryRuns(db, workspaceId, {
+    projectIds: [q.project_id],
+    isRoot: true,
+    startTime: (q.min_start_time ?? new Date(Date.now() - DAY_MS)).toISOString(),
+    endTime: (q.max_start_time ?? new Date()).toISOString(),
+    filter: (q.trace_ids?.length ? combine(q.trace_filter, q.trace_ids) : q.trace_filter) ?? undefined,
+    treeFilter: q.tree_filter ?? undefined,
+    fields: classicSelect(q.selects),
+    limit: q.page_size,
+    cursor: q.cursor ?? undefined,
+  });
   return {
     items: page.runs.map((root) => ({
       root_run: v2Run(root, q.selects),
@@ -103,15 +98,15 @@ export async function runsOfTrace(
   const runs = await queryRunsUntil(
     db,
     workspaceId,
-    runQueryBody.parse({
-      session: where.project_id,
-      trace: traceId,
+    {
+      projectIds: where.project_id ? [where.project_id] : undefined,
+      traceId,
       filter: where.filter,
-      start_time: where.min_start_time?.toISOString(),
-      end_time: where.max_start_time?.toISOString(),
-      select: classicSelect(selects),
+      startTime: where.min_start_time?.toISOString(),
+      endTime: where.max_start_time?.toISOString(),
+      fields: classicSelect(selects),
       order: "asc",
-    }),
+    },
     MAX_TRACE_RUNS,
   );
   return runs.slice(0, MAX_TRACE_RUNS).map((r) => v2Run(r, selects));

@@ -5,7 +5,7 @@ import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
 import { queryRuns } from "./query";
-import { runGroupBody, runQueryBody } from "./schema";
+import { runGroupBody, runQueryBody, runQueryFromWire, threadQueryFromWire } from "./schema";
 import { seedFeedback, seedProject, seedRun } from "./test-seed";
 import { listAppUsers } from "./users";
 import { threadTurns } from "./thread-turns";
@@ -67,9 +67,13 @@ withTestDatabases("end users and threads as a unit", (open) => {
   });
 
   test("the runs list filtered by user: eq(user_id, ...) over any of the keys", async () => {
-    const page = await queryRuns(db, ws, runQueryBody.parse({ session: [project], is_root: true, filter: 'eq(user_id, "alice")' }));
+    const page = await queryRuns(
+      db,
+      ws,
+      runQueryFromWire(runQueryBody.parse({ session: [project], is_root: true, filter: 'eq(user_id, "alice")' })),
+    );
     assert.equal(page.runs.length, 2);
-    const bob = await queryRuns(db, ws, runQueryBody.parse({ session: [project], filter: 'eq(user_id, "bob")' }));
+    const bob = await queryRuns(db, ws, runQueryFromWire(runQueryBody.parse({ session: [project], filter: 'eq(user_id, "bob")' })));
     assert.equal(bob.runs.length, 1);
   });
 
@@ -114,7 +118,7 @@ withTestDatabases("end users and threads as a unit", (open) => {
     assert.equal(made.thread_id, "conv-1");
     assert.equal(made.run_id, null);
     assert.equal(made.session_id, project);
-    const { groups } = await groupThreads(db, ws, runGroupBody.parse({ session_id: project }));
+    const { groups } = await groupThreads(db, ws, threadQueryFromWire(runGroupBody.parse({ session_id: project })));
     const conv = groups.find((g) => g.thread_id === "conv-1")!;
     assert.deepEqual(Object.keys(conv.feedback_stats ?? {}).sort(), ["correct", "resolved"]);
     assert.equal((conv.feedback_stats!.resolved as { contains_thread_feedback?: boolean }).contains_thread_feedback, true);

@@ -13,8 +13,8 @@ export async function projectStats(db: Sql, workspaceId: string, projectIds: str
   if (projectIds.length === 0) return out;
   // Whole projects: the rollups' all-time buckets always answer.
   const [traces, all, feedback] = await Promise.all([
-    rollupStats(db, statsSource(workspaceId, { session: projectIds, is_root: true }, true)!),
-    rollupStats(db, statsSource(workspaceId, { session: projectIds }, true)!),
+    rollupStats(db, statsSource(workspaceId, { projectIds, isRoot: true }, true)!),
+    rollupStats(db, statsSource(workspaceId, { projectIds }, true)!),
     db.query<{ project_id: string; key: string; n: number; avg: number | null; stdev: number | null }>(sql`
       SELECT f.project_id, f.key, count(*)::int AS n, avg(f.score)::float8 AS avg, stddev_pop(f.score)::float8 AS stdev
       FROM feedback f WHERE f.workspace_id = ${workspaceId} AND f.project_id = ANY(${projectIds}::uuid[]) GROUP BY f.project_id, f.key`),

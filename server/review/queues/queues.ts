@@ -118,7 +118,7 @@ export async function addRunsOfProjects(
   projectIds: string[],
   only: { filter?: string | null; limit?: number } = {},
 ) {
-  const selection = only.filter ? { session: projectIds, filter: only.filter } : { session: projectIds, is_root: true };
+  const selection = only.filter ? { projectIds, filter: only.filter } : { projectIds, isRoot: true };
   const ids = await matchingRunIds(db, workspaceId, selection, only.limit ?? 10_000);
   return addRunsToQueue(
     db,

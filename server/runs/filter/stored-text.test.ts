@@ -7,7 +7,7 @@ import { sql } from "../../db/sql";
 import { withTestDatabases } from "../../db/test-databases";
 import { ingestRuns } from "../../ingest/service";
 import { queryRuns } from "../query";
-import { runQueryBody } from "../schema";
+import { runQueryBody, runQueryFromWire } from "../schema";
 
 /**
  * Filters find what ingest stores: U+0000, U+E000 and lone surrogates are kept escaped
@@ -37,7 +37,7 @@ withTestDatabases("filters on text as sent", (open) => {
       sql`SELECT project_id::text FROM runs WHERE id = ${nul}::uuid`,
     );
     const ids = async (filter: string) =>
-      (await queryRuns(db, ws, runQueryBody.parse({ session: [project], filter }))).runs.map((r) => r.id).sort();
+      (await queryRuns(db, ws, runQueryFromWire(runQueryBody.parse({ session: [project], filter })))).runs.map((r) => r.id).sort();
 
     assert.deepEqual(await ids('eq(name, "nul\\u0000name")'), [nul]);
     assert.deepEqual(await ids('neq(name, "nul\\u0000name")'), [plain, surrogate].sort());

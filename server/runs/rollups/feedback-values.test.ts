@@ -11,7 +11,7 @@ import { withTestDatabases } from "../../db/test-databases";
 import { AppError } from "../../core/errors";
 import { ingestRuns } from "../../ingest/service";
 import { insertFeedback } from "../../feedback/store";
-import { runSelection } from "../schema";
+import { runSelection, selectionFromWire } from "../schema";
 import { runStats, runStatsScan } from "../stats";
 import { statsSource } from "./stats";
 import { compactRollups } from "./compact";
@@ -34,7 +34,7 @@ withTestDatabases("feedback keys and string values in the rollups' keys", (open)
     await compactRollups(db);
     const [left] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM feedback_buckets WHERE NOT merged`);
     assert.equal(left.n, 0, "every feedback delta row folded");
-    const selection = runSelection.parse({});
+    const selection = selectionFromWire(runSelection.parse({}));
     assert.ok(statsSource(ws, selection), "answered by the rollups");
     const [fromRollups, scanned] = [await runStats(db, ws, selection), await runStatsScan(db, ws, selection)];
     const expected = { n: 4, values: { [wide(500)]: 1, good: 1 } };
@@ -89,7 +89,7 @@ withTestDatabases(
 
         await migrate(database);
         await compactRollups(db);
-        const selection = runSelection.parse({});
+        const selection = selectionFromWire(runSelection.parse({}));
         for (const stats of [await runStats(db, ws, selection), await runStatsScan(db, ws, selection)]) {
           const { n, values, avg } = stats.feedback_stats.k;
           assert.deepEqual({ n, values, avg }, { n: 3, values: { good: 1 }, avg: 2 / 3 });

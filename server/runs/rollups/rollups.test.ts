@@ -9,7 +9,7 @@ import { chartSeries, scanChartRows } from "../../charts/series";
 import { rollupChartRows } from "../../charts/rollup-rows";
 import { chartRequest } from "../../charts/schema";
 import { projectStats } from "../../sessions/stats";
-import { runSelection, type RunSelection } from "../schema";
+import { runSelection, selectionFromWire, type WireRunSelection } from "../schema";
 import { runStats, runStatsScan, type RunStats } from "../stats";
 import { near } from "./test-near";
 import { statsSource } from "./stats";
@@ -53,7 +53,7 @@ withTestDatabases("rollups answer as the scan does", (open) => {
   let projects: string[];
   let ids: string[];
 
-  const selections = (): [string, Partial<RunSelection>][] => [
+  const selections = (): [string, Partial<WireRunSelection>][] => [
     ["workspace", {}],
     ["project", { session: [projects[0]] }],
     ["two projects", { session: projects.slice(0, 2) }],
@@ -68,20 +68,20 @@ withTestDatabases("rollups answer as the scan does", (open) => {
   ];
 
   async function compareEverything(label: string): Promise<void> {
-    const everything = await runStatsScan(db, ws, runSelection.parse({}));
+    const everything = await runStatsScan(db, ws, selectionFromWire(runSelection.parse({})));
     assert.ok(
       everything.run_count > 100 && everything.total_tokens > 0 && Object.keys(everything.feedback_stats).length > 0,
       "data to compare",
     );
     for (const [name, selection] of selections()) {
-      const parsed = runSelection.parse(selection);
+      const parsed = selectionFromWire(runSelection.parse(selection));
       assert.ok(statsSource(ws, parsed), `${name} is answered by the rollups`);
       assertStatsMatch(await runStats(db, ws, parsed), await runStatsScan(db, ws, parsed), `${label} / ${name}`);
     }
     const listed = await projectStats(db, ws, projects);
     for (const project of projects) {
-      const all = await runStatsScan(db, ws, runSelection.parse({ session: [project] }));
-      const roots = await runStatsScan(db, ws, runSelection.parse({ session: [project], is_root: true }));
+      const all = await runStatsScan(db, ws, selectionFromWire(runSelection.parse({ session: [project] })));
+      const roots = await runStatsScan(db, ws, selectionFromWire(runSelection.parse({ session: [project], is_root: true })));
       const stats = listed.get(project)!;
       assert.equal(stats.run_count, roots.run_count, `${label} / projects list run count`);
       near(stats.latency_p50, roots.latency_p50, `${label} / projects list latency`);
@@ -189,9 +189,12 @@ withTestDatabases("rollups answer as the scan does", (open) => {
       { trace_filter: 'eq(name, "agent")' },
       { id: [ids[0]] },
     ]) {
-      assert.equal(statsSource(ws, runSelection.parse(selection)), null, JSON.stringify(selection));
+      assert.equal(statsSource(ws, selectionFromWire(runSelection.parse(selection))), null, JSON.stringify(selection));
     }
-    assert.ok(statsSource(ws, runSelection.parse({ filter: 'eq(name, "agent")' })) === null, "sketches have no name: stats scan");
+    assert.ok(
+      statsSource(ws, selectionFromWire(runSelection.parse({ filter: 'eq(name, "agent")' }))) === null,
+      "sketches have no name: stats scan",
+    );
     const window = { startMs: DAY, endMs: DAY + 86_400_000, seconds: 1800 };
     assert.equal(await rollupChartRows(db, ws, {}, ["run_count"], null, window), null, "half-hour buckets");
     assert.equal(await rollupChartRows(db, ws, {}, ["run_count"], { attribute: "tag" }, { ...window, seconds: 3600 }), null, "tags");

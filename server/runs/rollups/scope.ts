@@ -4,7 +4,7 @@ import { parseFilter } from "../filter/index";
 import { compileNode } from "../filter/compile";
 import { fieldSpec, isField } from "../filter/fields";
 import type { FilterNode } from "../filter/ast";
-import type { RunSelection } from "../schema";
+import type { RunSelection } from "../selection";
 
 /** The dimensions every rollup table carries, and the ones only run_buckets adds. */
 const SHARED_DIMS = new Set(["project_id", "run_type", "is_root", "status"]);
@@ -42,18 +42,13 @@ function nodeReach(node: FilterNode): Reach | null {
  * answer it (run ids, a trace, a parent, examples, full-text search, trace and tree filters, or a
  * filter naming anything but the dimensions). Its time range is applied by `hourRange`.
  */
-export function rollupConditions(
-  workspaceId: string,
-  s: Partial<RunSelection>,
-  alias: string,
-): { where: SqlFragment; reach: Reach } | null {
-  if (s.id?.length || s.trace || s.parent_run || s.reference_example?.length || s.query || s.trace_filter || s.tree_filter) return null;
+export function rollupConditions(workspaceId: string, s: RunSelection, alias: string): { where: SqlFragment; reach: Reach } | null {
+  if (s.ids || s.traceId || s.parentRunId || s.referenceExampleIds?.length || s.search || s.traceFilter || s.treeFilter) return null;
   const a = raw(alias);
   const parts: SqlFragment[] = [sql`${a}.workspace_id = ${workspaceId}`];
-  if (s.session) parts.push(sql`${a}.project_id = ANY(${s.session}::uuid[])`);
-  if (s.run_type) parts.push(sql`${a}.run_type = ${s.run_type}`);
-  if (typeof s.is_root === "boolean") parts.push(sql`${a}.is_root = ${s.is_root}`);
-  if (s.execution_order === 1) parts.push(sql`${a}.is_root`);
+  if (s.projectIds) parts.push(sql`${a}.project_id = ANY(${s.projectIds}::uuid[])`);
+  if (s.runType) parts.push(sql`${a}.run_type = ${s.runType}`);
+  if (typeof s.isRoot === "boolean") parts.push(sql`${a}.is_root = ${s.isRoot}`);
   if (typeof s.error === "boolean") parts.push(s.error ? sql`${a}.status = 'error'` : sql`${a}.status <> 'error'`);
   let reach: Reach = "all";
   if (s.filter) {
@@ -107,13 +102,13 @@ export function hourRange(startMicros: bigint | null, endMicros: bigint | null):
 }
 
 /**
- * A selection's start_time and end_time (inclusive) as a half-open range in microseconds; null
+ * A selection's start and end times (inclusive) as a half-open range in microseconds; null
  * when one is not a time (the scan answers with its 400).
  */
-export function selectionRange(s: Partial<RunSelection>): { start: bigint | null; end: bigint | null } | null {
-  const start = s.start_time === undefined ? null : parseInstant(s.start_time);
-  const end = s.end_time === undefined ? null : parseInstant(s.end_time);
-  if ((s.start_time !== undefined && start === null) || (s.end_time !== undefined && end === null)) return null;
+export function selectionRange(s: RunSelection): { start: bigint | null; end: bigint | null } | null {
+  const start = s.startTime === undefined ? null : parseInstant(s.startTime);
+  const end = s.endTime === undefined ? null : parseInstant(s.endTime);
+  if ((s.startTime !== undefined && start === null) || (s.endTime !== undefined && end === null)) return null;
   return { start, end: end === null ? null : end + 1n };
 }
 

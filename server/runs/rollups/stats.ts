@@ -2,7 +2,7 @@ import type { Sql } from "../../db/client";
 import { raw, sql, type SqlFragment } from "../../db/sql";
 import { isoFromDb } from "../../core/time";
 import { runConditions } from "../conditions";
-import type { RunSelection } from "../schema";
+import type { RunSelection } from "../selection";
 import type { FeedbackKeyStats, RunStats } from "../stats";
 import { countRows, feedbackRows, SKETCH, sketchRows } from "./measures";
 import { hourRange, rollupConditions, selectionRange } from "./scope";
@@ -24,7 +24,7 @@ interface Source {
 }
 
 /** The selection's source in the rollups, or null when only a scan of the runs can answer it. */
-export function statsSource(workspaceId: string, selection: Partial<RunSelection>, byProject = false): Source | null {
+export function statsSource(workspaceId: string, selection: RunSelection, byProject = false): Source | null {
   const dims = rollupConditions(workspaceId, selection, "b");
   const range = selectionRange(selection);
   if (!dims || dims.reach !== "all" || !range) return null;
@@ -38,7 +38,7 @@ export function statsSource(workspaceId: string, selection: Partial<RunSelection
     runs,
     dims: dims.where,
     hourly: sql`${dims.where} AND ${range.start === null && range.end === null ? sql`b.bucket_start > '-infinity'` : hours.buckets("b")[0]}`,
-    traceTotals: selection.is_root === true,
+    traceTotals: selection.isRoot === true,
     byProject,
   };
 }

@@ -3,47 +3,18 @@ import { z } from "zod";
 import { queryRuns } from "../../runs/query";
 import { readRun } from "../../runs/read";
 import { uuid } from "../../core/uuid";
-import { runGroupBody, runQueryBody, runSelection } from "../../runs/schema";
+import type { RunSelection } from "../../runs/selection";
 import { groupThreads } from "../../runs/threads";
 import { threadTurns } from "../../runs/thread-turns";
 import { listAppUsers, userListInput } from "../../runs/users";
 import { withSearch } from "../../runs/filter/index";
 import { SORT_KEYS, sortedRuns } from "../../runs/sorted";
-import { runStats } from "../../runs/stats";
+import { runStats, wireRunStats } from "../../runs/stats";
 import { router, workspaceProcedure, workspaceReadProcedure } from "../init";
-import type { IdentityField, SelectedRun, WireRun } from "../../runs/serialize";
-
-/** The fields the runs table shows; inputs and outputs stay in the database until a run is opened. */
-const TABLE_FIELDS = [
-  "name",
-  "run_type",
-  "status",
-  "start_time",
-  "end_time",
-  "error",
-  "tags",
-  "trace_id",
-  "dotted_order",
-  "parent_run_id",
-  "session_id",
-  "latency",
-  "first_token_time",
-  "prompt_tokens",
-  "completion_tokens",
-  "total_tokens",
-  "prompt_cost",
-  "completion_cost",
-  "total_cost",
-  "feedback_stats",
-  "thread_id",
-  "inputs_preview",
-  "outputs_preview",
-  "model",
-] as const satisfies readonly (keyof WireRun)[];
-
-/** What the runs table shows of a run: the fields it selects, which every run of the page has. */
-type RunSummary = Pick<WireRun, IdentityField | (typeof TABLE_FIELDS)[number]>;
-const asTableRuns = (runs: SelectedRun[]) => runs as RunSummary[];
+import { answers } from "../output";
+import { runDetail, storedRun, type WireRun } from "../../runs/serialize";
+import { asTableRuns, runSummaryPage, TABLE_FIELDS } from "../../runs/table";
+import { threadPage } from "../../runs/threads";
 
 /** The runs table's selection: one project, narrowed by the filter language and the toggles. */
 const selection = z.object({
@@ -62,19 +33,19 @@ const selection = z.object({
 });
 type Selection = z.infer<typeof selection>;
 
-const wireSelection = (s: Selection) =>
-  runSelection.parse({
-    session: [s.projectId],
-    filter: s.filter || undefined,
-    trace_filter: s.traceFilter || undefined,
-    tree_filter: s.treeFilter || undefined,
-    run_type: s.runType || undefined,
-    is_root: s.rootOnly ? true : undefined,
-    error: s.error,
-    query: s.search?.trim() || undefined,
-    start_time: s.startTime || undefined,
-    end_time: s.endTime || undefined,
-  });
+/** The table's toggles as a selection: an empty box or an unticked toggle does not narrow. */
+const runSelection = (s: Selection): RunSelection => ({
+  projectIds: [s.projectId],
+  filter: s.filter || undefined,
+  traceFilter: s.traceFilter || undefined,
+  treeFilter: s.treeFilter || undefined,
+  runType: s.runType || undefined,
+  isRoot: s.rootOnly ? true : undefined,
+  error: s.error,
+  search: s.search?.trim() || undefined,
+  startTime: s.startTime || undefined,
+  endTime: s.endTime || undefined,
+});
 
 export const runsRouter = router({
   /** One page of runs, newest first; `cursor` is the opaque keyset cursor of the previous page. */
@@ -87,28 +58,31 @@ export const runsRouter = router({
         sort: z.object({ by: z.enum(["start_time", ...SORT_KEYS]), dir: z.enum(["asc", "desc"]) }).optional(),
       }),
     )
+    .output(answers(runSummaryPage))
     .query(async ({ ctx, input }) => {
       const sort = input.sort ?? { by: "start_time", dir: "desc" };
       if (sort.by !== "start_time") {
         const offset = Number(input.cursor ?? 0) || 0;
-        const page = await sortedRuns(ctx.sql, ctx.workspaceId, wireSelection(input), { by: sort.by, dir: sort.dir }, offset, input.limit, [
+        const page = await sortedRuns(ctx.sql, ctx.workspaceId, runSelection(input), { by: sort.by, dir: sort.dir }, offset, input.limit, [
           ...TABLE_FIELDS,
         ]);
         return { runs: asTableRuns(page.runs), next: page.next === null ? null : String(page.next) };
       }
-      const body = runQueryBody.parse({
-        ...wireSelection(input),
+      const page = await queryRuns(ctx.sql, ctx.workspaceId, {
+        ...runSelection(input),
         cursor: input.cursor ?? undefined,
         limit: input.limit,
-        select: [...TABLE_FIELDS],
+        fields: [...TABLE_FIELDS],
         order: sort.dir,
       });
-      const page = await queryRuns(ctx.sql, ctx.workspaceId, body);
       return { runs: asTableRuns(page.runs), next: page.cursors.next };
     }),
 
   /** Statistics of the same selection (count, latency percentiles, tokens, cost, feedback). */
-  stats: workspaceReadProcedure.input(selection).query(({ ctx, input }) => runStats(ctx.sql, ctx.workspaceId, wireSelection(input))),
+  stats: workspaceReadProcedure
+    .input(selection)
+    .output(answers(wireRunStats))
+    .query(({ ctx, input }) => runStats(ctx.sql, ctx.workspaceId, runSelection(input))),
 
   /** The project's conversations (runs grouped by thread id), most recently active first. */
   threads: workspaceReadProcedure
@@ -117,19 +91,16 @@ export const runsRouter = router({
         .pick({ projectId: true, filter: true, search: true, startTime: true, endTime: true })
         .extend({ offset: z.number().int().min(0).default(0) }),
     )
+    .output(answers(threadPage))
     .query(({ ctx, input }) =>
-      groupThreads(
-        ctx.sql,
-        ctx.workspaceId,
-        runGroupBody.parse({
-          session_id: input.projectId,
-          filter: withSearch(input.filter, input.search),
-          start_time: input.startTime || undefined,
-          end_time: input.endTime || undefined,
-          limit: 50,
-          offset: input.offset,
-        }),
-      ),
+      groupThreads(ctx.sql, ctx.workspaceId, {
+        projectId: input.projectId,
+        filter: withSearch(input.filter, input.search),
+        startTime: input.startTime || undefined,
+        endTime: input.endTime || undefined,
+        limit: 50,
+        offset: input.offset,
+      }),
     ),
 
   /** The project's end users (metadata user ids) with their traces' numbers: the Users page. */
@@ -143,16 +114,22 @@ export const runsRouter = router({
     .query(({ ctx, input }) => threadTurns(ctx.sql, ctx.workspaceId, input.projectId, input.threadId)),
 
   /** Whole runs (inputs, outputs, metadata) for an export of the ones selected in the table. */
-  export: workspaceProcedure.input(z.object({ runIds: z.array(uuid).min(1).max(100) })).query(async ({ ctx, input }) => {
-    const page = await queryRuns(ctx.sql, ctx.workspaceId, runQueryBody.parse({ id: input.runIds, limit: 100 }));
-    // Without a selection every field comes back.
-    return page.runs as WireRun[];
-  }),
+  export: workspaceProcedure
+    .input(z.object({ runIds: z.array(uuid).min(1).max(100) }))
+    .output(answers(z.array(storedRun)))
+    .query(async ({ ctx, input }) => {
+      const page = await queryRuns(ctx.sql, ctx.workspaceId, { ids: input.runIds, limit: 100 });
+      // Without a selection every field comes back.
+      return page.runs as WireRun[];
+    }),
 
   /** One run with its inputs, outputs, metadata and events. */
-  get: workspaceProcedure.input(z.object({ runId: uuid })).query(async ({ ctx, input }) => {
-    const run = await readRun(ctx.sql, ctx.workspaceId, input.runId);
-    if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `Run ${input.runId} not found.` });
-    return run;
-  }),
+  get: workspaceProcedure
+    .input(z.object({ runId: uuid }))
+    .output(answers(runDetail))
+    .query(async ({ ctx, input }) => {
+      const run = await readRun(ctx.sql, ctx.workspaceId, input.runId);
+      if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `Run ${input.runId} not found.` });
+      return run;
+    }),
 });

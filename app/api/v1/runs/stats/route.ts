@@ -1,6 +1,6 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { runSelection } from "@/server/runs/schema";
+import { runSelection, selectionFromWire } from "@/server/runs/schema";
 import { runStats, wireRunStats } from "@/server/runs/stats";
 
 export const POST = route({
@@ -8,7 +8,7 @@ export const POST = route({
   replica: true,
   body: runSelection,
   response: wireRunStats,
-  handler: ({ ctx, body }) => runStats(ctx.sql, ctx.workspaceId, body),
+  handler: ({ ctx, body }) => runStats(ctx.sql, ctx.workspaceId, selectionFromWire(body)),
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");
