@@ -37,7 +37,13 @@ test("a trace of 10,000 runs opens whole, renders the rows in view and reads a r
   page.on("pageerror", (e) => errors.push(e.message));
   const traceId = await seedLargeTrace(server, apiKey, "big-trace", 10_000);
   await page.goto(await traceUrl("big-trace", traceId));
-  await page.getByTestId("run-detail").waitFor();
+  await page
+    .getByTestId("run-detail")
+    .waitFor({ timeout: 60_000 })
+    .catch(async (e) => {
+      await shot("trace-10k-failed");
+      throw e;
+    });
   assert.match((await page.getByTestId("trace-title").locator("xpath=../..").textContent()) ?? "", /Runs\s*10,000/);
   const rendered = await page.getByTestId("trace-row").count();
   assert.ok(rendered > 10 && rendered < 200, `only the rows in view are rendered (${rendered})`);

@@ -29,10 +29,10 @@ export interface OutlineRun {
   first_token_ms: number | null;
 }
 
-/** One run as the SQL aggregates it: [id, parent index, name, type, status, start ms, end ms, latency ms, error, tokens, cost, model, first token ms]. */
+/** One run as the SQL aggregates it: [id, parent id, name, type, status, start ms, end ms, latency ms, error, tokens, cost, model, first token ms]. */
 export type OutlineTuple = [
   string,
-  number | null,
+  string | null,
   string,
   string,
   string,
@@ -64,12 +64,15 @@ export interface TraceOutline {
 export function decodeTraceOutline(wire: TraceOutlineWire): TraceOutline {
   const tuples = JSON.parse(wire.runs) as OutlineTuple[];
   const runs: OutlineRun[] = new Array(tuples.length);
+  // Parents are resolved here, not by a self-join in the query: a parent comes before its children.
+  const index = new Map<string, number>();
   for (let i = 0; i < tuples.length; i++) {
-    const [id, parent, name, runType, status, start, end, latencyMs, error, tokens, cost, model, firstTokenMs] = tuples[i];
+    const [id, parentId, name, runType, status, start, end, latencyMs, error, tokens, cost, model, firstTokenMs] = tuples[i];
+    index.set(id, i);
     runs[i] = {
       id,
-      parent: parent ?? -1,
-      parent_run_id: parent === null ? null : tuples[parent][0],
+      parent: parentId === null ? -1 : (index.get(parentId) ?? -1),
+      parent_run_id: parentId,
       name,
       run_type: runType,
       status,

@@ -13,7 +13,7 @@ const ERROR_PREVIEW = 300;
 const STORAGE_ESCAPE = "\uE000";
 
 /**
- * A trace's runs as the trace view's outline (see trace-outline-wire.ts): ids, parents as indexes,
+ * A trace's runs as the trace view's outline (see trace-outline-wire.ts): ids, parents,
  * names, types, status, times as milliseconds from the trace's start, tokens, cost, model and the
  * start of the error, in tree order. PostgreSQL writes the whole answer as one JSON text, which is
  * passed on without being parsed: at 100,000 runs, decoding rows or objects costs more than the query.
@@ -28,15 +28,14 @@ export async function traceOutline(db: Sql, workspaceId: string, traceId: string
         total_tokens, total_cost, dotted_order, model, first_token_time
       FROM runs WHERE trace_id = ${traceId}),
     shown AS MATERIALIZED (
-      SELECT *, (row_number() OVER (ORDER BY dotted_order) - 1)::int AS i FROM trace WHERE workspace_id = ${workspaceId}
-      ORDER BY dotted_order LIMIT ${limit}),
+      SELECT * FROM trace WHERE workspace_id = ${workspaceId} ORDER BY dotted_order LIMIT ${limit}),
     origin AS (SELECT min(start_time) AS t0 FROM shown)
     SELECT (SELECT t0 FROM origin) AS start_time, (SELECT count(*)::int FROM trace WHERE workspace_id = ${workspaceId}) AS total,
-      (SELECT json_agg(json_build_array(r.id, p.i, r.name, r.run_type, r.status,
+      (SELECT json_agg(json_build_array(r.id, r.parent_run_id, r.name, r.run_type, r.status,
           (extract(epoch FROM r.start_time - o.t0) * 1000)::float8, (extract(epoch FROM r.end_time - o.t0) * 1000)::float8,
           r.latency_ms, r.error, r.total_tokens, r.total_cost::float8, r.model,
-          (extract(epoch FROM r.first_token_time - r.start_time) * 1000)::float8) ORDER BY r.i)::text
-        FROM shown r CROSS JOIN origin o LEFT JOIN shown p ON p.id = r.parent_run_id) AS runs`);
+          (extract(epoch FROM r.first_token_time - r.start_time) * 1000)::float8) ORDER BY r.dotted_order)::text
+        FROM shown r CROSS JOIN origin o) AS runs`);
   if (!answer || answer.total === 0 || answer.runs === null) throw notFound(`Trace ${traceId} not found.`);
   const runs = answer.runs.includes(STORAGE_ESCAPE) ? JSON.stringify(fromStorage(JSON.parse(answer.runs) as unknown)) : answer.runs;
   return { start_time: isoFromDb(answer.start_time)!, runs, truncated: answer.total > limit };
