@@ -1,8 +1,9 @@
 // The UI's speed in a real browser (Debian's Chromium) against the built app (`next build` first;
 // NEXT_DIST_DIR picks the build): the first page of a project of [runs] runs (default 1,000,000)
-// with a time range, a search and the project's default saved view, its Users page, a trace of
-// 10,000 runs, and the comparison of two experiments over 1,000 examples, each opened
-// BENCH_REPS times; then the trace tree scrolled frame by frame.
+// with a time range, a search and the project's default saved view, its Users page, the comparison
+// of two experiments over 1,000 examples, and traces of 10,000 and 100,000 runs (BENCH_BIG_TRACE
+// sets the second's size, 0 leaves it out), each opened BENCH_REPS times; then the 10,000-run trace
+// tree scrolled frame by frame.
 // Usage: npx tsx bench/ui.ts [runs]
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import { seedRuns } from "./query-seed";
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
+const BIG_TRACE = Number(process.env.BENCH_BIG_TRACE ?? 100_000);
 const EMAIL = "bench@example.com";
 const PASSWORD = "bench-password-1";
 
@@ -44,14 +46,17 @@ async function main() {
   const results: { name: string; target: number; times: number[] }[] = [];
   try {
     const traceId = await seedLargeTrace(server, key, "trace-10k", 10_000);
+    const bigTraceId = BIG_TRACE ? await seedLargeTrace(server, key, "trace-big", BIG_TRACE) : null;
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await signInInBrowser(page, server.url, EMAIL, PASSWORD);
     const runsUrl = `${server.url}/o/${workspaceId}/projects/${project.id}`;
     const traceUrl = `${server.url}/o/${workspaceId}/projects/${project.id}/traces/${traceId}`;
 
-    const measure = async (name: string, target: number, url: string, testId: string) => {
+    /** Opens `url` REPS times, each time until every one of `testIds` is shown. */
+    const measure = async (name: string, target: number, url: string, ...testIds: string[]) => {
+      const shown = () => Promise.all(testIds.map((id) => page.getByTestId(id).first().waitFor({ timeout: 60_000 })));
       await page.goto(url);
-      await page.getByTestId(testId).first().waitFor({ timeout: 60_000 });
+      await shown();
       const times: number[] = [];
       for (let i = 0; i < REPS; i++) {
         // Each load starts on a quiet server: the previous load's statistics over a million runs
@@ -60,7 +65,7 @@ async function main() {
         await page.goto("about:blank");
         const t0 = performance.now();
         await page.goto(url);
-        await page.getByTestId(testId).first().waitFor({ timeout: 60_000 });
+        await shown();
         times.push(performance.now() - t0);
       }
       results.push({ name, target, times });
@@ -95,8 +100,18 @@ async function main() {
     await measure("users page (user ids of the root runs)", 1000, `${runsUrl}/users`, "user-row");
     const compareUrl = `${server.url}/o/${workspaceId}/datasets/${comparison.datasetId}/compare?selectedSessions=${comparison.experiments.join(",")}`;
     await measure("comparison of 2 experiments, 1,000 examples", 1000, compareUrl, "compare-row");
+    // The tree is virtualised and a run's inputs and outputs are read when it is selected, so the
+    // page waits for the selected run's detail too: that is when the trace is usable.
+    if (bigTraceId)
+      await measure(
+        `trace of ${BIG_TRACE.toLocaleString()} runs`,
+        3000,
+        `${server.url}/o/${workspaceId}/projects/${project.id}/traces/${bigTraceId}`,
+        "trace-row",
+        "run-detail",
+      );
     // Last: the scrolling below runs on the page this one leaves open.
-    await measure("trace of 10,000 runs", 2000, traceUrl, "trace-row");
+    await measure("trace of 10,000 runs", 1000, traceUrl, "trace-row", "run-detail");
 
     // Scrolling the 10,000-run tree: 240 frames, 300 px per frame.
     // A string, not a function: the bundler's name helpers do not exist in the page.

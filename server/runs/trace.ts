@@ -4,12 +4,12 @@ import { notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { fromStorage } from "../db/storable";
 
-/** The most runs of one trace the trace view loads at once. */
+/** The most runs of one trace read at once here (the trace view reads its outline, trace-outline.ts). */
 export const TRACE_RUN_LIMIT = 20_000;
 /** Long errors are cut in the tree; the run detail reads the whole error. */
 const ERROR_PREVIEW = 300;
 
-/** What the trace tree and waterfall show of each run (the run detail reads the rest). */
+/** One run of a trace without its inputs and outputs (the MCP tool `get_trace` reads those of the runs it lists). */
 export interface TraceRun {
   id: string;
   parent_run_id: string | null;

@@ -6,6 +6,7 @@ import { signUp } from "../auth/users";
 import type { Sql } from "../db/client";
 import { withTestDatabases } from "../db/test-databases";
 import { seedFeedback, seedProject, seedRun, type SeededRun } from "../runs/test-seed";
+import { decodeTraceOutline } from "../runs/trace-outline-wire";
 import { createCaller } from "./router";
 
 const base = Date.parse("2026-01-01T00:00:00Z");
@@ -110,7 +111,7 @@ withTestDatabases("tRPC routers", (open) => {
 
   test("trace.get lists the trace in tree order without inputs; runs.get reads one run whole", async () => {
     const caller = as(ada.userId);
-    const trace = await caller.trace.get({ workspaceId: ada.workspaceId, traceId: runs.root.traceId });
+    const trace = decodeTraceOutline(await caller.trace.get({ workspaceId: ada.workspaceId, traceId: runs.root.traceId }));
     assert.deepEqual(
       trace.runs.map((r) => r.name),
       ["agent", "search", "inner", "ChatOpenAI"],
@@ -118,6 +119,16 @@ withTestDatabases("tRPC routers", (open) => {
     assert.equal(trace.truncated, false);
     assert.ok(!("inputs" in trace.runs[0]));
     assert.equal(trace.runs[1].error, "Timeout");
+    assert.deepEqual(
+      trace.runs.map((r) => [r.parent, r.parent_run_id, r.start_ms, r.end_ms]),
+      [
+        [-1, null, 0, 900],
+        [0, runs.root.id, 50, 150],
+        [1, runs.tool.id, 60, 70],
+        [0, runs.root.id, 100, 400],
+      ],
+      "parents come as indexes of the outline, times as milliseconds from the trace's start",
+    );
     const llm = trace.runs.find((r) => r.name === "ChatOpenAI")!;
     assert.deepEqual(
       [llm.model, llm.first_token_ms, llm.total_tokens],

@@ -1,11 +1,10 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { useTRPC } from "@/app/trpc-client";
 import { formatLatency, formatTokens } from "../../_components/format";
 import { runTypeColor } from "../../_components/ui";
 import { buildTree, type TraceTree } from "./traces/[traceId]/tree-model";
+import { useTraceOutline } from "./traces/[traceId]/use-trace-outline";
 import styles from "./runs.module.css";
 
 /** Rows beyond this are left to the full trace view. */
@@ -37,9 +36,8 @@ export function TraceOutline({
   selectedId: string;
   onSelect: (runId: string) => void;
 }) {
-  const trpc = useTRPC();
-  const trace = useQuery(trpc.trace.get.queryOptions({ workspaceId, traceId }));
-  const tree = useMemo(() => (trace.data ? buildTree(trace.data.runs) : null), [trace.data]);
+  const { outline } = useTraceOutline(workspaceId, traceId);
+  const tree = useMemo(() => (outline ? buildTree(outline.runs) : null), [outline]);
   if (!tree || tree.nodes.size < 2) return null;
   const ids = ordered(tree);
   return (

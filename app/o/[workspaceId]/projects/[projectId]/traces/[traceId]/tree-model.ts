@@ -1,7 +1,7 @@
-import type { TraceRun } from "@/server/runs/trace";
+import type { OutlineRun } from "@/server/runs/trace-outline-wire";
 
 export interface TreeNode {
-  run: TraceRun;
+  run: OutlineRun;
   depth: number;
   parent: string | null;
   children: string[];
@@ -19,25 +19,30 @@ export interface TraceTree {
 }
 
 /**
- * The tree of a trace from its runs in dotted order (parents come before their children). A run
+ * The tree of a trace from its outline in tree order (parents come before their children). A run
  * whose parent is not among them (not sent yet) is shown as a root.
  */
-export function buildTree(runs: TraceRun[]): TraceTree {
+export function buildTree(runs: OutlineRun[]): TraceTree {
   const nodes = new Map<string, TreeNode>();
   const roots: string[] = [];
-  const t0 = runs.length ? Math.min(...runs.map((r) => Date.parse(r.start_time))) : 0;
-  let end = t0;
+  let end = 0;
   for (const run of runs) {
-    const start = Date.parse(run.start_time) - t0;
-    const stop = run.end_time ? Date.parse(run.end_time) - t0 : null;
-    end = Math.max(end, t0 + (stop ?? start));
-    const parent = run.parent_run_id && nodes.has(run.parent_run_id) ? run.parent_run_id : null;
-    const depth = parent ? nodes.get(parent)!.depth + 1 : 0;
-    nodes.set(run.id, { run, depth, parent, children: [], startMs: start, endMs: stop });
-    if (parent) nodes.get(parent)!.children.push(run.id);
+    end = Math.max(end, run.end_ms ?? run.start_ms);
+    const parentRun = run.parent >= 0 ? runs[run.parent] : undefined;
+    const parentNode = parentRun ? nodes.get(parentRun.id) : undefined;
+    const node: TreeNode = {
+      run,
+      depth: parentNode ? parentNode.depth + 1 : 0,
+      parent: parentNode ? parentRun!.id : null,
+      children: [],
+      startMs: run.start_ms,
+      endMs: run.end_ms,
+    };
+    nodes.set(run.id, node);
+    if (parentNode) parentNode.children.push(run.id);
     else roots.push(run.id);
   }
-  return { nodes, roots, startMs: t0, endMs: end };
+  return { nodes, roots, startMs: 0, endMs: end };
 }
 
 /** The rows shown: a depth-first walk that skips the children of collapsed runs. */

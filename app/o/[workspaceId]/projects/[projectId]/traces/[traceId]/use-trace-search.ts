@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
-import type { TraceRun } from "@/server/runs/trace";
+import type { OutlineRun } from "@/server/runs/trace-outline-wire";
 
 const MAX_TEXT_HITS = 100;
 
@@ -11,7 +11,7 @@ const MAX_TEXT_HITS = 100;
  * Runs of the trace matching a search: by name, model or error at once (from the tree already
  * loaded), and by the text of their inputs and outputs through the filter language's search().
  */
-export function useTraceSearch(workspaceId: string, projectId: string, traceId: string, runs: TraceRun[], text: string) {
+export function useTraceSearch(workspaceId: string, projectId: string, traceId: string, runs: OutlineRun[], text: string) {
   const trpc = useTRPC();
   const [needle, setNeedle] = useState("");
   useEffect(() => {

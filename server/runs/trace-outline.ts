@@ -1,0 +1,42 @@
+import type { Sql } from "../db/client";
+import { sql } from "../db/sql";
+import { notFound } from "../core/errors";
+import { isoFromDb } from "../core/time";
+import { fromStorage } from "../db/storable";
+import type { TraceOutlineWire } from "./trace-outline-wire";
+
+/** The most runs of one trace the trace view loads at once (its tree is virtualised). */
+export const TRACE_OUTLINE_LIMIT = 200_000;
+/** Long errors are cut in the tree; the run detail reads the whole error. */
+const ERROR_PREVIEW = 300;
+/** The escape `fromStorage` undoes (U+E000): only an outline containing it is parsed here. */
+const STORAGE_ESCAPE = "\uE000";
+
+/**
+ * A trace's runs as the trace view's outline (see trace-outline-wire.ts): ids, parents,
+ * names, types, status, times as milliseconds from the trace's start, tokens, cost, model and the
+ * start of the error, in tree order. PostgreSQL writes the whole answer as one JSON text, which is
+ * passed on without being parsed: at 100,000 runs, decoding rows or objects costs more than the query.
+ */
+export async function traceOutline(db: Sql, workspaceId: string, traceId: string, limit = TRACE_OUTLINE_LIMIT): Promise<TraceOutlineWire> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(traceId)) throw notFound(`Trace ${traceId} not found.`);
+  // The trace is found by its own index alone; combining that with the workspace index would scan
+  // every run of the workspace. The workspace condition is applied to the trace's rows afterwards.
+  const [answer] = await db.query<{ start_time: unknown; runs: string | null; total: number }>(sql`
+    WITH trace AS MATERIALIZED (
+      SELECT workspace_id, id, parent_run_id, name, run_type, status, start_time, end_time, latency_ms, left(error, ${ERROR_PREVIEW}) AS error,
+        total_tokens, total_cost, dotted_order, model, first_token_time
+      FROM runs WHERE trace_id = ${traceId}),
+    shown AS MATERIALIZED (
+      SELECT * FROM trace WHERE workspace_id = ${workspaceId} ORDER BY dotted_order LIMIT ${limit}),
+    origin AS (SELECT min(start_time) AS t0 FROM shown)
+    SELECT (SELECT t0 FROM origin) AS start_time, (SELECT count(*)::int FROM trace WHERE workspace_id = ${workspaceId}) AS total,
+      (SELECT json_agg(json_build_array(r.id, r.parent_run_id, r.name, r.run_type, r.status,
+          (extract(epoch FROM r.start_time - o.t0) * 1000)::float8, (extract(epoch FROM r.end_time - o.t0) * 1000)::float8,
+          r.latency_ms, r.error, r.total_tokens, r.total_cost::float8, r.model,
+          (extract(epoch FROM r.first_token_time - r.start_time) * 1000)::float8) ORDER BY r.dotted_order)::text
+        FROM shown r CROSS JOIN origin o) AS runs`);
+  if (!answer || answer.total === 0 || answer.runs === null) throw notFound(`Trace ${traceId} not found.`);
+  const runs = answer.runs.includes(STORAGE_ESCAPE) ? JSON.stringify(fromStorage(JSON.parse(answer.runs) as unknown)) : answer.runs;
+  return { start_time: isoFromDb(answer.start_time)!, runs, truncated: answer.total > limit };
+}
