@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { withTestDatabases } from "../db/test-databases";
 import { ingestRuns } from "../ingest/service";
-import { runSelection } from "./schema";
+import { runSelection, selectionFromWire } from "./schema";
 import { sortedRuns } from "./sorted";
 
 const stamp = (ms: number, id: string) =>
@@ -41,10 +41,20 @@ withTestDatabases("the runs table sorted by a measure", (open) => {
     const start = Date.parse("2026-05-01T10:00:00Z");
     await ingestRuns(db, ws, { post: [...trace("a", start, [100, 60]), ...trace("b", start + 1000, [70, 40])] });
     const names = async (dir: "asc" | "desc") =>
-      (await sortedRuns(db, ws, runSelection.parse({}), { by: "total_tokens", dir }, 0, 10, ["name"])).runs.map((r) => r.name);
+      (await sortedRuns(db, ws, selectionFromWire(runSelection.parse({})), { by: "total_tokens", dir }, 0, 10, ["name"])).runs.map(
+        (r) => r.name,
+      );
     assert.deepEqual(await names("desc"), ["a", "b", "a-llm-100", "b-llm-70", "a-llm-60", "b-llm-40"]);
     assert.deepEqual(await names("asc"), ["b-llm-40", "a-llm-60", "b-llm-70", "a-llm-100", "b", "a"]);
-    const page = await sortedRuns(db, ws, runSelection.parse({ is_root: true }), { by: "total_tokens", dir: "desc" }, 1, 1, ["name"]);
+    const page = await sortedRuns(
+      db,
+      ws,
+      selectionFromWire(runSelection.parse({ is_root: true })),
+      { by: "total_tokens", dir: "desc" },
+      1,
+      1,
+      ["name"],
+    );
     assert.deepEqual(
       page.runs.map((r) => r.name),
       ["b"],
