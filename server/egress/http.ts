@@ -73,9 +73,15 @@ function connectVia(url: URL): Pick<RequestOptions, "agent" | "lookup"> {
   return proxy ? { agent: tunnelAgent(url, proxy, guardedLookup) } : { lookup: guardedLookup };
 }
 
+/**
+ * One delivery attempt. It opens its own connection (`agent: false` unless tunnelled): Node's global agent keeps
+ * sockets alive, and one the receiver has closed since the last delivery fails the next attempt with a reset
+ * before anything is sent — a wasted attempt of the three, and a log line that is not the receiver's answer.
+ */
 function once(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number }> {
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   const options: RequestOptions = {
+    agent: false,
     method: "POST",
     headers: {
       "content-type": "application/json",
