@@ -56,7 +56,7 @@ test("review a pairwise queue side by side, by keyboard; assign reviewers", { sk
   await assign.getByRole("checkbox").first().check();
   await assign.getByRole("button", { name: "Save reviewers" }).click();
   await assign.getByText("Saved.").waitFor();
-  await shot("pairwise-queue", "dark");
+  await shot("pairwise-queue-dark", "dark");
   await shot("pairwise-queue");
 
   await page.getByRole("link", { name: /Review 2 runs/ }).click();
@@ -71,7 +71,7 @@ test("review a pairwise queue side by side, by keyboard; assign reviewers", { sk
     .waitFor();
   await page.getByTestId("rubric-instructions").locator("strong", { hasText: "correct" }).waitFor();
   await shot("pairwise-review");
-  await shot("pairwise-review", "dark");
+  await shot("pairwise-review-dark", "dark");
   // Keyboard: b for correctness, then e for tone, Enter sends.
   await page.keyboard.press("b");
   await page.keyboard.press("e");

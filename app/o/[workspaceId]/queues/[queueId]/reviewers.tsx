@@ -30,7 +30,7 @@ export function AssignedReviewers({ workspaceId, queueId }: { workspaceId: strin
     setPicked(next);
   };
   return (
-    <div className="card" style={{ marginBottom: 16 }} data-testid="assigned-reviewers">
+    <div className="card" style={{ marginBottom: 16, padding: 12 }} data-testid="assigned-reviewers">
       <div className="row" style={{ justifyContent: "space-between" }}>
         <b>Assigned reviewers</b>
         <span className="faint">Annotators see only the queues they are assigned to.</span>
