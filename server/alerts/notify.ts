@@ -5,7 +5,8 @@ import { isoFromDb } from "../core/time";
 import { postJson } from "../egress/http";
 import { env } from "../env";
 import { defineQueue, onJobs } from "../jobs/queue";
-import { bodyFor, DELIVERY_HEADER, signature, SIGNATURE_HEADER, type AlertNotice } from "./payloads";
+import { signature, SIGNATURE_HEADER } from "../egress/signature";
+import { bodyFor, DELIVERY_HEADER, type AlertNotice } from "./payloads";
 import { asRule, destinationsOf } from "./store";
 
 /**

@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import { env } from "../env";
 import type { AlertMetric, Comparison } from "./schema";
 import type { Destination } from "./store";
@@ -29,7 +28,6 @@ export interface AlertNotice {
   source: string | null;
 }
 
-export const SIGNATURE_HEADER = "X-Tracelight-Signature";
 export const DELIVERY_HEADER = "X-Tracelight-Delivery";
 
 const SIGNS: Record<Comparison, string> = { gt: ">", gte: "≥", lt: "<", lte: "≤" };
@@ -165,13 +163,4 @@ export function bodyFor(n: AlertNotice, d: Destination): unknown {
   if (d.kind === "slack") return slackBody(n);
   if (d.kind === "pagerduty") return pagerDutyBody(n, d);
   return genericBody(n);
-}
-
-/**
- * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` with the destination's secret: the
- * receiver recomputes it over the raw body and rejects stale timestamps (replays).
- */
-export function signature(secret: string, body: string, at = Date.now()): string {
-  const t = Math.floor(at / 1000);
-  return `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`;
 }

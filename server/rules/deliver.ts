@@ -7,7 +7,8 @@ import { postJson } from "../egress/http";
 import { env } from "../env";
 import { defineQueue, onJobs } from "../jobs/queue";
 import { ActionGone, applyAction, loadRuleRuns, webhookBody, type ActionKind, type RuleRun } from "./actions";
-import { asRule, type Rule } from "./store";
+import { signature, SIGNATURE_HEADER } from "../egress/signature";
+import { asRule, webhookSecret, type Rule } from "./store";
 
 /**
  * Each action of a rule on a sampled run is a durable job, enqueued in the transaction that claims
@@ -101,10 +102,14 @@ async function failed(db: Sql, job: ActionJob, o: Outcome, retry: boolean): Prom
 async function sendWebhook(db: Sql, rule: Rule, run: RuleRun, job: ActionJob): Promise<void> {
   const hook = rule.webhooks.find((w) => w.url === job.url);
   if (!hook) return failed(db, job, { ok: false, detail: `${job.url}: no longer a webhook of the rule` }, false);
-  const result = await postJson(hook.url, webhookBody(rule, run), {
-    headers: { ...(hook.headers ?? {}), [DELIVERY_HEADER]: job.delivery },
-    maxAttempts: 1,
-  });
+  const body = webhookBody(rule, run);
+  const secret = webhookSecret(hook);
+  const headers = {
+    ...(hook.headers ?? {}),
+    [DELIVERY_HEADER]: job.delivery,
+    ...(secret ? { [SIGNATURE_HEADER]: signature(secret, JSON.stringify(body)) } : {}),
+  };
+  const result = await postJson(hook.url, body, { headers, maxAttempts: 1 });
   const outcome = { ok: result.ok, status: result.status, detail: `${hook.url}: ${result.detail}` };
   if (result.ok) return log(db, job, job.delivery, outcome);
   // Refused URLs (never attempted) and 4xx answers other than 429 will not pass by waiting.

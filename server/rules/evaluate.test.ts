@@ -1,7 +1,7 @@
 import { after, before, test } from "node:test";
 import { resetEnv } from "../env";
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { createWorkspace } from "../auth/workspaces";
 import type { Sql } from "../db/client";
@@ -23,7 +23,7 @@ const status = (code: number) => (error: unknown) =>
 
 let receiver: Server;
 let hookUrl: string;
-const received: { path: string; body: any; headers: Record<string, unknown> }[] = [];
+const received: { path: string; body: any; raw: string; headers: Record<string, unknown> }[] = [];
 /** Paths that answer 503, and how many more times (then 204). */
 const failures = new Map<string, number>();
 before(async () => {
@@ -34,7 +34,7 @@ before(async () => {
     let body = "";
     req.on("data", (d) => (body += d));
     req.on("end", () => {
-      received.push({ path: req.url!, body: JSON.parse(body), headers: req.headers });
+      received.push({ path: req.url!, body: JSON.parse(body), raw: body, headers: req.headers });
       const left = failures.get(req.url!) ?? 0;
       failures.set(req.url!, left - 1);
       res.writeHead(left > 0 ? 503 : 204).end();
@@ -81,7 +81,7 @@ withTestDatabases("automation rules", (open) => {
       webhooks: [{ url: `${hookUrl}/x`, headers: { authorization: "secret" } }],
     });
     assert.equal(rule.sampling_rate, 1);
-    assert.deepEqual(rule.webhooks, [{ url: `${hookUrl}/x`, headers: { authorization: "<redacted>" } }]);
+    assert.deepEqual(rule.webhooks, [{ url: `${hookUrl}/x`, headers: { authorization: "<redacted>" }, signed: false }]);
     assert.equal((await readRule(db, ws, rule.id)).display_name, "r");
     const changed = await updateRule(db, ws, rule.id, ruleUpdate.parse({ display_name: "renamed", sampling_rate: 0.5 }));
     assert.equal(changed.display_name, "renamed");
@@ -165,6 +165,49 @@ withTestDatabases("automation rules", (open) => {
     await new Promise((r) => setTimeout(r, 700));
     assert.equal((await deliveries(rule.id, 2)).length, 2, "once per run");
     await assert.rejects(ruleLogs(db, other, rule.id, { offset: 0, limit: 100 }), status(404));
+  });
+
+  test("a webhook with a secret is HMAC-signed as alert webhooks are; the secret is never shown", async () => {
+    const p = await storeProject(db, ws);
+    const secret = "rule-signing-secret";
+    const rule = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({
+        display_name: "signed",
+        session_id: p,
+        webhooks: [{ url: `${hookUrl}/signed`, secret }, { url: `${hookUrl}/plain` }],
+      }),
+    );
+    assert.deepEqual(
+      rule.webhooks.map((w) => [w.url.slice(hookUrl.length), w.signed]),
+      [
+        ["/signed", true],
+        ["/plain", false],
+      ],
+    );
+    assert.ok(!JSON.stringify(await readRule(db, ws, rule.id)).includes(secret), "the secret is not answered");
+    const [stored] = await db.query<{ webhooks: string }>(sql`SELECT webhooks::text AS webhooks FROM run_rules WHERE id = ${rule.id}`);
+    assert.ok(!stored.webhooks.includes(secret), "the secret is stored sealed");
+    await storeRun(db, ws, p, { runType: "llm" });
+    await claimRuns(db);
+    const both = await deliveries(rule.id, 2);
+    const signed = both.find((d) => d.path === "/signed")!;
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(signed.headers["x-tracelight-signature"])) ?? [];
+    assert.ok(t && Math.abs(Date.now() / 1000 - Number(t)) < 60, "a fresh timestamp");
+    assert.equal(v1, createHmac("sha256", secret).update(`${t}.${signed.raw}`).digest("hex"), "HMAC of t.body with the secret");
+    assert.notEqual(v1, createHmac("sha256", "another-secret").update(`${t}.${signed.raw}`).digest("hex"));
+    assert.equal(both.find((d) => d.path === "/plain")!.headers["x-tracelight-signature"], undefined, "unsigned without a secret");
+    const changed = await updateRule(db, ws, rule.id, ruleUpdate.parse({ webhooks: [{ url: `${hookUrl}/signed` }] }));
+    assert.deepEqual(
+      changed.webhooks.map((w) => w.signed),
+      [false],
+      "sent webhooks replace the stored ones, secrets included",
+    );
+    assert.throws(
+      () => ruleCreate.parse({ display_name: "short", session_id: p, webhooks: [{ url: `${hookUrl}/x`, secret: "short" }] }),
+      /at least 8/,
+    );
   });
 
   test("a writer that commits after a later one is not skipped: the cursor waits for open transactions", async (t) => {

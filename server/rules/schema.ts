@@ -5,9 +5,11 @@ import { score } from "../feedback/schema";
 import { instant } from "../core/instant";
 import { codeEvaluator, structuredEvaluator } from "../evaluators/schema";
 
+/** `secret` signs each body (X-Tracelight-Signature, as alert webhooks); stored sealed, never shown again. */
 export const webhook = z.object({
   url: z.string().min(1).max(2048),
   headers: extraHeaders.nullish(),
+  secret: z.string().min(8, "must be at least 8 characters").max(512).nullish(),
 });
 export type Webhook = z.infer<typeof webhook>;
 
@@ -103,7 +105,7 @@ export const wireRule = z.object({
   add_to_dataset_id: z.string().nullable(),
   add_to_annotation_queue_id: z.string().nullable(),
   add_feedback: addFeedback.nullable(),
-  webhooks: z.array(z.object({ url: z.string(), headers: z.record(z.string(), z.literal("<redacted>")).nullable() })),
+  webhooks: z.array(z.object({ url: z.string(), headers: z.record(z.string(), z.literal("<redacted>")).nullable(), signed: z.boolean() })),
   backfill_id: z.string().nullable(),
   backfill_from: z.string().nullable(),
   backfill_status: z.string().nullable(),

@@ -13,7 +13,7 @@ import { latestBackfills, startBackfill } from "./backfill";
 import { startCursor } from "./claim";
 import { checkRuleFilter } from "./match";
 import type { AddFeedback, RuleCreate, RuleListQuery, RuleUpdate, Webhook, WireBackfill, WireRule, WireRuleLog } from "./schema";
-import { asRule, loadRule, type Rule } from "./store";
+import { asRule, loadRule, sealWebhooks, type Rule } from "./store";
 import { recordAudit } from "../audit/record";
 
 /** Header values often carry secrets: they are stored and sent, but never shown again. */
@@ -35,6 +35,7 @@ function ruleToWire(rule: Rule, evaluatorName: string | null, backfill: WireBack
     webhooks: rule.webhooks.map((w) => ({
       url: w.url,
       headers: w.headers ? Object.fromEntries(Object.keys(w.headers).map((k) => [k, "<redacted>" as const])) : null,
+      signed: Boolean(w.secret_sealed),
     })),
     backfill_id: backfill?.id ?? null,
     backfill_from: backfill?.start_time ?? null,
@@ -91,9 +92,16 @@ function checkHasAction(rule: {
   add_to_dataset_id: string | null;
   add_to_annotation_queue_id: string | null;
   add_feedback: AddFeedback | null;
-  webhooks: Webhook[];
+  /** How many (or which) webhooks the rule has. */
+  webhooks: Webhook[] | number;
 }) {
-  if (!rule.evaluator && !rule.add_to_dataset_id && !rule.add_to_annotation_queue_id && !rule.add_feedback && rule.webhooks.length === 0) {
+  if (
+    !rule.evaluator &&
+    !rule.add_to_dataset_id &&
+    !rule.add_to_annotation_queue_id &&
+    !rule.add_feedback &&
+    !(typeof rule.webhooks === "number" ? rule.webhooks : rule.webhooks.length)
+  ) {
     throw badRequest(
       "A rule needs at least one action: evaluator_id (or evaluators), add_to_dataset_id, add_to_annotation_queue_id, add_feedback or webhooks.",
     );
@@ -152,7 +160,7 @@ export async function createRule(db: Sql, workspaceId: string, input: RuleCreate
         addToDatasetId: input.add_to_dataset_id ?? null,
         addToAnnotationQueueId: input.add_to_annotation_queue_id ?? null,
         addFeedback: jsonOrNull(input.add_feedback),
-        webhooks: input.webhooks,
+        webhooks: sealWebhooks(input.webhooks) as unknown as Prisma.InputJsonArray,
       },
     });
   });
@@ -192,7 +200,7 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
     add_to_annotation_queue_id:
       change.add_to_annotation_queue_id !== undefined ? change.add_to_annotation_queue_id : current.addToAnnotationQueueId,
     add_feedback: change.add_feedback !== undefined ? change.add_feedback : current.addFeedback,
-    webhooks: change.webhooks !== undefined ? (change.webhooks ?? []) : current.webhooks,
+    webhooks: change.webhooks !== undefined ? (change.webhooks ?? []) : current.webhooks.length,
   });
   await checkReferences(db, workspaceId, {
     ...change,
@@ -213,7 +221,7 @@ export async function updateRule(db: Sql, workspaceId: string, id: string, chang
       addToDatasetId: change.add_to_dataset_id,
       addToAnnotationQueueId: change.add_to_annotation_queue_id,
       addFeedback: change.add_feedback === undefined ? undefined : jsonOrNull(change.add_feedback),
-      webhooks: change.webhooks === undefined ? undefined : (change.webhooks ?? []),
+      webhooks: change.webhooks === undefined ? undefined : (sealWebhooks(change.webhooks ?? []) as unknown as Prisma.InputJsonArray),
     },
   });
   const rule = asRule(row);

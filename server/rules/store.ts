@@ -1,13 +1,26 @@
 import type { Sql } from "../db/client";
 import type { RunRule } from "../db/generated/client";
 import { notFound } from "../core/errors";
+import { decryptSecret, encryptSecret } from "../core/secret";
 import { isUuid } from "../core/uuid";
 import type { AddFeedback, Webhook } from "./schema";
 
-/** A rule as stored; its JSON columns hold what `ruleCreate` validated. */
-export type Rule = Omit<RunRule, "addFeedback" | "webhooks"> & { addFeedback: AddFeedback | null; webhooks: Webhook[] };
-export const asRule = (row: RunRule) => row as Rule;
+/** A webhook as stored: its signing secret sealed (core/secret.ts). */
+export interface StoredWebhook {
+  url: string;
+  headers?: Record<string, string> | null;
+  secret_sealed?: string | null;
+}
 
+/** A rule as stored; its JSON columns hold what `ruleCreate` validated. */
+export type Rule = Omit<RunRule, "addFeedback" | "webhooks"> & { addFeedback: AddFeedback | null; webhooks: StoredWebhook[] };
+export const asRule = (row: RunRule) => row as unknown as Rule;
+
+export const sealWebhooks = (hooks: Webhook[]): StoredWebhook[] =>
+  hooks.map((h) => ({ url: h.url, headers: h.headers ?? null, secret_sealed: h.secret ? encryptSecret(h.secret) : null }));
+
+/** The secret a webhook's bodies are signed with, or null (none, or sealed under another SECRET_KEY). */
+export const webhookSecret = (hook: StoredWebhook): string | null => (hook.secret_sealed ? decryptSecret(hook.secret_sealed) : null);
 export const missingRule = (id: string) => notFound(`Rule ${id} not found.`);
 
 export async function loadRule(db: Sql, workspaceId: string, id: string): Promise<Rule> {

@@ -62,6 +62,7 @@ const READABLE = new Set([
   "tags",
   "total_tokens",
   "total_cost",
+  "reference_example_id",
 ] as const);
 type ReadableColumn = typeof READABLE extends Set<infer C> ? C : never;
 

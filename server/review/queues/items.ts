@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Sql } from "../../db/client";
 import { runProjectsAndStarts } from "../../runs/lookup";
 import type { AnnotationQueueRun, Prisma } from "../../db/generated/client";
-import { notFound } from "../../core/errors";
+import { badRequest, notFound } from "../../core/errors";
 import { isoFromDb } from "../../core/time";
 import { isUuid } from "../../core/uuid";
 import type { QueueRunUpdate, RunKey } from "./schema";
@@ -20,32 +20,49 @@ export function itemToWire(item: AnnotationQueueRun): WireItem {
     added_at: isoFromDb(item.addedAt)!,
     last_reviewed_time: isoFromDb(item.lastReviewedTime),
     source_proposed_example_id: item.sourceProposedExampleId,
+    paired_run_id: item.pairedRunId,
   };
 }
 
+type ItemKey = Pick<RunKey, "run_id" | "source_proposed_example_id" | "paired_run_id">;
+
+/** A pairwise queue's items are pairs (run A, run B); a single-run queue's are runs. */
+function checkPairs(queueType: string, keys: ItemKey[]): void {
+  if (queueType === "pairwise") {
+    const unpaired = keys.find((k) => !k.paired_run_id || k.paired_run_id === k.run_id);
+    if (unpaired)
+      throw badRequest(
+        `A pairwise queue's items are two runs: give run ${unpaired.run_id} a paired_run_id (another run) to compare it with.`,
+      );
+  } else if (keys.some((k) => k.paired_run_id)) {
+    throw badRequest("paired_run_id is only for pairwise queues (queue_type: pairwise).");
+  }
+}
+
 /**
- * Adds runs of the workspace to a queue, by id or by key; a run already there keeps its place.
- * Answers every requested run's item. Runs the workspace does not have are a 404 naming them, and
- * then nothing is added.
+ * Adds runs of the workspace to a queue, by id or by key (with its run B in a pairwise queue); a
+ * run already there keeps its place. Answers every requested run's item. Runs the workspace does
+ * not have are a 404 naming them, and then nothing is added.
  */
-export async function addRunsToQueue(
-  db: Sql,
-  workspaceId: string,
-  queueId: string,
-  keys: Pick<RunKey, "run_id" | "source_proposed_example_id">[],
-): Promise<WireItem[]> {
+export async function addRunsToQueue(db: Sql, workspaceId: string, queueId: string, keys: ItemKey[]): Promise<WireItem[]> {
   if (keys.length === 0) return [];
+  const queue = await db.prisma.annotationQueue.findUniqueOrThrow({ where: { id: queueId }, select: { queueType: true } });
+  checkPairs(queue.queueType, keys);
   const ids = [...new Set(keys.map((k) => k.run_id))];
-  const runs = await runProjectsAndStarts(db, workspaceId, ids);
-  if (runs.length < ids.length) {
-    const found = new Set(runs.map((r) => r.id));
-    const missing = ids.filter((id) => !found.has(id));
+  const wanted = [...new Set([...ids, ...keys.flatMap((k) => (k.paired_run_id ? [k.paired_run_id] : []))])];
+  const found = await runProjectsAndStarts(db, workspaceId, wanted);
+  if (found.length < wanted.length) {
+    const present = new Set(found.map((r) => r.id));
+    const missing = wanted.filter((id) => !present.has(id));
     throw notFound(
       `Runs not found in this workspace: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""}.`,
     );
   }
+  const own = new Set(ids);
+  const runs = found.filter((r) => own.has(r.id));
   const order = new Map(ids.map((id, i) => [id, i]));
   const proposed = new Map(keys.map((k) => [k.run_id, k.source_proposed_example_id ?? null]));
+  const paired = new Map(keys.map((k) => [k.run_id, k.paired_run_id ?? null]));
   // One clock for the batch; the order given is the review order.
   const start = Date.now();
   await db.prisma.annotationQueueRun.createMany({
@@ -59,6 +76,7 @@ export async function addRunsToQueue(
         projectId: run.projectId,
         startTime: run.startTime,
         sourceProposedExampleId: proposed.get(run.id) ?? null,
+        pairedRunId: paired.get(run.id) ?? null,
         addedAt: new Date(start + i),
       })),
     skipDuplicates: true,

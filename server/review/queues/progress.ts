@@ -1,12 +1,13 @@
 import type { Sql } from "../../db/client";
 import type { Role } from "../../auth/policy";
-import { assertReviews } from "./reviewers";
+import { assertReviews, visibleTo } from "./reviewers";
 import { isUuid } from "../../core/uuid";
 import { readExamples } from "../../datasets/examples";
 import { reviewsOnRun } from "../feedback";
 import { loadItem } from "./items";
 import { listQueues, loadQueue, readQueue } from "./queues";
 import { runsWithQueueInfo } from "./reads";
+import { choicesOf } from "./preferences";
 import { nextForReviewer } from "./reviewing";
 import type { QueueListQuery } from "./schema";
 
@@ -18,8 +19,8 @@ export async function reviewerNames(db: Sql, ids: string[]): Promise<Map<string,
 }
 
 /** The queues page: each queue with its runs done out of its runs, and how many wait for the viewer. */
-export async function queuesWithProgress(db: Sql, workspaceId: string, userId: string, q: QueueListQuery) {
-  const queues = await listQueues(db, workspaceId, q);
+export async function queuesWithProgress(db: Sql, workspaceId: string, userId: string, role: Role, q: QueueListQuery) {
+  const queues = await listQueues(db, workspaceId, q, visibleTo({ role, userId }, q));
   const ids = queues.map((queue) => queue.id);
   const [done, reviewedByMe] = await Promise.all([
     db.prisma.annotationQueueRun.groupBy({ by: ["queueId"], where: { queueId: { in: ids }, archived: true }, _count: { _all: true } }),
@@ -98,6 +99,8 @@ export async function reviewRun(db: Sql, workspaceId: string, userId: string, ro
   if (!item) return null;
   const [run] = await runsWithQueueInfo(db, workspaceId, [item]);
   if (!run) return null;
+  // A pairwise item's run B, with the same queue state as run A.
+  const [paired] = item.pairedRunId ? await runsWithQueueInfo(db, workspaceId, [{ ...item, runId: item.pairedRunId }]) : [null];
   const [reference, mine, feedback] = await Promise.all([
     run.reference_example_id ? readExamples(db, workspaceId, [run.reference_example_id]).then(([example]) => example) : null,
     db.prisma.annotationQueueReview.findUnique({ where: { queueRunId_reviewerId: { queueRunId: item.id, reviewerId: userId } } }),
@@ -108,10 +111,13 @@ export async function reviewRun(db: Sql, workspaceId: string, userId: string, ro
   );
   return {
     item_id: item.id,
+    queue_type: queue.queueType === "pairwise" ? ("pairwise" as const) : ("single" as const),
     run,
+    paired_run: paired ?? null,
     reference_outputs: (reference?.outputs as Record<string, unknown> | null) ?? null,
     my_status: (mine?.status as "completed" | "skipped" | undefined) ?? null,
     my_answers: fromQueue.filter((f) => f.mine).map((f) => ({ key: f.key, score: f.score, value: f.value, comment: f.comment })),
+    my_preferences: item.pairedRunId ? choicesOf(fromQueue.filter((f) => f.mine)) : [],
     others:
       mine?.status === "completed"
         ? fromQueue

@@ -8,6 +8,7 @@ import { findDataset } from "../../datasets/service";
 import { matchingRunIds } from "../../runs/lookup";
 import { listFeedbackConfigs } from "../../feedback/configs";
 import { addRunsToQueue } from "./items";
+import { pairExperiments } from "./pairs";
 import type { QueueCreate, QueueListQuery, QueueUpdate, RubricItem } from "./schema";
 import type { WireQueue } from "./wire";
 import { recordAudit } from "../../audit/record";
@@ -19,7 +20,7 @@ export function queueToWire(q: AnnotationQueue): WireQueue {
     tenant_id: q.workspaceId,
     name: q.name,
     description: q.description,
-    queue_type: "single" as const,
+    queue_type: q.queueType === "pairwise" ? "pairwise" : "single",
     default_dataset: q.defaultDatasetId,
     num_reviewers_per_item: q.numReviewersPerItem,
     enable_reservations: q.enableReservations,
@@ -89,6 +90,7 @@ export async function createQueue(db: Sql, workspaceId: string, input: QueueCrea
         id: input.id ?? randomUUID(),
         workspaceId,
         name: input.name,
+        queueType: input.queue_type ?? "single",
         description: input.description ?? null,
         rubricInstructions: input.rubric_instructions ?? null,
         rubricItems: (input.rubric_items ?? []) as Prisma.InputJsonArray,
@@ -103,21 +105,24 @@ export async function createQueue(db: Sql, workspaceId: string, input: QueueCrea
     if (isUniqueViolation(error)) throw conflict(`Annotation queue ${input.id} already exists.`);
     throw error;
   }
-  if (input.session_ids?.length) await addRunsOfProjects(db, workspaceId, queue.id, input.session_ids);
+  if (input.session_ids?.length) await addRunsOfProjects(db, workspaceId, queue, input.session_ids);
   return queueToWire(queue);
 }
 
 /**
  * Runs of these projects added to the queue (populate, and create with session_ids): the root runs
- * (an experiment's), or those matching a filter in the filter language; at most 10,000.
+ * (an experiment's), or those matching a filter in the filter language; at most 10,000. A pairwise
+ * queue pairs two experiments' runs by example instead.
  */
 export async function addRunsOfProjects(
   db: Sql,
   workspaceId: string,
-  queueId: string,
+  queue: Pick<AnnotationQueue, "id" | "queueType">,
   projectIds: string[],
   only: { filter?: string | null; limit?: number } = {},
 ) {
+  const queueId = queue.id;
+  if (queue.queueType === "pairwise") return pairExperiments(db, workspaceId, queueId, projectIds, only.limit);
   const selection = only.filter ? { projectIds, filter: only.filter } : { projectIds, isRoot: true };
   const ids = await matchingRunIds(db, workspaceId, selection, only.limit ?? 10_000);
   return addRunsToQueue(
@@ -170,17 +175,22 @@ export async function deleteQueue(db: Sql, workspaceId: string, id: string): Pro
   });
 }
 
-/** GET /annotation-queues: newest first, each with its number of runs. */
-export async function listQueues(db: Sql, workspaceId: string, q: QueueListQuery) {
-  // Every queue here reviews one run at a time.
-  if (q.queue_type === "pairwise") return [];
+/**
+ * GET /annotation-queues: newest first, each with its number of runs. `assignedTo` (an annotator,
+ * or `assigned_to_me`) keeps the queues that user is assigned to review.
+ */
+export async function listQueues(db: Sql, workspaceId: string, q: QueueListQuery, scope: { assignedTo?: string | null } = {}) {
   const queues = await db.prisma.annotationQueue.findMany({
     where: {
       workspaceId,
+      ...(scope.assignedTo !== undefined
+        ? { reviewers: { some: { userId: scope.assignedTo ?? "00000000-0000-0000-0000-000000000000" } } }
+        : {}),
       ...(q.ids.length ? { id: { in: q.ids } } : {}),
       ...(q.name ? { name: q.name } : {}),
       ...(q.name_contains ? { name: { contains: q.name_contains, mode: "insensitive" as const } } : {}),
       ...(q.dataset_id ? { defaultDatasetId: q.dataset_id } : {}),
+      ...(q.queue_type ? { queueType: q.queue_type } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     skip: q.offset,

@@ -4,6 +4,7 @@ import { badRequest } from "../../core/errors";
 import { uuid } from "../../core/uuid";
 import { assertMayReviewQueue, type Role } from "../../auth/policy";
 import { recordAudit } from "../../audit/record";
+import { listMembers } from "../../auth/members";
 import { loadQueue } from "./queues";
 
 /** PUT /annotation-queues/{id}/reviewers: the users assigned to review the queue (annotators review only these). */
@@ -51,4 +52,21 @@ export async function setQueueReviewers(db: Sql, workspaceId: string, queueId: s
 export async function assertReviews(db: Sql, queueId: string, caller: { role: Role; userId?: string | null }): Promise<void> {
   const assigned = caller.role === "annotator" ? await reviewerIds(db, queueId) : [];
   assertMayReviewQueue(caller.role, caller.userId ?? undefined, assigned);
+}
+
+/** Which queues a caller's list shows: an annotator (or `assigned_to_me`) sees those it is assigned to; others all. */
+export function visibleTo(caller: { role: Role; userId?: string | null }, q: { assigned_to_me?: string }): { assignedTo?: string | null } {
+  return caller.role === "annotator" || q.assigned_to_me === "true" ? { assignedTo: caller.userId ?? null } : {};
+}
+
+/** The queue page's reviewer picker: the workspace's members, each marked when assigned. */
+export async function reviewerChoices(db: Sql, workspaceId: string, queueId: string) {
+  const [{ user_ids }, members] = await Promise.all([listQueueReviewers(db, workspaceId, queueId), listMembers(db, workspaceId)]);
+  return members.map((m) => ({
+    user_id: m.user_id,
+    name: m.name || m.email,
+    email: m.email,
+    role: m.role,
+    assigned: user_ids.includes(m.user_id),
+  }));
 }

@@ -45,10 +45,16 @@ const settings = {
   metadata: z.record(z.string(), z.unknown()).nullish(),
 };
 
-/** POST /annotation-queues (the classic client's createAnnotationQueue and resources' annotationQueues). */
+export const queueType = z.enum(["single", "pairwise"]);
+
+/**
+ * POST /annotation-queues (the classic client's createAnnotationQueue and resources' annotationQueues).
+ * A pairwise queue's `session_ids` are the two experiments whose runs it pairs (by example).
+ */
 export const queueCreate = z.object({
   name: z.string().min(1).max(256),
   id: uuid.optional(),
+  queue_type: queueType.nullish(),
   ...settings,
   session_ids: z.array(uuid).nullish(),
 });
@@ -68,7 +74,9 @@ export const queueListQuery = z.object({
   name: z.string().optional(),
   name_contains: z.string().optional(),
   dataset_id: uuid.optional(),
-  queue_type: z.enum(["single", "pairwise"]).optional(),
+  queue_type: queueType.optional(),
+  /** LangSmith's filter: only the queues the caller (a user or a personal key) is assigned to review. */
+  assigned_to_me: z.enum(["true", "false"]).optional(),
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
@@ -78,9 +86,10 @@ export type QueueListQuery = z.infer<typeof queueListQuery>;
 export const reviewStatus = z.enum(["needs_my_review", "needs_others_review", "completed"]);
 export type ReviewStatus = z.infer<typeof reviewStatus>;
 
-/** The run keys of POST /runs/by-key and the platform items (the run's project and start time). */
+/** The run keys of POST /runs/by-key and the platform items (the run's project and start time); `paired_run_id`: run B of a pairwise queue's item. */
 export const runKey = z.object({
   run_id: uuid,
+  paired_run_id: uuid.nullish(),
   session_id: uuid.nullish(),
   project_id: uuid.nullish(),
   start_time: instant.nullish(),

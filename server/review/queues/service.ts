@@ -40,11 +40,11 @@ export async function populateQueue(
   workspaceId: string,
   input: { queue_id: string; session_ids: string[]; filter?: string | null; limit?: number; extend_trace_retention?: boolean },
 ) {
-  await loadQueue(db, workspaceId, input.queue_id);
+  const queue = await loadQueue(db, workspaceId, input.queue_id);
   const found = await db.prisma.project.findMany({ where: { workspaceId, id: { in: input.session_ids } }, select: { id: true } });
   const missing = input.session_ids.filter((id) => !found.some((p) => p.id === id));
   if (missing.length) throw notFound(`Projects not found: ${missing.join(", ")}.`);
-  const items = await addRunsOfProjects(db, workspaceId, input.queue_id, input.session_ids, input);
+  const items = await addRunsOfProjects(db, workspaceId, queue, input.session_ids, input);
   if (input.extend_trace_retention)
     await extendTraces(
       db,

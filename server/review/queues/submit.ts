@@ -11,6 +11,7 @@ import { checkAgainstConfig } from "../feedback";
 import { loadItem } from "./items";
 import { reviewerNames } from "./progress";
 import { loadQueue } from "./queues";
+import { preferenceAnswers } from "./preferences";
 import { finishReview } from "./reviewing";
 import type { RubricItem } from "./schema";
 
@@ -21,11 +22,22 @@ const answer = z.object({
   comment: z.string().max(100_000).nullish(),
 });
 
-/** A reviewer's answers to a queue's rubric for one run, then done (or skipped, with no answers). */
+/** Which of a pairwise item's two runs is better on a rubric key: A, B, or equal. */
+const preference = z.object({
+  key: z.string().min(1).max(256),
+  choice: z.enum(["A", "B", "equal"]),
+  comment: z.string().max(100_000).nullish(),
+});
+
+/**
+ * A reviewer's answers to a queue's rubric for one run (or, in a pairwise queue, a preference per
+ * rubric key), then done (or skipped, with no answers).
+ */
 export const reviewSubmit = z.object({
   queueId: uuid,
   itemId: uuid,
-  answers: z.array(answer).max(50),
+  answers: z.array(answer).max(50).default([]),
+  preferences: z.array(preference).max(50).optional(),
   comment: z.string().max(100_000).nullish(),
   skip: z.boolean().optional(),
 });
@@ -57,16 +69,40 @@ export async function submitReview(db: Sql, workspaceId: string, reviewer: Revie
   const queue = await loadQueue(db, workspaceId, input.queueId);
   const item = await loadItem(db, queue.id, input.itemId);
   if (input.skip) return finishReview(db, queue, item, reviewer.id, "skipped");
+  if (queue.queueType === "pairwise") {
+    const rubric = queue.rubricItems as RubricItem[];
+    for (const [runId, answers] of preferenceAnswers(rubric, item, input.preferences ?? [], input.comment))
+      await saveAnswers(db, workspaceId, reviewer, queue.id, runId, answers, { queue_item_id: item.id, paired_run_id: item.pairedRunId });
+    return finishReview(db, queue, item, reviewer.id, "completed");
+  }
   const answers = input.answers.filter((a) => a.score != null || (a.value != null && a.value !== "") || a.comment);
   if (input.comment) answers.push({ key: "note", score: null, value: null, comment: input.comment });
   checkRubric(queue.rubricItems as RubricItem[], answers);
+  await saveAnswers(db, workspaceId, reviewer, queue.id, item.runId, answers);
+  return finishReview(db, queue, item, reviewer.id, "completed");
+}
+
+/**
+ * The answers as feedback on one run, each checked against its key's feedback config and signed
+ * with the reviewer and the queue; answering again replaces the reviewer's earlier answer from
+ * this queue.
+ */
+async function saveAnswers(
+  db: Sql,
+  workspaceId: string,
+  reviewer: Reviewer,
+  queueId: string,
+  runId: string,
+  answers: ReviewSubmit["answers"],
+  extra: Record<string, string | null> = {},
+) {
   for (const a of answers) await checkAgainstConfig(db, workspaceId, { key: a.key, score: a.score ?? null, value: a.value ?? undefined });
   const earlier = await db.prisma.feedback.findMany({
     where: {
       workspaceId,
-      runId: item.runId,
+      runId,
       key: { in: answers.map((a) => a.key) },
-      feedbackSource: { path: ["metadata", "annotation_queue_id"], equals: queue.id },
+      feedbackSource: { path: ["metadata", "annotation_queue_id"], equals: queueId },
     },
   });
   const mine = new Map(
@@ -80,13 +116,15 @@ export async function submitReview(db: Sql, workspaceId: string, reviewer: Revie
     if (prior) await updateFeedback(db, workspaceId, prior, fields);
     else
       await createFeedback(db, workspaceId, {
-        run_id: item.runId,
+        run_id: runId,
         key: a.key,
         ...fields,
-        feedback_source: { type: "app", metadata: { user_id: reviewer.id, user_name: reviewer.name, annotation_queue_id: queue.id } },
+        feedback_source: {
+          type: "app",
+          metadata: { user_id: reviewer.id, user_name: reviewer.name, annotation_queue_id: queueId, ...extra },
+        },
       });
   }
-  return finishReview(db, queue, item, reviewer.id, "completed");
 }
 
 /** The review page's submit: the signed-in user reviewing under their display name; says whether the run is now done. */

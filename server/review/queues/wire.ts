@@ -3,13 +3,13 @@ import { wireFeedbackConfig } from "../../feedback/configs";
 import { storedRun } from "../../runs/serialize";
 import { rubricItem } from "./schema";
 
-/** A queue as the SDKs read it (LangSmith's AnnotationQueueSchema; single-run queues, any reviewer). */
+/** A queue as the SDKs read it (LangSmith's AnnotationQueueSchema; single-run or pairwise queues, any reviewer). */
 export const wireQueue = z.object({
   id: z.string(),
   tenant_id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
-  queue_type: z.literal("single"),
+  queue_type: z.enum(["single", "pairwise"]),
   default_dataset: z.string().nullable(),
   num_reviewers_per_item: z.number().int(),
   enable_reservations: z.boolean(),
@@ -44,6 +44,8 @@ export const wireItem = z.object({
   added_at: z.string(),
   last_reviewed_time: z.string().nullable(),
   source_proposed_example_id: z.string().nullable(),
+  /** Run B of a pairwise queue's item (run A is `run_id`). */
+  paired_run_id: z.string().nullable(),
 });
 export type WireItem = z.infer<typeof wireItem>;
 

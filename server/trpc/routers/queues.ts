@@ -5,6 +5,7 @@ import { queueEditor, saveQueue } from "../../review/queues/editor";
 import { deleteQueue } from "../../review/queues/queues";
 import { addRuns, exportQueueRuns } from "../../review/queues/service";
 import { addQueueRunToDataset, reviewSubmit, submitAsUser, toDataset } from "../../review/queues/submit";
+import { reviewerChoices, setQueueReviewers } from "../../review/queues/reviewers";
 import { router, workspaceProcedure, workspaceReviewProcedure, workspaceWriteProcedure } from "../init";
 
 const queueRef = z.object({ queueId: uuid });
@@ -12,7 +13,7 @@ const queueRef = z.object({ queueId: uuid });
 export const queuesRouter = router({
   /** The queues page: every queue with its progress and what waits for the viewer. */
   list: workspaceProcedure.query(({ ctx }) =>
-    queuesWithProgress(ctx.sql, ctx.workspaceId, ctx.userId, { ids: [], offset: 0, limit: 1000 }),
+    queuesWithProgress(ctx.sql, ctx.workspaceId, ctx.userId, ctx.role, { ids: [], offset: 0, limit: 1000 }),
   ),
 
   get: workspaceProcedure.input(queueRef).query(({ ctx, input }) => queueOverview(ctx.sql, ctx.workspaceId, ctx.userId, input.queueId)),
@@ -51,6 +52,13 @@ export const queuesRouter = router({
   submit: workspaceReviewProcedure
     .input(reviewSubmit)
     .mutation(({ ctx, input }) => submitAsUser(ctx.sql, ctx.workspaceId, ctx.userId, ctx.role, input)),
+
+  /** The members who may be assigned to review the queue (annotators review only their queues). */
+  reviewers: workspaceProcedure.input(queueRef).query(({ ctx, input }) => reviewerChoices(ctx.sql, ctx.workspaceId, input.queueId)),
+
+  setReviewers: workspaceWriteProcedure
+    .input(queueRef.extend({ userIds: z.array(uuid).max(500) }))
+    .mutation(({ ctx, input }) => setQueueReviewers(ctx.sql, ctx.workspaceId, input.queueId, input.userIds)),
 
   addToDataset: workspaceWriteProcedure
     .input(toDataset)

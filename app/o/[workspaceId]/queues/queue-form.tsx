@@ -60,6 +60,7 @@ export function QueueForm({ workspaceId, queue, onDone }: { workspaceId: string;
   const [reviewers, setReviewers] = useState(String(queue?.num_reviewers_per_item ?? 1));
   const [minutes, setMinutes] = useState(String(queue?.reservation_minutes ?? 5));
   const [dataset, setDataset] = useState(queue?.default_dataset ?? "");
+  const [queueType, setQueueType] = useState<"single" | "pairwise">(queue?.queue_type ?? "single");
   const [rows, setRows] = useState<Row[]>(
     queue?.rubric_items?.map((i) => ({
       ...emptyRow(),
@@ -87,6 +88,7 @@ export function QueueForm({ workspaceId, queue, onDone }: { workspaceId: string;
       queueId: queue?.id,
       queue: {
         name: name.trim(),
+        ...(queue ? {} : { queue_type: queueType }),
         description: description.trim() || null,
         rubric_instructions: instructions.trim() || null,
         num_reviewers_per_item: Number(reviewers) || 1,
@@ -106,6 +108,19 @@ export function QueueForm({ workspaceId, queue, onDone }: { workspaceId: string;
       <label className={grid.field}>
         Name
         <input className="input" value={name} onChange={(e) => setName(e.target.value)} required aria-label="Queue name" />
+      </label>
+      <label className={grid.field}>
+        Type
+        <select
+          className="select"
+          value={queueType}
+          onChange={(e) => setQueueType(e.target.value as "single" | "pairwise")}
+          disabled={!!queue}
+          aria-label="Queue type"
+        >
+          <option value="single">Single run</option>
+          <option value="pairwise">Pairwise (two runs side by side)</option>
+        </select>
       </label>
       <label className={grid.field}>
         Reviewers per run

@@ -9,6 +9,7 @@ import { download } from "../../_components/download";
 import { formatExactTime, relativeTime } from "../../_components/format";
 import { EmptyState, ErrorState, LoadingState, RunTypeBadge } from "../../_components/ui";
 import { ProgressBar } from "../../_components/progress-bar";
+import { AssignedReviewers } from "./reviewers";
 import { QueueForm } from "../queue-form";
 import styles from "../queues.module.css";
 
@@ -73,6 +74,7 @@ export default function QueuePage({ params }: { params: Promise<{ workspaceId: s
         </div>
       </div>
       {editing && <QueueForm workspaceId={workspaceId} queue={q} onDone={() => setEditing(false)} />}
+      <AssignedReviewers workspaceId={workspaceId} queueId={queueId} />
       <div className="stat-row">
         <div className="stat card">
           <div className="stat-label">Done</div>

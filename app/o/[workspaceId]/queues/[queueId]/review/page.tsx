@@ -11,11 +11,13 @@ import { EmptyState, ErrorState, LoadingState } from "../../../_components/ui";
 import { ProgressBar } from "../../../_components/progress-bar";
 import styles from "../../queues.module.css";
 import { DatasetPanel } from "./dataset-panel";
+import { PairedRuns, PreferenceForm, type PreferenceAnswer } from "./pairwise";
 import { RubricForm, type Answer } from "./rubric-form";
 
 /**
  * A reviewer's workspace: one run at a time (reserved for them), its trace as a tree (any step
- * opens below it: conversation, tool results), its reference output, beside the rubric. The runs seen in this visit are a history that ←/→ walk through; →
+ * opens below it: conversation, tool results), its reference output, beside the rubric; in a
+ * pairwise queue two runs side by side and an A / B / equal choice per rubric question. The runs seen in this visit are a history that ←/→ walk through; →
  * past the end asks for the next run.
  */
 export default function ReviewPage({ params }: { params: Promise<{ workspaceId: string; queueId: string }> }) {
@@ -56,6 +58,8 @@ export default function ReviewPage({ params }: { params: Promise<{ workspaceId: 
   const submit = useMutation(trpc.queues.submit.mutationOptions({ onSuccess: () => void afterSubmit() }));
   const send = (answers: Answer[], comment: string, skip = false) =>
     submit.mutate({ workspaceId, queueId, itemId, answers: skip ? [] : answers, comment: comment.trim() || null, skip });
+  const prefer = (preferences: PreferenceAnswer[], comment: string) =>
+    submit.mutate({ workspaceId, queueId, itemId, preferences, comment: comment.trim() || null });
 
   if (queue.isPending) return <LoadingState label="Loading queue…" />;
   if (queue.error) return <ErrorState error={queue.error} retry={() => queue.refetch()} />;
@@ -112,6 +116,32 @@ export default function ReviewPage({ params }: { params: Promise<{ workspaceId: 
       <div className="page">
         {header}
         <EmptyState title="This run is no longer in the queue" />
+      </div>
+    );
+  if (r.queue_type === "pairwise")
+    return (
+      <div className="page" data-testid="review">
+        {header}
+        <div className={styles.pairwise}>
+          <div>
+            {r.reference_outputs && (
+              <div className={`card ${styles.reference}`} data-testid="reference-outputs">
+                <b>Reference output</b>
+                <pre>{JSON.stringify(r.reference_outputs, null, 2)}</pre>
+              </div>
+            )}
+            <PairedRuns workspaceId={workspaceId} review={r} />
+          </div>
+          <PreferenceForm
+            key={r.item_id}
+            queue={q}
+            review={r}
+            busy={submit.isPending}
+            error={submit.error?.message ?? null}
+            onSubmit={prefer}
+            onSkip={() => send([], "", true)}
+          />
+        </div>
       </div>
     );
   return (
