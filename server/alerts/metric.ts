@@ -2,6 +2,7 @@ import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
 import { formatMicros } from "../core/time";
 import { runConditions } from "../runs/conditions";
+import type { RunSelection } from "../runs/selection";
 import { countRows, feedbackRows, RUNS_WITH_TOTALS, SKETCH, sketchRows } from "../runs/rollups/measures";
 import { hourRange, rollupConditions } from "../runs/rollups/scope";
 import { percentiles } from "../runs/rollups/sketch";
@@ -45,10 +46,10 @@ const at = (ms: number) => sql`${formatMicros(BigInt(ms) * 1000n)}::timestamptz`
 /** Matches no rollup row: a window inside one hour is read from the runs alone. */
 const NO_BUCKETS = [sql`FALSE`];
 
-const selection = (q: MetricQuery) => ({
-  session: [q.projectId],
+const selection = (q: MetricQuery): RunSelection => ({
+  projectIds: [q.projectId],
   filter: q.filter ?? undefined,
-  is_root: q.rootRunsOnly ? true : undefined,
+  isRoot: q.rootRunsOnly ? true : undefined,
 });
 
 /**
