@@ -8,12 +8,12 @@ import { groupThreads } from "../../runs/threads";
 import { threadTurns } from "../../runs/thread-turns";
 import { listAppUsers, userListInput } from "../../runs/users";
 import { withSearch } from "../../runs/filter/index";
-import { SORT_KEYS, sortedRuns } from "../../runs/sorted";
+import { SORT_KEYS } from "../../runs/sorted";
 import { runStats, wireRunStats } from "../../runs/stats";
 import { router, workspaceProcedure, workspaceReadProcedure } from "../init";
 import { answers } from "../output";
 import { runDetail, storedRun, type WireRun } from "../../runs/serialize";
-import { asTableRuns, runSummaryPage, TABLE_FIELDS } from "../../runs/table";
+import { runsTablePage, runSummaryPage } from "../../runs/table";
 import { threadPage } from "../../runs/threads";
 
 /** The runs table's selection: one project, narrowed by the filter language and the toggles. */
@@ -59,24 +59,7 @@ export const runsRouter = router({
       }),
     )
     .output(answers(runSummaryPage))
-    .query(async ({ ctx, input }) => {
-      const sort = input.sort ?? { by: "start_time", dir: "desc" };
-      if (sort.by !== "start_time") {
-        const offset = Number(input.cursor ?? 0) || 0;
-        const page = await sortedRuns(ctx.sql, ctx.workspaceId, runSelection(input), { by: sort.by, dir: sort.dir }, offset, input.limit, [
-          ...TABLE_FIELDS,
-        ]);
-        return { runs: asTableRuns(page.runs), next: page.next === null ? null : String(page.next) };
-      }
-      const page = await queryRuns(ctx.sql, ctx.workspaceId, {
-        ...runSelection(input),
-        cursor: input.cursor ?? undefined,
-        limit: input.limit,
-        fields: [...TABLE_FIELDS],
-        order: sort.dir,
-      });
-      return { runs: asTableRuns(page.runs), next: page.cursors.next };
-    }),
+    .query(({ ctx, input }) => runsTablePage(ctx.sql, ctx.workspaceId, runSelection(input), input)),
 
   /** Statistics of the same selection (count, latency percentiles, tokens, cost, feedback). */
   stats: workspaceReadProcedure
