@@ -1,4 +1,5 @@
 import { badRequest } from "../core/errors";
+import { MAX_DOTTED_ORDER_LENGTH, MAX_TRACE_DEPTH } from "../core/trace-depth";
 
 const SEGMENT = /^(\d{8}T\d{6}\d{6}Z)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
@@ -9,6 +10,11 @@ export interface Segment {
 
 /** Splits `stamp+uuid.stamp+uuid…`; each segment is a 22-character stamp and a 36-character UUID. */
 export function parseDottedOrder(dotted: string, runId: string): Segment[] {
+  if (dotted.length > MAX_DOTTED_ORDER_LENGTH) {
+    throw badRequest(
+      `Run ${runId}: its dotted_order (${dotted.length.toLocaleString("en-US")} characters) nests deeper than a trace may (${MAX_TRACE_DEPTH.toLocaleString("en-US")} levels).`,
+    );
+  }
   const segments = dotted.split(".").map((part, i) => {
     const m = SEGMENT.exec(part);
     if (!m) {

@@ -2,6 +2,7 @@ import type { Sql } from "../db/client";
 import { badRequest } from "../core/errors";
 import { parseDottedOrder } from "./dotted-order";
 import { dottedStamp } from "../core/time";
+import { dottedDepth, traceTooDeep } from "../core/trace-depth";
 import { storedPlacements } from "../runs/placement";
 
 export interface Placement {
@@ -54,31 +55,41 @@ export async function placeRuns(db: Sql, workspaceId: string, runs: Unplaced[]):
     for (const row of await storedPlacements(db, workspaceId, missingParents)) stored.set(row.id, row);
   }
 
-  const visiting = new Set<string>();
-  const place = (run: Unplaced): Placement => {
-    const done = placed.get(run.id);
-    if (done) return done;
+  const parentOf = (id: string): { traceId: string; dotted: string; pending: boolean } | undefined => {
+    const inRequest = placed.get(id);
+    if (inRequest) return { traceId: inRequest.traceId, dotted: inRequest.dottedOrder, pending: inRequest.pending };
+    const row = stored.get(id);
+    return row && { traceId: row.trace_id, dotted: row.dotted_order, pending: row.placement_pending };
+  };
+  /** A run whose parent is placed (in this request or stored), or that has none. */
+  const placeUnder = (run: Unplaced): Placement => {
     const own = `${dottedStamp(run.startMicros)}${run.id}`;
-    let result: Placement;
-    if (!run.parentRunId) {
-      result = { traceId: run.traceId ?? run.id, parentRunId: null, dottedOrder: own, isRoot: true, pending: false };
-    } else {
-      const inRequest = byId.get(run.parentRunId);
-      if (inRequest && visiting.has(inRequest.id)) throw badRequest(`Run ${run.id}: parent_run_id forms a cycle.`);
-      visiting.add(run.id);
-      const parent = inRequest ? place(inRequest) : stored.get(run.parentRunId);
-      visiting.delete(run.id);
-      if (parent) {
-        const traceId = "traceId" in parent ? parent.traceId : parent.trace_id;
-        const dotted = "dottedOrder" in parent ? parent.dottedOrder : parent.dotted_order;
-        const pending = "pending" in parent ? parent.pending : parent.placement_pending;
-        result = { traceId, parentRunId: run.parentRunId, dottedOrder: `${dotted}.${own}`, isRoot: false, pending };
-      } else {
-        result = { traceId: run.traceId ?? run.parentRunId, parentRunId: run.parentRunId, dottedOrder: own, isRoot: false, pending: true };
-      }
+    if (!run.parentRunId) return { traceId: run.traceId ?? run.id, parentRunId: null, dottedOrder: own, isRoot: true, pending: false };
+    const parent = parentOf(run.parentRunId);
+    if (!parent) {
+      return { traceId: run.traceId ?? run.parentRunId, parentRunId: run.parentRunId, dottedOrder: own, isRoot: false, pending: true };
     }
-    placed.set(run.id, result);
-    return result;
+    const deep = traceTooDeep(dottedDepth(parent.dotted) + 1);
+    if (deep) throw badRequest(`Run ${run.id}: ${deep}.`);
+    return {
+      traceId: parent.traceId,
+      parentRunId: run.parentRunId,
+      dottedOrder: `${parent.dotted}.${own}`,
+      isRoot: false,
+      pending: parent.pending,
+    };
+  };
+  // The chain of runs not placed yet, from this one up to a placed run, a stored parent or a root,
+  // placed top-down: a loop, not recursion, since a chain may be as deep as the trace.
+  const place = (start: Unplaced): void => {
+    const chain: Unplaced[] = [];
+    const onChain = new Set<string>();
+    for (let run: Unplaced | undefined = start; run && !placed.has(run.id); run = run.parentRunId ? byId.get(run.parentRunId) : undefined) {
+      if (onChain.has(run.id)) throw badRequest(`Run ${chain[chain.length - 1].id}: parent_run_id forms a cycle.`);
+      onChain.add(run.id);
+      chain.push(run);
+    }
+    for (let i = chain.length - 1; i >= 0; i--) placed.set(chain[i].id, placeUnder(chain[i]));
   };
   for (const run of runs) place(run);
   return placed;

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { uuidFromOtelSpanId } from "./ids";
 import { event, span, T0 } from "./test-spans";
 import { spansToRuns } from "./to-runs";
+import { MAX_DOTTED_ORDER_LENGTH, MAX_TRACE_DEPTH } from "../core/trace-depth";
 
 test("a tree in one request: ids from span ids, trace id from the root, dotted orders from start times, any span order", () => {
   const root = span(
@@ -157,4 +158,17 @@ test("generic attributes are dropped only by a convention that read the span", (
   assert.equal(oi.extra.metadata["user.id"], undefined);
   assert.equal(oi.extra.metadata.user_id, "u1");
   assert.equal(oi.name, "grep");
+});
+
+test("a chain deeper than a trace may nest: the spans past 1,000 levels are rejected alone, their orders never built", () => {
+  const chain = [span({})];
+  for (let i = 1; i < 10_000; i++) chain.push(span({}, { parentSpanId: chain[i - 1].spanId, startTimeUnixNano: T0 + BigInt(i) }));
+  // Children before parents, as exporters often send them.
+  const { runs, rejected } = spansToRuns({ spans: [...chain].reverse() });
+  assert.equal(runs.length, MAX_TRACE_DEPTH);
+  assert.equal(rejected.count, 10_000 - MAX_TRACE_DEPTH);
+  assert.match(rejected.message, /would nest 10,000 levels deep in its trace; a trace nests at most 1,000 levels/);
+  const deepest = runs.find((r) => r.id === uuidFromOtelSpanId(chain[MAX_TRACE_DEPTH - 1].spanId))!;
+  assert.equal(deepest.dotted_order!.split(".").length, MAX_TRACE_DEPTH);
+  assert.equal(deepest.dotted_order!.length, MAX_DOTTED_ORDER_LENGTH);
 });

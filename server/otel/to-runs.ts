@@ -1,5 +1,6 @@
 import { jsonDepth, MAX_DEPTH } from "../core/json-depth";
 import { dottedStamp, formatMicros } from "../core/time";
+import { dottedDepth, traceTooDeep } from "../core/trace-depth";
 import { asUuid, uuidFromOtelSpanId, validHexId } from "./ids";
 import { readSpan, type SpanReading } from "./map";
 import type { Draft, RunType, UsageMetadata } from "./map/types";
@@ -186,33 +187,48 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
       reasons.push(`span ${a.span.spanId}: its parent chain forms a cycle`);
     }
   }
-  // Placement within the request: trace id and dotted_order when the chain reaches a root here.
-  const placed = new Map<Accepted, { traceId?: string; dotted?: string }>();
-  const place = (a: Accepted): { traceId?: string; dotted?: string } => {
-    const done = placed.get(a);
-    if (done) return done;
+  // Placement within the request: trace id and dotted_order when the chain reaches a root here, and
+  // how deep the span sits when that is known. A span deeper than a trace may nest is rejected alone
+  // (its order is never built: a chain of N spans would build N orders of up to N segments).
+  type Place = { traceId?: string; dotted?: string; depth?: number };
+  const placed = new Map<Accepted, Place>();
+  const placeParent = (a: Accepted): Accepted | undefined =>
+    !a.draft.parentRunId || a.draft.parentRunId === parentOf(a)?.id ? parentOf(a) : undefined;
+  const placeUnder = (a: Accepted, up: Place | undefined): Place => {
     const own = `${dottedStamp(a.startMicros)}${a.id}`;
     const parentId = parentRunId(a);
-    const parent = !a.draft.parentRunId || a.draft.parentRunId === parentOf(a)?.id ? parentOf(a) : undefined;
-    let result: { traceId?: string; dotted?: string };
-    if (!parentId) result = { traceId: a.draft.traceId ?? a.id, dotted: own };
-    else if (parent) {
-      const up = place(parent);
-      result = { traceId: a.draft.traceId ?? up.traceId, dotted: up.dotted ? `${up.dotted}.${own}` : undefined };
+    let result: Place;
+    if (!parentId) result = { traceId: a.draft.traceId ?? a.id, dotted: own, depth: 1 };
+    else if (up) {
+      const depth = up.depth === undefined ? undefined : up.depth + 1;
+      if (depth !== undefined && traceTooDeep(depth)) return { depth };
+      result = { traceId: a.draft.traceId ?? up.traceId, dotted: up.dotted ? `${up.dotted}.${own}` : undefined, depth };
     } else result = { traceId: a.draft.traceId };
     const given = consistentDottedOrder(a.draft.dottedOrder, a.id, parentId, result.traceId);
-    if (given) result = { traceId: result.traceId ?? given.slice(22, 58).toLowerCase(), dotted: given };
+    if (given) result = { traceId: result.traceId ?? given.slice(22, 58).toLowerCase(), dotted: given, depth: dottedDepth(given) };
     // A langsmith.trace.id that is not the root's id cannot sit beside a computed order: ingest places it.
-    else if (result.dotted && result.traceId && result.dotted.slice(22, 58) !== result.traceId) result = { traceId: result.traceId };
-    placed.set(a, result);
+    else if (result.dotted && result.traceId && result.dotted.slice(22, 58) !== result.traceId)
+      result = { traceId: result.traceId, depth: result.depth };
     return result;
   };
+  for (const a of accepted) {
+    if (looping.has(a)) continue;
+    const chain: Accepted[] = [];
+    for (let p: Accepted | undefined = a; p && !placed.has(p); p = placeParent(p)) chain.push(p);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const parent = placeParent(chain[i]);
+      placed.set(chain[i], placeUnder(chain[i], parent && placed.get(parent)));
+    }
+  }
+  const deep = accepted.filter((a) => !looping.has(a) && traceTooDeep(placed.get(a)!.depth ?? 0));
+  for (const a of deep) reasons.push(`span ${a.span.spanId}: ${traceTooDeep(placed.get(a)!.depth!)}`);
 
+  const refused = new Set([...looping, ...deep]);
   const runs = accepted
-    .filter((a) => !looping.has(a))
+    .filter((a) => !refused.has(a))
     .map((a): WireRun => {
       const { span, draft } = a;
-      const { traceId, dotted } = place(a);
+      const { traceId, dotted } = placed.get(a)!;
       const runType = draft.runType ?? "chain";
       const usage = draft.usage && (runType === "llm" || runType === "embedding") ? completeUsage(draft.usage) : undefined;
       const outputs = usage ? { ...draft.outputs, usage_metadata: usage } : draft.outputs;

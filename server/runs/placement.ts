@@ -1,5 +1,6 @@
 import type { Sql } from "../db/client";
 import { inWorkspace, sql } from "../db/sql";
+import { MAX_DOTTED_ORDER_LENGTH } from "../core/trace-depth";
 
 /**
  * Where stored runs sit in their traces, for placing the runs of an ingest request under them
@@ -15,7 +16,11 @@ export async function storedPlacements(
       WHERE id = ANY(${ids}::uuid[]) AND ${inWorkspace(workspaceId)}`);
 }
 
-/** Completes pending runs whose parents are now placed, level by level. */
+/**
+ * Completes pending runs whose parents are now placed, level by level. A run that would nest deeper
+ * than a trace may (it was stored before its parent, so it could not be refused) stays pending: kept,
+ * found by its id and filters, outside its parent's tree.
+ */
 export async function repairPendingPlacements(db: Sql, workspaceId: string): Promise<number> {
   let total = 0;
   for (let depth = 0; depth < 100; depth++) {
@@ -28,6 +33,7 @@ export async function repairPendingPlacements(db: Sql, workspaceId: string): Pro
       FROM runs AS parent
       WHERE child.workspace_id = ${workspaceId} AND child.placement_pending
         AND parent.workspace_id = ${workspaceId} AND parent.id = child.parent_run_id AND NOT parent.placement_pending
+        AND length(parent.dotted_order) < ${MAX_DOTTED_ORDER_LENGTH - 58}
       RETURNING child.id`);
     total += rows.length;
     if (rows.length === 0) break;
