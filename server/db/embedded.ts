@@ -8,12 +8,32 @@ import { compile, type SqlFragment } from "./sql";
 
 type Parsers = Record<number, (value: string) => unknown>;
 
+/** The PGlite a handle opens transactions on, and the turn each of them waits for. */
+interface Owner {
+  pglite: PGlite;
+  inTurn: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+/**
+ * Transactions enter PGlite one at a time. PGlite runs every statement and transaction on one
+ * connection, first come first served: ten queued ingest transactions would each run before a read
+ * that came after the first. Queued here instead, a read waits behind the running one only.
+ */
+function oneAtATime(): Owner["inTurn"] {
+  let last: Promise<unknown> = Promise.resolve();
+  return (fn) => {
+    const turn = last.then(fn);
+    last = turn.catch(() => undefined);
+    return turn;
+  };
+}
+
 /** PGlite parses the types it knows (its own, and the array types it found) unless told otherwise: each read as text. */
 function textParsers(pglite: PGlite): Parsers {
   return Object.fromEntries(Object.keys(pglite.parsers).map((oid) => [Number(oid), asText]));
 }
 
-function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owner?: PGlite, prisma?: PrismaClient, joined = false): Sql {
+function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owner?: Owner, prisma?: PrismaClient, joined = false): Sql {
   const self: Sql = withPrisma(
     {
       async query<T>(query: SqlFragment) {
@@ -29,11 +49,13 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
       },
       async tx<T>(fn: (sql: Sql) => Promise<T>, options?: { rollback?: boolean }) {
         if (!owner) return options?.rollback ? refuseNestedRollback() : fn(self);
-        return owner.transaction(async (tx) => {
-          const result = await fn(pgliteSql(tx, rawParsers));
-          if (options?.rollback) await tx.rollback();
-          return result;
-        });
+        return owner.inTurn(() =>
+          owner.pglite.transaction(async (tx) => {
+            const result = await fn(pgliteSql(tx, rawParsers));
+            if (options?.rollback) await tx.rollback();
+            return result;
+          }),
+        );
       },
       async transaction<T>(fn: (sql: Sql) => Promise<T>) {
         if (joined || !owner || !prisma) return fn(self);
@@ -45,7 +67,7 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
       },
       async bounded<T>(ms: number, fn: (sql: Sql) => Promise<T>) {
         if (!owner) return refuseNestedRollback();
-        return boundedTransaction(owner, ms, (tx) => fn(pgliteSql(tx, rawParsers)));
+        return boundedTransaction(owner.pglite, ms, (tx) => fn(pgliteSql(tx, rawParsers)));
       },
     },
     prisma,
@@ -59,7 +81,7 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
   const [{ types }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const pglite = await openCancellable(dataDir, { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v });
   const prisma = new PrismaClient({ adapter: joinable(new PrismaPGlite(pglite)) });
-  const sql = pgliteSql(pglite, textParsers(pglite), pglite, prisma);
+  const sql = pgliteSql(pglite, textParsers(pglite), { pglite, inTurn: oneAtATime() }, prisma);
   return {
     sql,
     ingestSql: sql,
