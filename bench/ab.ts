@@ -108,10 +108,13 @@ function report(figures: Record<Mode, Record<Build, Measure[]>>): void {
 async function main() {
   if (!otherDir) throw new Error("Usage: npx tsx bench/ab.ts <other-build-dir> [rounds]");
   const databaseUrl = pgUrl ?? null;
-  const builds: Record<Build, RunningServer> = {
-    new: await startServer({ databaseUrl, unclaimed: true }),
-    old: await startServer({ databaseUrl, unclaimed: true, dir: otherDir }),
-  };
+  const first = await startServer({ databaseUrl, unclaimed: true });
+  // If the other build fails to start, stop this one rather than leave it running.
+  const second = await startServer({ databaseUrl, unclaimed: true, dir: otherDir }).catch(async (error: unknown) => {
+    await first.stop();
+    throw error;
+  });
+  const builds: Record<Build, RunningServer> = { new: first, old: second };
   const figures = Object.fromEntries(MODES.map((m) => [m, { new: [], old: [] }])) as unknown as Record<Mode, Record<Build, Measure[]>>;
   try {
     for (const mode of MODES) for (const server of Object.values(builds)) await send(server, ingestRequest(mode, "bench-ab")); // warm-up

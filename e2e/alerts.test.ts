@@ -3,72 +3,16 @@
  * of a burst of failing runs sent by the real `langsmith` client and sends one notification per
  * destination to a local receiver (generic JSON and Slack signed with HMAC, PagerDuty Events v2),
  * resolves once the runs are healthy again (PagerDuty resolve, same dedup_key), and on PostgreSQL is
- * evaluated once across two instances. Cost control: an evaluator past its workspace's spend limit
- * is skipped and logged, the playground refuses calls past its limit, and an alert fires on the
- * evaluator spend share. Evaluation runs every second here (ALERTS_INTERVAL_MS).
+ * evaluated once across two instances. Evaluation runs every second here (ALERTS_INTERVAL_MS).
+ * Spend limits and the spend-share alert: spend-limits.test.ts.
  */
 import assert from "node:assert/strict";
-import { createHmac, randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { Client } from "langsmith";
-import { startTestModelServer, type TestModelServer } from "../server/models/test-server";
+import { ALERTS_FAST as FAST, destinations, sendRuns, startReceiver, verified } from "./harness/alerts";
 import { call, eventually } from "./harness/http";
 import { scratchDatabase, startServer, type RunningServer } from "./harness/server";
-
-const FAST = { ALLOW_PRIVATE_EGRESS: "1", ALERTS_INTERVAL_MS: "1000", ALERT_RETRY_BASE_MS: "200" };
-
-interface Received {
-  path: string;
-  raw: string;
-  body: any;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-async function startReceiver(): Promise<{ server: Server; url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (d) => (raw += d));
-    req.on("end", () => {
-      received.push({ path: req.url!, raw, body: JSON.parse(raw), headers: req.headers });
-      res.writeHead(202, { "content-type": "application/json" }).end('{"status":"success"}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, received };
-}
-
-/** The receiver's check of X-Tracelight-Signature: HMAC-SHA256 over "<t>.<raw body>". */
-function verified(secret: string, r: Received): boolean {
-  const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(r.headers["x-tracelight-signature"] ?? "")) ?? [];
-  return !!t && Math.abs(Date.now() / 1000 - Number(t)) < 300 && v1 === createHmac("sha256", secret).update(`${t}.${r.raw}`).digest("hex");
-}
-
-/** Finished runs through the SDK, `errors` of them failed. */
-async function sendRuns(client: Client, projectName: string, count: number, errors: number) {
-  for (let i = 0; i < count; i++) {
-    const start = Date.now();
-    await client.createRun({
-      id: randomUUID(),
-      name: "checkout",
-      run_type: "chain",
-      project_name: projectName,
-      inputs: { i },
-      outputs: i < errors ? undefined : { ok: true },
-      error: i < errors ? "payment service unavailable" : undefined,
-      start_time: start,
-      end_time: start + 20,
-    });
-  }
-  await client.awaitPendingTraceBatches();
-}
-
-const destinations = (url: string) => [
-  { kind: "webhook", url: `${url}/generic`, secret: "generic-signing-secret" },
-  { kind: "slack", url: `${url}/slack`, secret: "slack-signing-secret" },
-  { kind: "pagerduty", url: `${url}/pagerduty`, routing_key: "e2e-routing-key", severity: "critical" },
-];
 
 describe("an error-rate alert, end to end", () => {
   let server: RunningServer;
@@ -172,88 +116,6 @@ describe("an error-rate alert, end to end", () => {
     assert.equal(muted.status, 200);
     assert.ok(muted.body.muted_until);
     assert.equal((await call(server, "DELETE", `/alerts/${alert.id}`)).status, 200);
-  });
-});
-
-describe("cost control: evaluator and playground spend limits", () => {
-  let server: RunningServer;
-  let model: TestModelServer;
-  let client: Client;
-  before(async () => {
-    model = await startTestModelServer();
-    server = await startServer({ env: FAST });
-    client = new Client({ apiUrl: server.url, apiKey: server.apiKey, autoBatchTracing: false });
-  });
-  after(async () => {
-    await server?.stop();
-    await model?.close();
-  });
-
-  test("evaluations past the limit are skipped and logged; the playground refuses calls past its limit; an alert fires on the share", async () => {
-    const connection = await call(server, "POST", "/model-connections", {
-      name: "judge",
-      base_url: `${model.url}/v1`,
-      default_model: "gpt-4o-mini",
-    });
-    assert.equal(connection.status, 201, JSON.stringify(connection.body));
-    const evaluator = await call(server, "POST", "/api/v1/platform/evaluators", {
-      name: "helpful?",
-      llm_evaluator: {
-        prompt: [["user", "Is {output} helpful?"]],
-        schema: { type: "object", properties: { helpful: { type: "boolean" } } },
-      },
-    });
-    assert.equal(evaluator.status, 200, JSON.stringify(evaluator.body));
-    const limit = await call(server, "PUT", "/spend-limits", { target: "evaluators", limit_usd: 0.0000001, window: "daily" });
-    assert.equal(limit.status, 200, JSON.stringify(limit.body));
-    assert.equal(
-      (await call(server, "PUT", "/spend-limits", { target: "evaluator", limit_usd: 1 })).status,
-      400,
-      "evaluator_id is required",
-    );
-    const share = await call(server, "POST", "/alerts", {
-      name: "evaluator budget",
-      metric: "evaluator_spend_share",
-      comparison: "gte",
-      threshold: 0.8,
-      window_minutes: 60,
-    });
-    assert.equal(share.status, 201, JSON.stringify(share.body));
-
-    const projectName = `judged-${randomUUID().slice(0, 8)}`;
-    const project = await client.createProject({ projectName });
-    const rule = await call(server, "POST", "/runs/rules", {
-      display_name: "judge",
-      session_id: project.id,
-      evaluator_id: evaluator.body.evaluator.id,
-    });
-    assert.equal(rule.status, 200, JSON.stringify(rule.body));
-    const logs = async () =>
-      (await call(server, "GET", `/runs/rules/${rule.body.id}/logs?limit=100`)).body as { outcome: string; detail: string }[];
-    await sendRuns(client, projectName, 1, 0);
-    await eventually(async () => (await logs()).some((l) => l.outcome === "success"), 60_000, "the first evaluation");
-    const used = (await call(server, "GET", "/spend-limits")).body.find((l: any) => l.target === "evaluators");
-    assert.ok(used.spend_usd > 0.0000001, `the first call spent past the limit: ${JSON.stringify(used)}`);
-    assert.ok(used.utilization_pct > 100);
-    const calls = model.requests.length;
-    await sendRuns(client, projectName, 3, 0);
-    await eventually(async () => (await logs()).filter((l) => l.outcome === "skipped").length === 3, 60_000, "three skipped evaluations");
-    const skipped = (await logs()).find((l) => l.outcome === "skipped")!;
-    assert.match(skipped.detail, /skipped: the workspace's evaluators daily spend limit of \$0\.0000001 is reached/);
-    assert.equal(model.requests.length, calls, "no model call past the limit");
-    await eventually(
-      async () => (await call(server, "GET", `/alerts/${share.body.id}`)).body.state === "firing",
-      30_000,
-      "the spend-share alert to fire",
-    );
-
-    assert.equal((await call(server, "PUT", "/spend-limits", { target: "playground", limit_usd: 0, window: "monthly" })).status, 200);
-    const refused = await call(server, "POST", "/playground/stream", {
-      connection_id: connection.body.id,
-      request: { model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] },
-    });
-    assert.equal(refused.status, 429);
-    assert.match(refused.body.detail, /playground monthly spend limit of \$0 is reached/);
   });
 });
 

@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client } from "langsmith";
-import { newUser } from "./harness/auth";
+import { newUser, ui } from "./harness/auth";
 import { call, collect, eventually } from "./harness/http";
 import { startServer, type RunningServer } from "./harness/server";
 
@@ -221,17 +221,7 @@ describe("annotation queues through the langsmith client (classic methods and th
     assert.equal((await call(viewer, "PATCH", `/annotation-queues/${queue.id}`, { name: "x" })).status, 403);
 
     const other = await newUser(server.url, "outsider@example.com", "outsider-password-1", "Out");
-    const otherKey = await call(
-      { url: server.url, apiKey: "" },
-      "POST",
-      "/api-key",
-      { kind: "service" },
-      {
-        "x-api-key": "",
-        cookie: [...other.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-        "x-user-id": other.userId,
-      },
-    );
+    const otherKey = await ui(other, "POST", "/api-key", { kind: "service" });
     const outsider = new Client({ apiUrl: server.url, apiKey: otherKey.body.key, autoBatchTracing: false });
     await assert.rejects(outsider.readAnnotationQueue(queue.id), /404|not found/i);
     await assert.rejects(outsider.addRunsToAnnotationQueue(queue.id, [runs[5].id]), /404|not found/i);

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client, RunTree } from "langsmith";
 import { evaluate } from "langsmith/evaluation";
+import { otherWorkspaceKey } from "./harness/auth";
 import { call, collect, eventually } from "./harness/http";
 import { multipartBody } from "./harness/multipart";
 import { startServer, type RunningServer } from "./harness/server";
@@ -17,43 +18,6 @@ describe("datasets and examples with the real langsmith client", () => {
   after(async () => server?.stop());
 
   const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
-  /** A key of a second workspace: sign up over HTTP, sign in through next-auth, make a personal key. */
-  async function otherWorkspaceKey(): Promise<string> {
-    const anonymous = { url: server.url, apiKey: "" };
-    const email = `other-${randomUUID().slice(0, 8)}@example.com`;
-    const password = "other-password-1";
-    const signup = await call(anonymous, "POST", "/auth/signup", { email, password, name: "Other" }, { "x-api-key": "" });
-    assert.equal(signup.status, 201, JSON.stringify(signup.body));
-    const jar = new Map<string, string>();
-    const keep = (response: Response) => {
-      for (const line of response.headers.getSetCookie()) {
-        const [pair] = line.split(";");
-        jar.set(pair.slice(0, pair.indexOf("=")).trim(), pair.slice(pair.indexOf("=") + 1).trim());
-      }
-    };
-    const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-    const csrf = await fetch(`${server.url}/api/auth/csrf`);
-    keep(csrf);
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    keep(
-      await fetch(`${server.url}/api/auth/callback/credentials`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
-        body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-      }),
-    );
-    const key = await call(
-      anonymous,
-      "POST",
-      "/api-key",
-      { description: "datasets e2e" },
-      { "x-api-key": "", cookie: cookie(), "x-user-id": signup.body.user_id },
-    );
-    assert.equal(key.status, 201, JSON.stringify(key.body));
-    return key.body.key as string;
-  }
-
   test("createDataset, readDataset by name and id, listDatasets, 409 on a taken name, updateDataset", async () => {
     const name = unique("e2e-ds");
     const dataset = await client.createDataset(name, { description: "qa pairs", dataType: "kv", metadata: { team: "search" } });
@@ -237,7 +201,7 @@ describe("datasets and examples with the real langsmith client", () => {
   test("another workspace sees none of these datasets or examples (404)", async () => {
     const dataset = await client.createDataset(unique("e2e-iso"));
     const [example] = await client.createExamples({ datasetId: dataset.id, inputs: [{ q: "private" }] });
-    const other = new Client({ apiUrl: server.url, apiKey: await otherWorkspaceKey() });
+    const other = new Client({ apiUrl: server.url, apiKey: await otherWorkspaceKey(server.url, "datasets e2e") });
     const notFound = (e: Error & { status?: number }) => e.status === 404 || /404|not found/i.test(e.message);
     await assert.rejects(other.readDataset({ datasetId: dataset.id }), notFound);
     assert.deepEqual(await collect(other.listDatasets()), []);

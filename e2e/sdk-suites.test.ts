@@ -1,9 +1,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { connect } from "node:net";
 import { Client, RunTree } from "langsmith";
-import { call, eventually } from "./harness/http";
+import { call, eventually, rawRequest } from "./harness/http";
 import { multipartBody } from "./harness/multipart";
 import { startServer, type RunningServer } from "./harness/server";
 
@@ -26,31 +25,11 @@ describe("what the SDKs' own test suites expect", () => {
   const status = (code: number, text?: RegExp) => (e: Error & { status?: number }) =>
     (e.status === code || e.message.includes(String(code))) && (!text || text.test(e.message));
 
-  /** One raw HTTP/1.1 request, header lines exactly as given (the Python client's two key lines). */
-  function rawRequest(method: string, path: string, headerLines: string[], body = ""): Promise<{ status: number; text: string }> {
-    const { hostname, port } = new URL(server.url);
-    return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => {
-        const lines = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: close", ...headerLines];
-        if (body) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
-        // Written without ending the socket: the server closes it after its answer (Connection: close).
-        socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`);
-      });
-      const chunks: Buffer[] = [];
-      socket.on("data", (c: Buffer) => chunks.push(c));
-      socket.on("error", reject);
-      socket.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        resolve({ status: Number(text.split(" ")[1]), text });
-      });
-    });
-  }
-
   test("a key sent twice (X-API-Key and x-api-key, as the Python client does) is that key; two different keys are a 401", async () => {
     const key = server.apiKey;
-    const twice = await rawRequest("GET", "/sessions?limit=1", [`X-API-Key: ${key}`, `x-api-key: ${key}`]);
+    const twice = await rawRequest(server.url, "GET", "/sessions?limit=1", [`X-API-Key: ${key}`, `x-api-key: ${key}`]);
     assert.equal(twice.status, 200, twice.text);
-    const tenantTwice = await rawRequest("GET", "/api/v1/sessions?limit=1", [
+    const tenantTwice = await rawRequest(server.url, "GET", "/api/v1/sessions?limit=1", [
       `X-API-Key: ${key}`,
       `x-api-key: ${key}`,
       `X-Tenant-Id: ${server.workspaceId}`,
@@ -58,6 +37,7 @@ describe("what the SDKs' own test suites expect", () => {
     ]);
     assert.equal(tenantTwice.status, 200, tenantTwice.text);
     const otlp = await rawRequest(
+      server.url,
       "POST",
       "/otel/v1/traces",
       [`X-API-Key: ${key}`, `x-api-key: ${key}`, "Content-Type: application/json"],
@@ -65,10 +45,10 @@ describe("what the SDKs' own test suites expect", () => {
     );
     assert.ok(otlp.status >= 200 && otlp.status < 300, otlp.text);
 
-    const different = await rawRequest("GET", "/sessions?limit=1", [`X-API-Key: ${key}`, `x-api-key: ${key}x`]);
+    const different = await rawRequest(server.url, "GET", "/sessions?limit=1", [`X-API-Key: ${key}`, `x-api-key: ${key}x`]);
     assert.equal(different.status, 401, different.text);
     assert.match(different.text, /x-api-key header was sent 2 times with different values/);
-    const otherTenant = await rawRequest("GET", "/sessions?limit=1", [
+    const otherTenant = await rawRequest(server.url, "GET", "/sessions?limit=1", [
       `x-api-key: ${key}`,
       `X-Tenant-Id: ${server.workspaceId}`,
       `x-tenant-id: ${randomUUID()}`,

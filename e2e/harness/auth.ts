@@ -71,3 +71,11 @@ export function ui<T = any>(
 ): Promise<CallResult<T>> {
   return anonymous(browser.url, method, path, body, { cookie: cookieHeader(browser.cookies), "x-user-id": browser.userId, ...headers });
 }
+
+/** A personal API key of a new user in a workspace of their own (signed up and in over HTTP): "another workspace". */
+export async function otherWorkspaceKey(url: string, description: string): Promise<string> {
+  const other = await newUser(url, `other-${crypto.randomUUID().slice(0, 8)}@example.com`, "other-password-1", "Other");
+  const key = await ui(other, "POST", "/api-key", { description });
+  if (key.status !== 201) throw new Error(`no key for the other workspace: ${key.status} ${JSON.stringify(key.body)}`);
+  return key.body.key as string;
+}

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import type { Client } from "langsmith";
 import type { RunningServer } from "./server";
 
@@ -52,6 +53,19 @@ export async function eventually<T>(
   }
 }
 
+/** Retries `probe` until it returns without throwing (ingest is asynchronous for the client); the last error when time is up. */
+export async function retrying<T>(probe: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await probe();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+}
+
 /** A run's attachment link as the SDK reads it (`s3_urls["attachment.<name>"]`), once the run has it. */
 export function attachmentLink(client: Client, runId: string, name: string): Promise<{ presigned_url: string; mime_type: string }> {
   return eventually(
@@ -71,4 +85,30 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
+}
+
+/** One raw HTTP/1.1 request, header lines exactly as given (the Python client's two key lines). */
+export function rawRequest(
+  url: string,
+  method: string,
+  path: string,
+  headerLines: string[],
+  body = "",
+): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      const lines = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: close", ...headerLines];
+      if (body) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+      // Written without ending the socket: the server closes it after its answer (Connection: close).
+      socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`);
+    });
+    const chunks: Buffer[] = [];
+    socket.on("data", (c: Buffer) => chunks.push(c));
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      resolve({ status: Number(text.split(" ")[1]), text });
+    });
+  });
 }

@@ -31,6 +31,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * How long a server may take to print its key and answer `/info`: E2E_START_TIMEOUT_MS, default 90 s
+ * (raise it on a heavily loaded machine, where a cold start can take longer).
+ */
+function startTimeoutMs(): number {
+  const raw = process.env.E2E_START_TIMEOUT_MS;
+  if (raw === undefined || raw === "") return 90_000;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms) || ms <= 0) throw new Error(`E2E_START_TIMEOUT_MS must be a positive number of milliseconds, not "${raw}"`);
+  return ms;
+}
+
 /** A fresh database on the PostgreSQL server named by E2E_DATABASE_URL, dropped by `stop()`. */
 export const scratchDatabase = (url: string) => createScratchDatabase(url, "tl_e2e");
 
@@ -56,6 +68,7 @@ export async function startServer(
     dir?: string;
   } = {},
 ): Promise<RunningServer> {
+  const timeoutMs = startTimeoutMs();
   const port = options.port ?? (await freePort());
   const dataDir = await mkdtemp(path.join(tmpdir(), "tracelight-e2e-"));
   // env.DATABASE_URL is used as it is (a test's own server, kept across restarts); else a scratch database.
@@ -98,7 +111,7 @@ export async function startServer(
     await rm(dataDir, { recursive: true, force: true });
   };
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const key = options.existing?.apiKey ?? /TRACELIGHT_API_KEY=(\S+)/.exec(output)?.[1];
     const workspaceId = options.existing?.workspaceId ?? /TRACELIGHT_WORKSPACE_ID=(\S+)/.exec(output)?.[1];
@@ -114,7 +127,8 @@ export async function startServer(
     }
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
-      throw new Error(`Server did not start (exit ${child.exitCode}):\n${output}`);
+      const why = child.exitCode !== null ? `exit ${child.exitCode}` : `not ready after ${timeoutMs} ms; see E2E_START_TIMEOUT_MS`;
+      throw new Error(`Server did not start (${why}):\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -40,6 +40,19 @@ test("charts: the dashboard draws the runs with tooltips; grouping by model work
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await runs.locator(".recharts-tooltip-wrapper").filter({ hasText: "Runs" }).waitFor();
   await shot("charts-dashboard");
+  // Every chart of the range marks the same instants on its time axis ("14:00", "Nov 27").
+  const timeLabels = await page.locator("[data-testid^=chart-]").evaluateAll((cards) =>
+    cards
+      .map((card) =>
+        [...card.querySelectorAll(".recharts-cartesian-axis-tick-value")]
+          .map((t) => t.textContent ?? "")
+          .filter((t) => /^(\d\d:\d\d|[A-Z][a-z]{2} \d{1,2})$/.test(t)),
+      )
+      .filter((labels) => labels.length > 0)
+      .map((labels) => labels.join(" ")),
+  );
+  assert.ok(timeLabels.length >= 3, `charts with a time axis: ${timeLabels.length}`);
+  assert.equal(new Set(timeLabels).size, 1, timeLabels.join(" | "));
   await page.getByLabel("Group by").selectOption("model");
   await page.getByTestId("chart-cost").locator(".recharts-legend-item", { hasText: "gpt-4o-mini" }).waitFor();
   await page.getByRole("button", { name: "Chart sets" }).click();

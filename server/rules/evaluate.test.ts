@@ -1,13 +1,9 @@
-import { after, before, test } from "node:test";
-import { resetEnv } from "../env";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createHmac, randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import { createWorkspace } from "../auth/workspaces";
+import { createHmac } from "node:crypto";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { withTestDatabases } from "../db/test-databases";
-import { AppError } from "../core/errors";
 import { listFeedback } from "../feedback/service";
 import { feedbackListQuery } from "../feedback/schema";
 import { storeProject, storeRun } from "../feedback/test-runs";
@@ -16,39 +12,11 @@ import { claimRuns } from "./claim";
 import { ACTION_ATTEMPTS } from "./deliver";
 import { evaluateRules, triggerRule } from "./evaluate";
 import { ruleCreate, ruleUpdate } from "./schema";
-import { createRule, deleteRule, listRules, readRule, ruleLogs, updateRule } from "./service";
+import { createRule, readRule, ruleLogs, updateRule } from "./service";
+import { ruleWebhookReceiver, ruleWorkspaces, status } from "./test-support";
 
-const status = (code: number) => (error: unknown) =>
-  (error instanceof AppError && error.status === code) || (error as { clientStatus?: number }).clientStatus === code;
-
-let receiver: Server;
-let hookUrl: string;
-const received: { path: string; body: any; raw: string; headers: Record<string, unknown> }[] = [];
-/** Paths that answer 503, and how many more times (then 204). */
-const failures = new Map<string, number>();
-before(async () => {
-  process.env.ALLOW_PRIVATE_EGRESS = "1";
-  process.env.RULE_RETRY_BASE_MS = "20";
-  resetEnv();
-  receiver = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => (body += d));
-    req.on("end", () => {
-      received.push({ path: req.url!, body: JSON.parse(body), raw: body, headers: req.headers });
-      const left = failures.get(req.url!) ?? 0;
-      failures.set(req.url!, left - 1);
-      res.writeHead(left > 0 ? 503 : 204).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
-});
-after(async () => {
-  delete process.env.RULE_RETRY_BASE_MS;
-  resetEnv();
-  receiver.closeAllConnections();
-  await new Promise((r) => receiver.close(r));
-});
+const hooks = ruleWebhookReceiver();
+const { received, failures } = hooks;
 
 async function until(what: string, done: () => Promise<boolean>, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -65,47 +33,8 @@ withTestDatabases("automation rules", (open) => {
   let project: string;
   test("setup", async () => {
     db = (await open()).sql;
-    ws = (await createWorkspace(db.prisma, "rules tests")).id;
-    other = (await createWorkspace(db.prisma, "other")).id;
-    project = await storeProject(db, ws);
+    ({ ws, other, project } = await ruleWorkspaces(db));
     await startJobs(db, 1);
-  });
-
-  const make = (body: Record<string, unknown>, workspace = ws) =>
-    createRule(db, workspace, ruleCreate.parse({ display_name: "r", session_id: project, ...body }));
-
-  test("CRUD, validation and workspace scoping", async () => {
-    const rule = await make({
-      filter: 'eq(run_type, "llm")',
-      add_feedback: { key: "flagged", score: 1 },
-      webhooks: [{ url: `${hookUrl}/x`, headers: { authorization: "secret" } }],
-    });
-    assert.equal(rule.sampling_rate, 1);
-    assert.deepEqual(rule.webhooks, [{ url: `${hookUrl}/x`, headers: { authorization: "<redacted>" }, signed: false }]);
-    assert.equal((await readRule(db, ws, rule.id)).display_name, "r");
-    const changed = await updateRule(db, ws, rule.id, ruleUpdate.parse({ display_name: "renamed", sampling_rate: 0.5 }));
-    assert.equal(changed.display_name, "renamed");
-    assert.equal(changed.sampling_rate, 0.5);
-    assert.equal(changed.filter, 'eq(run_type, "llm")');
-    assert.ok((await listRules(db, ws, { offset: 0, limit: 100 })).some((r) => r.id === rule.id));
-    assert.equal((await listRules(db, other, { offset: 0, limit: 100 })).length, 0);
-    await assert.rejects(readRule(db, other, rule.id), status(404));
-    await assert.rejects(updateRule(db, other, rule.id, {}), status(404));
-    await assert.rejects(deleteRule(db, other, rule.id), status(404));
-
-    await assert.rejects(make({}), status(400), "no action");
-    await assert.rejects(make({ add_feedback: { key: "k" }, filter: "eq(run_type" }), status(400), "bad filter");
-    await assert.rejects(make({ webhooks: [{ url: "ftp://example.com/" }] }), status(400), "not http(s)");
-    await assert.rejects(make({ add_feedback: { key: "k" }, session_id: randomUUID() }), status(404), "unknown project");
-    await assert.rejects(make({ add_feedback: { key: "k" } }, other), status(404), "another workspace's project");
-    assert.throws(() => ruleCreate.parse({ display_name: "r", session_id: project, sampling_rate: 1.5, add_feedback: { key: "k" } }));
-    await assert.rejects(
-      updateRule(db, ws, rule.id, ruleUpdate.parse({ add_feedback: null, webhooks: [] })),
-      status(400),
-      "would leave no action",
-    );
-    await deleteRule(db, ws, rule.id);
-    await assert.rejects(readRule(db, ws, rule.id), status(404));
   });
 
   /** The deliveries a rule's webhook got, once `count` of them have come. */
@@ -125,7 +54,7 @@ withTestDatabases("automation rules", (open) => {
         session_id: p,
         filter: 'eq(run_type, "llm")',
         add_feedback: { key: "auto", score: 0.5 },
-        webhooks: [{ url: `${hookUrl}/hook`, headers: { "x-token": "t" } }],
+        webhooks: [{ url: `${hooks.url}/hook`, headers: { "x-token": "t" } }],
       }),
     );
     // Stored without ingest, so no notification: the claim finds them in the table.
@@ -176,11 +105,11 @@ withTestDatabases("automation rules", (open) => {
       ruleCreate.parse({
         display_name: "signed",
         session_id: p,
-        webhooks: [{ url: `${hookUrl}/signed`, secret }, { url: `${hookUrl}/plain` }],
+        webhooks: [{ url: `${hooks.url}/signed`, secret }, { url: `${hooks.url}/plain` }],
       }),
     );
     assert.deepEqual(
-      rule.webhooks.map((w) => [w.url.slice(hookUrl.length), w.signed]),
+      rule.webhooks.map((w) => [w.url.slice(hooks.url.length), w.signed]),
       [
         ["/signed", true],
         ["/plain", false],
@@ -198,14 +127,14 @@ withTestDatabases("automation rules", (open) => {
     assert.equal(v1, createHmac("sha256", secret).update(`${t}.${signed.raw}`).digest("hex"), "HMAC of t.body with the secret");
     assert.notEqual(v1, createHmac("sha256", "another-secret").update(`${t}.${signed.raw}`).digest("hex"));
     assert.equal(both.find((d) => d.path === "/plain")!.headers["x-tracelight-signature"], undefined, "unsigned without a secret");
-    const changed = await updateRule(db, ws, rule.id, ruleUpdate.parse({ webhooks: [{ url: `${hookUrl}/signed` }] }));
+    const changed = await updateRule(db, ws, rule.id, ruleUpdate.parse({ webhooks: [{ url: `${hooks.url}/signed` }] }));
     assert.deepEqual(
       changed.webhooks.map((w) => w.signed),
       [false],
       "sent webhooks replace the stored ones, secrets included",
     );
     assert.throws(
-      () => ruleCreate.parse({ display_name: "short", session_id: p, webhooks: [{ url: `${hookUrl}/x`, secret: "short" }] }),
+      () => ruleCreate.parse({ display_name: "short", session_id: p, webhooks: [{ url: `${hooks.url}/x`, secret: "short" }] }),
       /at least 8/,
     );
   });
@@ -217,7 +146,7 @@ withTestDatabases("automation rules", (open) => {
     const rule = await createRule(
       db,
       ws,
-      ruleCreate.parse({ display_name: "order", session_id: p, webhooks: [{ url: `${hookUrl}/order` }] }),
+      ruleCreate.parse({ display_name: "order", session_id: p, webhooks: [{ url: `${hooks.url}/order` }] }),
     );
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -288,7 +217,7 @@ withTestDatabases("automation rules", (open) => {
     const flaky = await createRule(
       db,
       ws,
-      ruleCreate.parse({ display_name: "flaky", session_id: p, filter: `eq(id, "${runs[0]}")`, webhooks: [{ url: `${hookUrl}/flaky` }] }),
+      ruleCreate.parse({ display_name: "flaky", session_id: p, filter: `eq(id, "${runs[0]}")`, webhooks: [{ url: `${hooks.url}/flaky` }] }),
     );
     assert.deepEqual((await triggerRule(db, ws, flaky.id)).actions, { queued: 1 });
     const tries = await deliveries(flaky.id, 3);
@@ -309,7 +238,7 @@ withTestDatabases("automation rules", (open) => {
     const gone = await createRule(
       db,
       ws,
-      ruleCreate.parse({ display_name: "gone", session_id: p, filter: `eq(id, "${runs[0]}")`, webhooks: [{ url: `${hookUrl}/gone` }] }),
+      ruleCreate.parse({ display_name: "gone", session_id: p, filter: `eq(id, "${runs[0]}")`, webhooks: [{ url: `${hooks.url}/gone` }] }),
     );
     await triggerRule(db, ws, gone.id);
     await until("giving up", async () => (await logsOf(gone.id)).length === ACTION_ATTEMPTS, 30_000);

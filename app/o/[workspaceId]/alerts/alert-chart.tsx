@@ -3,6 +3,7 @@
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { RouterOutputs } from "@/app/trpc-types";
 import { niceTicks } from "../_components/charts/ticks";
+import { timeTicks } from "../_components/charts/time-ticks";
 import { PALETTE } from "../_components/charts/palette";
 import styles from "./alerts.module.css";
 import { formatAlertValue } from "./format";
@@ -19,6 +20,14 @@ export function AlertChart({ series, metric }: { series: Series; metric: string 
   const values = series.points.map((p) => p.value).filter((v): v is number => v !== null);
   if (values.length === 0) return <div className={styles.noData}>No data in the last hours: the rule has nothing to judge yet.</div>;
   const ticks = niceTicks(Math.max(series.threshold, ...values) * 1.1, metric === "run_count");
+  // Round instants on the time axis, as the dashboards have (one point: its own time).
+  const [first, second] = series.points.map((p) => Date.parse(p.time));
+  const time = second
+    ? timeTicks(
+        series.points.map((p) => p.time),
+        (second - first) / 1000,
+      )
+    : { ticks: series.points.map((p) => p.time), label: hm };
   return (
     <div style={{ height: 200 }} data-testid="alert-chart">
       <ResponsiveContainer width="100%" height="100%">
@@ -26,11 +35,12 @@ export function AlertChart({ series, metric }: { series: Series; metric: string 
           <CartesianGrid stroke="var(--border)" vertical={false} />
           <XAxis
             dataKey="time"
-            tickFormatter={hm}
+            ticks={time.ticks}
+            interval={0}
+            tickFormatter={time.label}
             tick={{ fontSize: 11, fill: "var(--muted)" }}
             tickLine={false}
             axisLine={{ stroke: "var(--border)" }}
-            minTickGap={32}
           />
           <YAxis
             domain={[0, ticks[ticks.length - 1]]}

@@ -28,6 +28,22 @@ export function StateBadge({ state }: { state: string }) {
 const describe = (a: Alert) =>
   `${a.metric.startsWith("feedback_") ? `${metricName(a.metric)} "${a.feedback_key}"${a.feedback_value ? ` = "${a.feedback_value}"` : ""}` : metricName(a.metric)} ${SIGNS[a.comparison]} ${formatAlertValue(a.metric, a.threshold)}${a.metric === "evaluator_spend_share" ? "" : ` over ${a.window_minutes} min`}`;
 
+/** The page header's "New alert" button: opens the form (`?new=1`) that AlertsView shows, or cancels it. */
+export function NewAlertButton() {
+  const [params, setParams] = useUrlState();
+  const creating = params.get("new") === "1";
+  return (
+    <button
+      className={creating ? "btn" : "btn btn-primary"}
+      type="button"
+      onClick={() => setParams({ new: creating ? null : "1" })}
+      data-testid="new-alert"
+    >
+      {creating ? "Cancel" : "New alert"}
+    </button>
+  );
+}
+
 /**
  * The Alerts page of a project (its rules) or of the workspace (every rule): the list with each
  * rule's state, and the chosen rule's metric chart beside its threshold, its facts, actions and history.
@@ -42,16 +58,6 @@ export function AlertsView({ workspaceId, projectId }: { workspaceId: string; pr
   if (!alerts.data) return <LoadingState />;
   return (
     <>
-      <div className="row" style={{ justifyContent: "flex-end", marginBottom: 12 }}>
-        <button
-          className={creating ? "btn" : "btn btn-primary"}
-          type="button"
-          onClick={() => setParams({ new: creating ? null : "1" })}
-          data-testid="new-alert"
-        >
-          {creating ? "Cancel" : "New alert"}
-        </button>
-      </div>
       {creating && <AlertForm workspaceId={workspaceId} projectId={projectId} onDone={(id) => setParams({ new: null, alert: id })} />}
       {alerts.data.length === 0 ? (
         creating ? null : (

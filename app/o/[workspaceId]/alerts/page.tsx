@@ -1,7 +1,7 @@
 "use client";
 
 import { use } from "react";
-import { AlertsView } from "./alerts-view";
+import { AlertsView, NewAlertButton } from "./alerts-view";
 
 /** Every alert rule of the workspace, whatever its project, and the evaluator spend alerts. */
 export default function AlertsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
@@ -9,12 +9,13 @@ export default function AlertsPage({ params }: { params: Promise<{ workspaceId: 
   return (
     <div className="page">
       <div className="page-header">
-        <div className="col" style={{ gap: 2 }}>
+        <div>
           <h1>Alerts</h1>
-          <span className="muted" style={{ fontSize: 12 }}>
+          <div className="subtitle">
             Evaluated every minute from the projects&apos; statistics; notifications go to Slack, PagerDuty or a webhook.
-          </span>
+          </div>
         </div>
+        <NewAlertButton />
       </div>
       <AlertsView workspaceId={workspaceId} />
     </div>

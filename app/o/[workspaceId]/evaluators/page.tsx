@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { use, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import type { RouterOutputs } from "@/app/trpc-types";
-import { formatExactTime, relativeTime } from "../_components/format";
+import { formatCost, formatExactTime, relativeTime } from "../_components/format";
 import { EmptyState, ErrorState, LoadingState } from "../_components/ui";
 import { useUrlState } from "../_components/url-state";
 import { Attachments } from "./attachments";
@@ -13,8 +13,6 @@ import { LimitEditor, SpendMeter, useSpendLimits, WorkspaceLimits } from "./spen
 import styles from "./evaluators.module.css";
 
 type Evaluator = RouterOutputs["evaluators"]["list"]["evaluators"][number];
-
-const usd = (n: number) => (n === 0 ? "$0" : n < 0.0001 ? "< $0.0001" : n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
 
 /** What the evaluator sends and expects: its messages and its output schema's keys (a code evaluator: its source). */
 function Definition({ evaluator }: { evaluator: Evaluator }) {
@@ -149,7 +147,7 @@ export default function EvaluatorsPage({ params }: { params: Promise<{ workspace
                     </td>
                     <td className="num">{e.run_rules.length}</td>
                     <td className="num">{s?.total_trace_count ?? 0}</td>
-                    <td className="num">{usd(s?.total_spend_usd ?? 0)}</td>
+                    <td className="num">{formatCost(s?.total_spend_usd)}</td>
                     <td>{limitOf(e.id) ? <SpendMeter limit={limitOf(e.id)!} /> : <span className="muted">none</span>}</td>
                     <td title={formatExactTime(e.created_at)}>{relativeTime(e.created_at)}</td>
                   </tr>

@@ -18,6 +18,7 @@ import type { Chart, Series } from "@/server/charts/series";
 import { formatCost, formatCount, formatLatency, formatPercent, formatTokens } from "../format";
 import styles from "./charts.module.css";
 import { axisLabels, niceTicks } from "./ticks";
+import { timeTicks } from "./time-ticks";
 
 import { PALETTE } from "./palette";
 
@@ -49,13 +50,6 @@ export function formatMetric(metric: string, value: number | null | undefined): 
   if (metric.endsWith("_tokens")) return value === 0 ? "0" : formatTokens(value);
   if (metric.startsWith("feedback")) return value.toFixed(2);
   return formatCount(value);
-}
-
-function timeLabel(iso: string, bucketSeconds: number): string {
-  const d = new Date(iso);
-  const hm = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
-  const day = d.toLocaleString("en-US", { month: "short", day: "numeric" });
-  return bucketSeconds >= 86_400 ? day : bucketSeconds >= 3 * 3600 ? `${day} ${hm}` : hm;
 }
 
 export const seriesKey = (s: Series) => (s.group === null ? s.metric : `${s.metric}|${s.group}`);
@@ -113,6 +107,8 @@ export function MetricChart({
   const scoreScale = primary.startsWith("feedback") && peak <= 1 && peak > 0.5;
   const ticks = scoreScale ? [0, 0.25, 0.5, 0.75, 1] : niceTicks(peak, integer);
   const labels = new Map(axisLabels(primary, ticks).map((label, i) => [ticks[i], label]));
+  // The time axis follows the range alone, so every chart over it marks the same instants.
+  const time = timeTicks(chart.buckets, chart.bucket_seconds);
   // Wide enough for the longest label (11 px text: about 6.5 px a character).
   const axisWidth = Math.max(40, Math.ceil(Math.max(...[...labels.values()].map((l) => l.length)) * 6.5) + 12);
   const totalOf = (s: Series) => s.values.reduce<number>((a, v) => a + (v ?? 0), 0);
@@ -134,11 +130,12 @@ export function MetricChart({
       <CartesianGrid stroke="var(--border)" vertical={false} />
       <XAxis
         dataKey="t"
-        tickFormatter={(t: string) => timeLabel(t, chart.bucket_seconds)}
+        ticks={time.ticks}
+        interval={0}
+        tickFormatter={time.label}
         tick={{ fontSize: 11, fill: "var(--muted)" }}
         tickLine={false}
         axisLine={{ stroke: "var(--border)" }}
-        minTickGap={28}
       />
       <YAxis
         domain={[0, ticks[ticks.length - 1]]}

@@ -16,7 +16,7 @@ const VIEWS = [
 /**
  * A page under one project (its dashboard, alerts, users): the crumbs back to the project, the
  * title, and — for the views the project header switches between — the Runs / Dashboard / Alerts
- * switch with this one pressed.
+ * switch with this one pressed, then the page's own actions.
  */
 export function ProjectSubpage({
   workspaceId,
@@ -24,6 +24,7 @@ export function ProjectSubpage({
   title,
   subtitle,
   view,
+  actions,
   children,
 }: {
   workspaceId: string;
@@ -31,6 +32,8 @@ export function ProjectSubpage({
   title: string;
   subtitle?: ReactNode;
   view?: (typeof VIEWS)[number]["label"];
+  /** Buttons at the header's end (after the view switch), as other pages put theirs. */
+  actions?: ReactNode;
   children: ReactNode;
 }) {
   const trpc = useTRPC();
@@ -56,20 +59,23 @@ export function ProjectSubpage({
           <h1>{title}</h1>
           {subtitle && <div className="subtitle">{subtitle}</div>}
         </div>
-        {view && (
-          <div className="segmented" role="group" aria-label="Project view">
-            {VIEWS.map((v) => (
-              <button
-                key={v.label}
-                type="button"
-                aria-pressed={v.label === view}
-                onClick={() => v.label !== view && router.push(base + v.path)}
-              >
-                {v.label}
-              </button>
-            ))}
-          </div>
-        )}
+        <div className="row">
+          {view && (
+            <div className="segmented" role="group" aria-label="Project view">
+              {VIEWS.map((v) => (
+                <button
+                  key={v.label}
+                  type="button"
+                  aria-pressed={v.label === view}
+                  onClick={() => v.label !== view && router.push(base + v.path)}
+                >
+                  {v.label}
+                </button>
+              ))}
+            </div>
+          )}
+          {actions}
+        </div>
       </div>
       {children}
     </div>
