@@ -2,7 +2,6 @@ import { z } from "zod";
 import { uuid } from "../core/uuid";
 import { AppError, badRequest, notFound } from "../core/errors";
 import { listExamples } from "../datasets/examples";
-import { datasetListQuery, exampleListQuery } from "../datasets/schema";
 import { listDatasets, readDataset } from "../datasets/service";
 import { experimentRunsQuery, queryExperimentRuns } from "../experiments/experiment-runs";
 import { feedbackCreate } from "../feedback/schema";
@@ -13,7 +12,6 @@ import { createCommit, pullCommit } from "../prompts/commits";
 import { createRepo } from "../prompts/repos";
 import { existingRuns } from "../runs/lookup";
 import { commitCreate, repoCreate } from "../prompts/schema";
-import { sessionListQuery } from "../sessions/schema";
 import { listSessions } from "../sessions/service";
 import { Budget, FIELD_CHARS, jsonResult } from "./clip";
 import { requireWrite } from "./context";
@@ -41,7 +39,7 @@ export const dataTools: ToolSet = {
     },
     run: async (ctx, { name_contains, limit }) =>
       jsonResult({
-        datasets: await listDatasets(ctx.sql, ctx.workspaceId, datasetListQuery.parse({ name_contains, limit: String(limit ?? 20) })),
+        datasets: await listDatasets(ctx.sql, ctx.workspaceId, { nameContains: name_contains, limit: limit ?? 20 }),
       }),
   }),
   read_dataset: tool({
@@ -60,11 +58,7 @@ export const dataTools: ToolSet = {
     },
     run: async (ctx, { dataset_id, limit, offset, max_chars_per_field }) => {
       const dataset = await readDataset(ctx.sql, ctx.workspaceId, dataset_id);
-      const examples = await listExamples(
-        ctx.sql,
-        ctx.workspaceId,
-        exampleListQuery.parse({ dataset: dataset.id, limit: String(limit ?? 20), offset: String(offset ?? 0) }),
-      );
+      const examples = await listExamples(ctx.sql, ctx.workspaceId, { datasetId: dataset.id, limit: limit ?? 20, offset: offset ?? 0 });
       const budget = new Budget();
       const max = max_chars_per_field ?? FIELD_CHARS;
       return jsonResult({
@@ -79,7 +73,7 @@ export const dataTools: ToolSet = {
     input: { dataset_id: datasetId, limit: z.number().int().min(1).max(100).optional().describe("How many (default 20).") },
     run: async (ctx, { dataset_id, limit }) => {
       await readDataset(ctx.sql, ctx.workspaceId, dataset_id);
-      const query = sessionListQuery.parse({ reference_dataset: dataset_id, include_stats: "true", limit: String(limit ?? 20) });
+      const query = { referenceDatasetIds: [dataset_id], includeStats: true, limit: limit ?? 20 };
       return jsonResult({ experiments: await listSessions(ctx.sql, ctx.workspaceId, query) });
     },
   }),

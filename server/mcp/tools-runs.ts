@@ -4,7 +4,6 @@ import { queryRuns } from "../runs/query";
 import { readRuns } from "../runs/read";
 import { threadTurns } from "../runs/thread-turns";
 import { traceRuns } from "../runs/trace";
-import { sessionListQuery } from "../sessions/schema";
 import { listSessions } from "../sessions/service";
 import { runSqlQuery, sqlQueryBody } from "../sql/query";
 import { Budget, FIELD_CHARS, clip, jsonResult } from "./clip";
@@ -23,7 +22,7 @@ const fieldChars = z
 /** A project named by id or by name, as its id (404 when the workspace has none such). */
 export async function projectId(ctx: ToolContext, project: string): Promise<string> {
   if (UUID.test(project)) return project;
-  const [found] = await listSessions(ctx.sql, ctx.workspaceId, sessionListQuery.parse({ name: project, limit: "1" }));
+  const [found] = await listSessions(ctx.sql, ctx.workspaceId, { name: project, limit: 1 });
   if (!found) throw notFound(`No project named "${project}" in this workspace.`);
   return found.id;
 }
@@ -37,7 +36,7 @@ export const runTools: ToolSet = {
       limit: z.number().int().min(1).max(100).optional().describe("How many projects (default 20), most recently active first."),
     },
     run: async (ctx, { name_contains, limit }) => {
-      const query = sessionListQuery.parse({ name_contains, include_stats: "true", limit: String(limit ?? 20), reference_free: "true" });
+      const query = { nameContains: name_contains, includeStats: true, limit: limit ?? 20, referenceFree: true };
       return jsonResult({ projects: await listSessions(ctx.sql, ctx.workspaceId, query) });
     },
   }),

@@ -6,7 +6,7 @@ import { sql } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { findRepo, type Caller, type RepoRow } from "./access";
-import type { CommitCreate, CommitListQuery } from "./schema";
+import type { CommitCreate, CommitPage } from "./schema";
 import { ensureHandle } from "./settings";
 import { promptEventHappened, type PromptEvent } from "./webhooks";
 
@@ -181,7 +181,7 @@ export async function listCommits(
   caller: Caller,
   owner: string,
   repo: string,
-  q: CommitListQuery,
+  q: CommitPage,
 ): Promise<{ commits: WireCommit[]; total: number }> {
   const row = await findRepo(db, caller, owner, repo, "read");
   const commits = await db.prisma.promptCommit.findMany({

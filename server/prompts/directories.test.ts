@@ -9,8 +9,11 @@ import type { Caller } from "./access";
 import { createCommit, listCommits } from "./commits";
 import { deleteDirectory, pullDirectory, pushDirectory } from "./directories";
 import { createRepo, getRepo, listRepos } from "./repos";
-import { commitCreate, directoryCommitCreate, directoryReadQuery, repoCreate, repoListQuery, type RepoType } from "./schema";
+import { commitCreate, directoryCommitCreate, directoryReadQuery, repoCreate, repoFilterFromWire, repoListQuery, type RepoType } from "./schema";
 import { tagCommit } from "./tags";
+
+/** GET /repos/' parameters, through the REST adapter's mapping. */
+const wireRepos = (q: Record<string, unknown>) => repoFilterFromWire(repoListQuery.parse(q));
 
 const rejectsWith = (code: number, detail?: RegExp) => (e: unknown) => {
   assert.ok(e instanceof AppError, String(e));
@@ -115,14 +118,14 @@ withTestDatabases("hub directories (agents, skills)", (open) => {
 
   test("lists: prompts by default (listPrompts), one kind or several by repo_type", async () => {
     const names = async (query: Record<string, unknown>) =>
-      (await listRepos(db, me, repoListQuery.parse({ ...query, sort_field: "repo_handle", sort_direction: "asc" }))).repos.map(
+      (await listRepos(db, me, wireRepos({ ...query, sort_field: "repo_handle", sort_direction: "asc" }))).repos.map(
         (r) => `${r.repo_type}:${r.repo_handle}`,
       );
     assert.deepEqual(await names({}), ["prompt:plain-prompt"]);
     assert.deepEqual(await names({ repo_type: "agent" }), ["agent:empty-agent", "agent:helper"]);
     assert.deepEqual(await names({ repo_type: "skill", query: "tagged" }), ["skill:tagged-skill"]);
     assert.deepEqual(await names({ repo_type: ["skill", "prompt"] }), ["prompt:plain-prompt", "skill:tagged-skill"]);
-    assert.throws(() => repoListQuery.parse({ repo_type: "tool" }));
+    assert.throws(() => wireRepos({ repo_type: "tool" }));
   });
 
   test("another workspace: its private agent is a 404, its public one can be pulled but not pushed or deleted", async () => {

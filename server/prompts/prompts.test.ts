@@ -8,9 +8,12 @@ import { AppError } from "../core/errors";
 import type { Caller } from "./access";
 import { commitHash, createCommit, listCommits, pullCommit } from "./commits";
 import { createRepo, deleteRepo, getRepo, likeRepo, listRepos, updateRepo } from "./repos";
-import { commitCreate, repoCreate, repoListQuery, repoUpdate } from "./schema";
+import { commitCreate, repoCreate, repoFilterFromWire, repoListQuery, repoUpdate } from "./schema";
 import { getSettings, setHandle, slugify } from "./settings";
 import { listTags, tagCommit } from "./tags";
+
+/** GET /repos/' parameters, through the REST adapter's mapping. */
+const wireRepos = (q: Record<string, unknown>) => repoFilterFromWire(repoListQuery.parse(q));
 
 const rejectsWith = (code: number, detail?: RegExp) => (e: unknown) => {
   assert.ok(e instanceof AppError, String(e));
@@ -156,7 +159,7 @@ withTestDatabases("prompts", (open) => {
     ] as const) {
       await createRepo(db, ws, repoCreate.parse({ repo_handle: handle, description, tags: [...tags] }));
     }
-    const list = (q: Record<string, string | string[]>) => listRepos(db, ws, repoListQuery.parse(q));
+    const list = (q: Record<string, string | string[]>) => listRepos(db, ws, wireRepos(q));
     assert.equal((await list({})).total, 3);
     assert.deepEqual(names(await list({ query: "translat", sort_field: "repo_handle", sort_direction: "asc" })), [
       "translate-de",
@@ -181,8 +184,8 @@ withTestDatabases("prompts", (open) => {
     assert.equal(names(await list({}))[0], "translate-fr");
     // someone else listing this workspace by handle sees only its public repos
     const handle = (await getSettings(db, ws.workspaceId)).tenant_handle as string;
-    assert.deepEqual(names(await listRepos(db, me, repoListQuery.parse({ tenant_handle: handle }))), ["translate-fr"]);
-    assert.deepEqual(names(await listRepos(db, me, repoListQuery.parse({ tenant_handle: "nobody-here" }))), []);
+    assert.deepEqual(names(await listRepos(db, me, wireRepos({ tenant_handle: handle }))), ["translate-fr"]);
+    assert.deepEqual(names(await listRepos(db, me, wireRepos({ tenant_handle: "nobody-here" }))), []);
   });
 
   test("update and delete; another workspace: private is 404, public is readable but not writable", async () => {
@@ -224,13 +227,13 @@ withTestDatabases("prompts", (open) => {
     assert.deepEqual(await likeRepo(db, other, repo.owner as string, "liked", true), { likes: 2 });
     assert.equal((await getRepo(db, me, "-", "liked")).repo.liked_by_auth_user, true);
     assert.equal((await getRepo(db, me, "-", "liked")).repo.num_likes, 2);
-    assert.deepEqual(names(await listRepos(db, me, repoListQuery.parse({ is_liked: "true" }))), ["liked"]);
+    assert.deepEqual(names(await listRepos(db, me, wireRepos({ is_liked: "true" }))), ["liked"]);
     assert.deepEqual(await likeRepo(db, me, "-", "liked", false), { likes: 1 });
     assert.deepEqual(await likeRepo(db, me, "-", "liked", false), { likes: 1 });
     assert.equal((await getRepo(db, me, "-", "liked")).repo.liked_by_auth_user, false);
     await createRepo(db, me, repoCreate.parse({ repo_handle: "private-one" }));
     await assert.rejects(likeRepo(db, other, repo.owner as string, "private-one", true), rejectsWith(404));
-    const top = await listRepos(db, me, repoListQuery.parse({ sort_field: "num_likes" }));
+    const top = await listRepos(db, me, wireRepos({ sort_field: "num_likes" }));
     assert.equal(top.repos[0].repo_handle, "liked");
   });
 });

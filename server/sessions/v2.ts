@@ -5,7 +5,6 @@ import { flag, many } from "../http/query-params";
 import { decodeOffset, encodeOffset } from "../core/offset-cursor";
 import { uuid } from "../core/uuid";
 import { listSessions, readSession } from "./service";
-import { sessionListQuery } from "./schema";
 
 /** The project where every online evaluator of a workspace traces its model calls (LangSmith's EVALUATOR address). */
 export const EVALUATOR_PROJECT = "evaluators";
@@ -35,17 +34,17 @@ export async function listSessionsV2(db: Sql, workspaceId: string, q: z.infer<ty
   const rows = await listSessions(
     db,
     workspaceId,
-    sessionListQuery.parse({
-      id: q.id,
+    {
+      ids: q.id,
       name: q.name,
-      name_contains: q.name_contains,
-      reference_dataset: q.reference_dataset_id,
-      include_stats: q.include_stats ? "true" : "false",
+      nameContains: q.name_contains,
+      referenceDatasetIds: q.reference_dataset_id,
+      includeStats: q.include_stats ?? false,
       // Only projects, only experiments, or both.
-      reference_free: wantsExperiments ? (wantsProjects ? undefined : "false") : "true",
+      referenceFree: wantsExperiments ? (wantsProjects ? undefined : false) : true,
       offset,
       limit: q.page_size + 1,
-    }),
+    },
   );
   const items = rows
     .slice(0, q.page_size)

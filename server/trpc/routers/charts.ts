@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { chartRequest, chartSetCreate, chartSetRender, chartSetUpdate } from "../../charts/schema";
+import { chartQueryFromWire, chartRequest, chartSetCreate, chartSetRender, chartSetUpdate } from "../../charts/schema";
 import { chartSeries, projectChartSeries } from "../../charts/series";
 import { createChartSet, deleteChartSet, listChartSets, readChartSet, renderChartSet, updateChartSet } from "../../charts/sets";
 import { uuid } from "../../core/uuid";
@@ -13,8 +13,8 @@ export const chartsRouter = router({
     .input(z.object({ projectId: uuid.nullish(), request: chartRequest }))
     .query(({ ctx, input }) =>
       input.projectId
-        ? projectChartSeries(ctx.sql, ctx.workspaceId, input.projectId, input.request)
-        : chartSeries(ctx.sql, ctx.workspaceId, input.request),
+        ? projectChartSeries(ctx.sql, ctx.workspaceId, input.projectId, chartQueryFromWire(input.request))
+        : chartSeries(ctx.sql, ctx.workspaceId, chartQueryFromWire(input.request)),
     ),
 
   sets: router({

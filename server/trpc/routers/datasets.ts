@@ -5,7 +5,7 @@ import { createExampleJson, updateExampleJson } from "../../datasets/json-api";
 import { listSplits } from "../../datasets/splits";
 import { listVersions, setTag } from "../../datasets/versions";
 import { addRunsToDataset } from "../../datasets/runs";
-import { addRuns, dataType, datasetCreate, datasetListQuery, exampleListQuery, split } from "../../datasets/schema";
+import { addRuns, dataType, datasetCreate, split } from "../../datasets/schema";
 import { createDataset, listDatasets, readDataset } from "../../datasets/service";
 import { uuid } from "../../core/uuid";
 import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
@@ -14,15 +14,7 @@ export const datasetsRouter = router({
   list: workspaceProcedure
     .input(z.object({ nameContains: z.string().max(200).optional(), offset: z.number().int().min(0).default(0) }))
     .query(({ ctx, input }) =>
-      listDatasets(
-        ctx.sql,
-        ctx.workspaceId,
-        datasetListQuery.parse({
-          name_contains: input.nameContains || undefined,
-          offset: input.offset,
-          limit: 100,
-        }),
-      ),
+      listDatasets(ctx.sql, ctx.workspaceId, { nameContains: input.nameContains || undefined, offset: input.offset, limit: 100 }),
     ),
 
   get: workspaceProcedure
@@ -40,17 +32,13 @@ export const datasetsRouter = router({
       }),
     )
     .query(({ ctx, input }) =>
-      listExamples(
-        ctx.sql,
-        ctx.workspaceId,
-        exampleListQuery.parse({
-          dataset: input.datasetId,
-          offset: input.offset,
-          limit: input.limit,
-          splits: input.split || undefined,
-          as_of: input.asOf || undefined,
-        }),
-      ),
+      listExamples(ctx.sql, ctx.workspaceId, {
+        datasetId: input.datasetId,
+        offset: input.offset,
+        limit: input.limit,
+        splits: input.split ? [input.split] : undefined,
+        asOf: input.asOf || undefined,
+      }),
     ),
 
   create: workspaceWriteProcedure

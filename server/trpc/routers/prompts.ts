@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Caller } from "../../prompts/access";
 import { listCommits, pullCommit } from "../../prompts/commits";
 import { getRepo, listRepos } from "../../prompts/repos";
-import { commitListQuery, REPO_TYPES, repoListQuery } from "../../prompts/schema";
+import { REPO_TYPES } from "../../prompts/schema";
 import { router, workspaceProcedure } from "../init";
 
 const caller = (ctx: { workspaceId: string; userId: string }): Caller => ({ workspaceId: ctx.workspaceId, liker: ctx.userId });
@@ -19,16 +19,12 @@ export const promptsRouter = router({
       }),
     )
     .query(async ({ ctx, input }) => {
-      const page = await listRepos(
-        ctx.sql,
-        caller(ctx),
-        repoListQuery.parse({
-          query: input.query || undefined,
-          is_archived: input.archived ? "allow" : "false",
-          repo_type: input.kind ?? [...REPO_TYPES],
-          limit: 200,
-        }),
-      );
+      const page = await listRepos(ctx.sql, caller(ctx), {
+        query: input.query || undefined,
+        archived: input.archived ? "both" : "none",
+        repoTypes: input.kind ? [input.kind] : [...REPO_TYPES],
+        limit: 200,
+      });
       return { repos: page.repos, total: page.total };
     }),
 
@@ -37,13 +33,7 @@ export const promptsRouter = router({
     .query(async ({ ctx, input }) => (await getRepo(ctx.sql, caller(ctx), input.owner, input.repo)).repo),
 
   commits: workspaceProcedure.input(repoRef.extend({ offset: z.number().int().min(0).default(0) })).query(async ({ ctx, input }) => {
-    const page = await listCommits(
-      ctx.sql,
-      caller(ctx),
-      input.owner,
-      input.repo,
-      commitListQuery.parse({ limit: 100, offset: input.offset }),
-    );
+    const page = await listCommits(ctx.sql, caller(ctx), input.owner, input.repo, { limit: 100, offset: input.offset });
     return { commits: page.commits, total: page.total };
   }),
 

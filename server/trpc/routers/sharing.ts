@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { uuid } from "../../core/uuid";
-import { exampleListQuery } from "../../datasets/schema";
 import { sharedDataset, sharedExamples } from "../../sharing/public-datasets";
 import { sharedRunTree } from "../../sharing/public-runs";
 import { readShare, resolveShare, share, shareRuns, unshare, unshareRuns } from "../../sharing/service";
@@ -27,6 +26,6 @@ export const sharingRouter = router({
   /** The shared dataset and its first examples. */
   publicDataset: publicProcedure.input(token).query(async ({ ctx, input }) => ({
     dataset: await sharedDataset(ctx.sql, input.token),
-    examples: await sharedExamples(ctx.sql, input.token, exampleListQuery.parse({ limit: 100 })),
+    examples: await sharedExamples(ctx.sql, input.token, { limit: 100 }),
   })),
 });

@@ -3,13 +3,13 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { callerOf, wireRepo } from "@/server/prompts/access";
 import { createRepo, listRepos } from "@/server/prompts/repos";
-import { repoCreate, repoListQuery } from "@/server/prompts/schema";
+import { repoCreate, repoFilterFromWire, repoListQuery } from "@/server/prompts/schema";
 
 export const GET = route({
   access: "read",
   query: repoListQuery,
   response: z.object({ repos: z.array(wireRepo), total: z.number() }),
-  handler: ({ ctx, query }) => listRepos(ctx.sql, callerOf(ctx), query),
+  handler: ({ ctx, query }) => listRepos(ctx.sql, callerOf(ctx), repoFilterFromWire(query)),
 });
 
 export const POST = route({
