@@ -8,7 +8,7 @@ import { AppError } from "../core/errors";
 import type { Caller } from "./access";
 import { commitHash, createCommit, listCommits, pullCommit } from "./commits";
 import { createRepo, deleteRepo, getRepo, likeRepo, listRepos, updateRepo } from "./repos";
-import { commitCreate, repoCreate, repoFilterFromWire, repoListQuery, repoUpdate } from "./schema";
+import { commitCreate, newCommitFromWire, newRepoFromWire, repoCreate, repoFilterFromWire, repoListQuery, repoUpdate } from "./schema";
 import { getSettings, setHandle, slugify } from "./settings";
 import { listTags, tagCommit } from "./tags";
 
@@ -40,7 +40,7 @@ withTestDatabases("prompts", (open) => {
   };
   const names = (list: { repos: Record<string, unknown>[] }) => list.repos.map((r) => r.repo_handle);
   const push = (caller: Caller, repo: string, text: string, parent?: string) =>
-    createCommit(db, caller, "-", repo, commitCreate.parse({ manifest: manifest(text), parent_commit: parent }));
+    createCommit(db, caller, "-", repo, newCommitFromWire(commitCreate.parse({ manifest: manifest(text), parent_commit: parent })));
 
   before(async () => {
     db = (await open()).sql;
@@ -65,7 +65,7 @@ withTestDatabases("prompts", (open) => {
     const { repo } = await createRepo(
       db,
       me,
-      repoCreate.parse({ repo_handle: "greeter", description: "Says hello", tags: ["chat", "en"] }),
+      newRepoFromWire(repoCreate.parse({ repo_handle: "greeter", description: "Says hello", tags: ["chat", "en"] })),
     );
     assert.equal(repo.full_name, "acme-prompts/greeter");
     assert.equal(repo.owner, "acme-prompts");
@@ -75,14 +75,14 @@ withTestDatabases("prompts", (open) => {
     assert.equal(repo.num_commits, 0);
     assert.equal(repo.last_commit_hash, null);
     assert.deepEqual((await getRepo(db, me, "acme-prompts", "greeter")).repo, repo);
-    await assert.rejects(createRepo(db, me, repoCreate.parse({ repo_handle: "greeter" })), rejectsWith(409, /already exists/));
-    assert.throws(() => repoCreate.parse({ repo_handle: "bad/name" }));
+    await assert.rejects(createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "greeter" }))), rejectsWith(409, /already exists/));
+    assert.throws(() => newRepoFromWire(repoCreate.parse({ repo_handle: "bad/name" })));
     await assert.rejects(getRepo(db, me, "-", "nope"), rejectsWith(404, /Prompt -\/nope not found/));
     await assert.rejects(getRepo(db, me, "no-such-owner", "greeter"), rejectsWith(404));
   });
 
   test("commits: push, parent checks, identical manifest 409, pull by latest, hash and prefix", async () => {
-    await createRepo(db, me, repoCreate.parse({ repo_handle: "qa" }));
+    await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "qa" })));
     await assert.rejects(pullCommit(db, me, "-", "qa", "latest"), rejectsWith(404, /no commits yet/));
     await assert.rejects(push(me, "qa", "v1", "deadbeef"), rejectsWith(409, /no commits yet/));
     const first = (await push(me, "qa", "v1")).commit;
@@ -100,7 +100,7 @@ withTestDatabases("prompts", (open) => {
     const third = (await push(me, "qa", "v3", (second.commit_hash as string).slice(0, 8))).commit;
     // key order does not make a manifest different
     const reordered = { kwargs: manifest("v3").kwargs, id: manifest("v3").id, type: "constructor", lc: 1 };
-    await assert.rejects(createCommit(db, me, "-", "qa", commitCreate.parse({ manifest: reordered })), rejectsWith(409, /identical/));
+    await assert.rejects(createCommit(db, me, "-", "qa", newCommitFromWire(commitCreate.parse({ manifest: reordered }))), rejectsWith(409, /identical/));
 
     const latest = await pullCommit(db, me, "-", "qa", "latest");
     assert.equal(latest.commit_hash, third.commit_hash);
@@ -127,7 +127,7 @@ withTestDatabases("prompts", (open) => {
   });
 
   test("concurrent pushes on one parent: exactly one wins, the others are told to pull", async () => {
-    await createRepo(db, me, repoCreate.parse({ repo_handle: "race" }));
+    await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "race" })));
     const base = (await push(me, "race", "base")).commit.commit_hash as string;
     const results = await Promise.allSettled([1, 2, 3, 4, 5].map((i) => push(me, "race", `edit ${i}`, base)));
     assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
@@ -136,7 +136,7 @@ withTestDatabases("prompts", (open) => {
   });
 
   test("commit tags: pull by tag, move a tag", async () => {
-    await createRepo(db, me, repoCreate.parse({ repo_handle: "tagged" }));
+    await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "tagged" })));
     const a = (await push(me, "tagged", "a")).commit;
     const b = (await push(me, "tagged", "b")).commit;
     await tagCommit(db, me, "-", "tagged", "prod", a.id as string);
@@ -157,7 +157,7 @@ withTestDatabases("prompts", (open) => {
       ["translate-de", "German", ["i18n", "de"]],
       ["summarize", "Short summaries", []],
     ] as const) {
-      await createRepo(db, ws, repoCreate.parse({ repo_handle: handle, description, tags: [...tags] }));
+      await createRepo(db, ws, newRepoFromWire(repoCreate.parse({ repo_handle: handle, description, tags: [...tags] })));
     }
     const list = (q: Record<string, string | string[]>) => listRepos(db, ws, wireRepos(q));
     assert.equal((await list({})).total, 3);
@@ -189,7 +189,7 @@ withTestDatabases("prompts", (open) => {
   });
 
   test("update and delete; another workspace: private is 404, public is readable but not writable", async () => {
-    await createRepo(db, me, repoCreate.parse({ repo_handle: "shared", tags: ["x"] }));
+    await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "shared", tags: ["x"] })));
     await push(me, "shared", "hello");
     const { repo } = await updateRepo(db, me, "-", "shared", repoUpdate.parse({ description: "Now described", tags: ["y", "z"] }));
     assert.equal(repo.description, "Now described");
@@ -207,7 +207,7 @@ withTestDatabases("prompts", (open) => {
       rejectsWith(403, /another workspace/),
     );
     await assert.rejects(
-      createCommit(db, other, "acme-prompts", "shared", commitCreate.parse({ manifest: manifest("x") })),
+      createCommit(db, other, "acme-prompts", "shared", newCommitFromWire(commitCreate.parse({ manifest: manifest("x") }))),
       rejectsWith(403),
     );
     await assert.rejects(deleteRepo(db, other, "acme-prompts", "shared"), rejectsWith(403));
@@ -221,7 +221,7 @@ withTestDatabases("prompts", (open) => {
   });
 
   test("likes: idempotent per liker, counted across workspaces, liked_by_auth_user, is_liked filter", async () => {
-    const { repo } = await createRepo(db, me, repoCreate.parse({ repo_handle: "liked", is_public: true }));
+    const { repo } = await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "liked", is_public: true })));
     assert.deepEqual(await likeRepo(db, me, "-", "liked", true), { likes: 1 });
     assert.deepEqual(await likeRepo(db, me, "-", "liked", true), { likes: 1 });
     assert.deepEqual(await likeRepo(db, other, repo.owner as string, "liked", true), { likes: 2 });
@@ -231,7 +231,7 @@ withTestDatabases("prompts", (open) => {
     assert.deepEqual(await likeRepo(db, me, "-", "liked", false), { likes: 1 });
     assert.deepEqual(await likeRepo(db, me, "-", "liked", false), { likes: 1 });
     assert.equal((await getRepo(db, me, "-", "liked")).repo.liked_by_auth_user, false);
-    await createRepo(db, me, repoCreate.parse({ repo_handle: "private-one" }));
+    await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "private-one" })));
     await assert.rejects(likeRepo(db, other, repo.owner as string, "private-one", true), rejectsWith(404));
     const top = await listRepos(db, me, wireRepos({ sort_field: "num_likes" }));
     assert.equal(top.repos[0].repo_handle, "liked");

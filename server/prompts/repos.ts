@@ -3,7 +3,7 @@ import type { Sql } from "../db/client";
 import { join, raw, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation } from "../core/errors";
 import { findRepo, ownerWorkspace, repoSelect, repoWire, type Caller, type RepoRow, type WireRepo } from "./access";
-import type { RepoCreate, RepoFilter, RepoUpdate } from "./schema";
+import type { NewRepo, RepoFilter, RepoUpdate } from "./schema";
 import { ensureHandle } from "./settings";
 import { UUID } from "../core/uuid";
 import { likeLiteral } from "../core/like";
@@ -69,27 +69,27 @@ export async function getRepo(db: Sql, caller: Caller, owner: string, repo: stri
 }
 
 /** POST /repos/: a new repo in the caller's workspace; 409 when the name is taken there. */
-export async function createRepo(db: Sql, caller: Caller, input: RepoCreate): Promise<{ repo: WireRepo }> {
+export async function createRepo(db: Sql, caller: Caller, input: NewRepo): Promise<{ repo: WireRepo }> {
   await ensureHandle(db, caller.workspaceId);
   try {
     await db.prisma.promptRepo.create({
       data: {
         id: randomUUID(),
         workspaceId: caller.workspaceId,
-        repoHandle: input.repo_handle,
-        repoType: input.repo_type ?? "prompt",
+        repoHandle: input.handle,
+        repoType: input.repoType ?? "prompt",
         description: input.description ?? null,
         readme: input.readme ?? null,
         tags: input.tags ?? [],
-        isPublic: input.is_public ?? false,
+        isPublic: input.isPublic ?? false,
       },
     });
   } catch (error) {
     if (isUniqueViolation(error))
-      throw conflict(`A prompt, agent or skill named ${JSON.stringify(input.repo_handle)} already exists in this workspace.`);
+      throw conflict(`A prompt, agent or skill named ${JSON.stringify(input.handle)} already exists in this workspace.`);
     throw error;
   }
-  return getRepo(db, caller, "-", input.repo_handle);
+  return getRepo(db, caller, "-", input.handle);
 }
 
 /** PATCH /repos/{owner}/{repo}: changes the given fields of one of the caller's repos. */

@@ -32,7 +32,29 @@ export const repoCreate = z.looseObject({
   is_public: z.boolean().nullish(),
   repo_type: z.enum(REPO_TYPES).optional(),
 });
-export type RepoCreate = z.infer<typeof repoCreate>;
+type WireRepoCreate = z.infer<typeof repoCreate>;
+
+/** A new repo of the caller's workspace, in the domain's words (a private prompt unless said otherwise). */
+export interface NewRepo {
+  handle: string;
+  repoType?: RepoType;
+  description?: string | null;
+  readme?: string | null;
+  tags?: string[] | null;
+  isPublic?: boolean | null;
+}
+
+/** POST /repos/' body as a new repo. */
+export function newRepoFromWire(body: WireRepoCreate): NewRepo {
+  return {
+    handle: body.repo_handle,
+    repoType: body.repo_type,
+    description: body.description,
+    readme: body.readme,
+    tags: body.tags,
+    isPublic: body.is_public,
+  };
+}
 
 /** PATCH /repos/{owner}/{repo}: any subset; absent and null fields keep their value. */
 export const repoUpdate = z.looseObject({
@@ -125,7 +147,20 @@ export const commitCreate = z.looseObject({
   description: z.string().max(10_000).nullish(),
   examples: z.array(z.unknown()).max(1000).nullish(),
 });
-export type CommitCreate = z.infer<typeof commitCreate>;
+type WireCommitCreate = z.infer<typeof commitCreate>;
+
+/** A new commit of a prompt: its manifest on top of `parentCommit` (a hash or prefix; the latest when absent). */
+export interface NewCommit {
+  manifest: unknown;
+  parentCommit?: string | null;
+  description?: string | null;
+  examples?: unknown[] | null;
+}
+
+/** POST /commits/{owner}/{repo}'s body as a new commit. */
+export function newCommitFromWire(body: WireCommitCreate): NewCommit {
+  return { manifest: body.manifest, parentCommit: body.parent_commit, description: body.description, examples: body.examples };
+}
 
 export const commitListQuery = z.looseObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),

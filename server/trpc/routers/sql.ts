@@ -5,5 +5,7 @@ import { router, workspaceProcedure } from "../init";
 /** The SQL page: one read-only SELECT over the chosen projects' runs and feedback. */
 export const sqlRouter = router({
   views: workspaceProcedure.query(({ ctx }) => listViews(ctx.sql)),
-  query: workspaceProcedure.input(sqlQueryBody).mutation(({ ctx, input }) => runSqlQuery(ctx.sql, ctx.workspaceId, input)),
+  query: workspaceProcedure
+    .input(sqlQueryBody)
+    .mutation(({ ctx, input }) => runSqlQuery(ctx.sql, ctx.workspaceId, { projectIds: input.project_ids, query: input.query })),
 });

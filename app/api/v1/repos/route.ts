@@ -3,7 +3,7 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { callerOf, wireRepo } from "@/server/prompts/access";
 import { createRepo, listRepos } from "@/server/prompts/repos";
-import { repoCreate, repoFilterFromWire, repoListQuery } from "@/server/prompts/schema";
+import { newRepoFromWire, repoCreate, repoFilterFromWire, repoListQuery } from "@/server/prompts/schema";
 
 export const GET = route({
   access: "read",
@@ -16,7 +16,7 @@ export const POST = route({
   access: "write",
   body: repoCreate,
   response: z.object({ repo: wireRepo }),
-  handler: ({ ctx, body }) => createRepo(ctx.sql, callerOf(ctx), body),
+  handler: ({ ctx, body }) => createRepo(ctx.sql, callerOf(ctx), newRepoFromWire(body)),
 });
 
 export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");
