@@ -143,19 +143,15 @@ export async function projectDashboard(
   if (stride > 0 && !Number.isInteger(stride)) throw badRequest("Invalid request: bucket: the stride must be a whole number of seconds");
   const charts = await Promise.all(
     PREBUILT.map(async (spec, index) => {
-      const chart = await chartSeries(
-        db,
-        workspaceId,
-        {
-          selection: { projectIds: [projectId], isRoot: spec.is_root, runType: spec.run_type },
-          metrics: spec.metrics,
-          startTime: params.start_time,
-          endTime: params.end_time,
-          bucket: stride > 0 ? stride : undefined,
-          groupBy: params.group_by ? { attribute: params.group_by.attribute, path: params.group_by.path } : undefined,
-          maxGroups: params.group_by?.max_groups ?? undefined,
-        },
-      );
+      const chart = await chartSeries(db, workspaceId, {
+        selection: { projectIds: [projectId], isRoot: spec.is_root, runType: spec.run_type },
+        metrics: spec.metrics,
+        startTime: params.start_time,
+        endTime: params.end_time,
+        bucket: stride > 0 ? stride : undefined,
+        groupBy: params.group_by ? { attribute: params.group_by.attribute, path: params.group_by.path } : undefined,
+        maxGroups: params.group_by?.max_groups ?? undefined,
+      });
       const seriesIds = [...new Set(chart.series.map((s) => s.metric))];
       return {
         id: spec.id,

@@ -84,10 +84,12 @@ withTestDatabases("charts", (open) => {
       db,
       ws,
       project,
-      chartQueryFromWire(chartRequest.parse({
-        ...range,
-        metrics: ["run_count", "error_rate", "latency_p50", "total_tokens", "total_cost", "first_token_p50", "feedback"],
-      })),
+      chartQueryFromWire(
+        chartRequest.parse({
+          ...range,
+          metrics: ["run_count", "error_rate", "latency_p50", "total_tokens", "total_cost", "first_token_p50", "feedback"],
+        }),
+      ),
     );
     assert.deepEqual(chart.buckets, ["2026-04-01T00:00:00.000000Z", "2026-04-01T01:00:00.000000Z", "2026-04-01T02:00:00.000000Z"]);
     assert.equal(chart.bucket_seconds, 3600);
@@ -110,12 +112,14 @@ withTestDatabases("charts", (open) => {
     const byModel = await chartSeries(
       db,
       ws,
-      chartQueryFromWire(chartRequest.parse({
-        ...range,
-        metrics: ["run_count", "total_cost"],
-        group_by: { attribute: "model" },
-        filter: 'eq(run_type, "llm")',
-      })),
+      chartQueryFromWire(
+        chartRequest.parse({
+          ...range,
+          metrics: ["run_count", "total_cost"],
+          group_by: { attribute: "model" },
+          filter: 'eq(run_type, "llm")',
+        }),
+      ),
     );
     const runCount = byModel.series.filter((s) => s.metric === "run_count");
     assert.deepEqual(
@@ -141,13 +145,15 @@ withTestDatabases("charts", (open) => {
     const byEnv = await chartSeries(
       db,
       ws,
-      chartQueryFromWire(chartRequest.parse({
-        ...range,
-        metrics: ["run_count"],
-        session: [project],
-        group_by: { attribute: "metadata", path: "env" },
-        max_groups: 1,
-      })),
+      chartQueryFromWire(
+        chartRequest.parse({
+          ...range,
+          metrics: ["run_count"],
+          session: [project],
+          group_by: { attribute: "metadata", path: "env" },
+          max_groups: 1,
+        }),
+      ),
     );
     assert.deepEqual(
       byEnv.series.map((s) => [s.group, s.values]),

@@ -5,7 +5,15 @@ import type { ChartSet as ChartSetRow, Prisma } from "../db/generated/client";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { compileFilter } from "../runs/filter/index";
-import { chartInSet, chartQueryFromWire, chartSection, type ChartSection, type ChartSetCreate, type ChartSetRender, type ChartSetUpdate } from "./schema";
+import {
+  chartInSet,
+  chartQueryFromWire,
+  chartSection,
+  type ChartSection,
+  type ChartSetCreate,
+  type ChartSetRender,
+  type ChartSetUpdate,
+} from "./schema";
 import { chartSeries, wireChart } from "./series";
 import { isUuid } from "../core/uuid";
 import { readSession } from "../sessions/service";

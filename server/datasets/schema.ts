@@ -60,7 +60,15 @@ export interface DatasetFilter {
 
 /** GET /datasets' query parameters as a filter. */
 export function datasetFilterFromWire(q: WireDatasetListQuery): DatasetFilter {
-  return { ids: q.id, name: q.name, nameContains: q.name_contains, dataTypes: q.data_type, metadata: q.metadata, offset: q.offset, limit: q.limit };
+  return {
+    ids: q.id,
+    name: q.name,
+    nameContains: q.name_contains,
+    dataTypes: q.data_type,
+    metadata: q.metadata,
+    offset: q.offset,
+    limit: q.limit,
+  };
 }
 
 /** A split is one name or several (stored as an array in metadata.dataset_split). */

@@ -69,7 +69,8 @@ withTestDatabases("datasets", (open) => {
     await assert.rejects(createDataset(db, ws, { name: "qa" }), status(409));
     await createDataset(db, other, { name: "qa" });
     await createDataset(db, ws, { name: "chat-logs", data_type: "chat" });
-    const names = async (q: Record<string, unknown>) => (await listDatasets(db, ws, datasetFilterFromWire(datasetListQuery.parse(q)))).map((d) => d.name).sort();
+    const names = async (q: Record<string, unknown>) =>
+      (await listDatasets(db, ws, datasetFilterFromWire(datasetListQuery.parse(q)))).map((d) => d.name).sort();
     assert.deepEqual(await names({}), ["chat-logs", "qa"]);
     assert.deepEqual(await names({ name: "qa" }), ["qa"]);
     assert.deepEqual(await names({ name_contains: "LOG" }), ["chat-logs"]);

@@ -75,7 +75,10 @@ withTestDatabases("prompts", (open) => {
     assert.equal(repo.num_commits, 0);
     assert.equal(repo.last_commit_hash, null);
     assert.deepEqual((await getRepo(db, me, "acme-prompts", "greeter")).repo, repo);
-    await assert.rejects(createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "greeter" }))), rejectsWith(409, /already exists/));
+    await assert.rejects(
+      createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "greeter" }))),
+      rejectsWith(409, /already exists/),
+    );
     assert.throws(() => newRepoFromWire(repoCreate.parse({ repo_handle: "bad/name" })));
     await assert.rejects(getRepo(db, me, "-", "nope"), rejectsWith(404, /Prompt -\/nope not found/));
     await assert.rejects(getRepo(db, me, "no-such-owner", "greeter"), rejectsWith(404));
@@ -100,7 +103,10 @@ withTestDatabases("prompts", (open) => {
     const third = (await push(me, "qa", "v3", (second.commit_hash as string).slice(0, 8))).commit;
     // key order does not make a manifest different
     const reordered = { kwargs: manifest("v3").kwargs, id: manifest("v3").id, type: "constructor", lc: 1 };
-    await assert.rejects(createCommit(db, me, "-", "qa", newCommitFromWire(commitCreate.parse({ manifest: reordered }))), rejectsWith(409, /identical/));
+    await assert.rejects(
+      createCommit(db, me, "-", "qa", newCommitFromWire(commitCreate.parse({ manifest: reordered }))),
+      rejectsWith(409, /identical/),
+    );
 
     const latest = await pullCommit(db, me, "-", "qa", "latest");
     assert.equal(latest.commit_hash, third.commit_hash);

@@ -3,7 +3,14 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { deleteExamples, listExamples } from "@/server/datasets/examples";
 import { createExampleJson } from "@/server/datasets/json-api";
-import { exampleCreate, exampleDeleteQuery, exampleFilterFromWire, exampleListQuery, wireExample, wireExamplesDeleted } from "@/server/datasets/schema";
+import {
+  exampleCreate,
+  exampleDeleteQuery,
+  exampleFilterFromWire,
+  exampleListQuery,
+  wireExample,
+  wireExamplesDeleted,
+} from "@/server/datasets/schema";
 
 export const GET = route({
   access: "read",

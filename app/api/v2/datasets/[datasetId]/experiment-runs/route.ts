@@ -1,5 +1,10 @@
 import { idParams } from "@/server/core/uuid";
-import { experimentRunsFromWire, experimentRunsQuery, queryExperimentRuns, wireExampleWithRuns } from "@/server/experiments/experiment-runs";
+import {
+  experimentRunsFromWire,
+  experimentRunsQuery,
+  queryExperimentRuns,
+  wireExampleWithRuns,
+} from "@/server/experiments/experiment-runs";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { cursorPage } from "@/server/core/offset-cursor";
