@@ -24,7 +24,7 @@ export const evaluatorsRouter = router({
   /** What each evaluator's model calls cost over the last 7 days, and how many runs it judged. */
   spend: workspaceProcedure
     .output(answers(wireEvaluatorSpend))
-    .query(({ ctx }) => evaluatorSpend(ctx.sql, ctx.workspaceId, { period_start: new Date(Date.now() - WEEK_MS), group_by: "evaluator" })),
+    .query(({ ctx }) => evaluatorSpend(ctx.sql, ctx.workspaceId, { periodStart: new Date(Date.now() - WEEK_MS), groupBy: "evaluator" })),
 
   /** The workspace's spend limits (evaluators, playground, per evaluator), each with its current window's spend. */
   limits: workspaceProcedure.output(answers(z.array(wireSpendLimit))).query(({ ctx }) => listSpendLimits(ctx.sql, ctx.workspaceId)),
@@ -46,7 +46,7 @@ export const evaluatorsRouter = router({
   rules: workspaceProcedure
     .input(evaluatorRef)
     .output(answers(z.array(wireRule)))
-    .query(({ ctx, input }) => listRules(ctx.sql, ctx.workspaceId, { evaluator_id: input.evaluatorId, offset: 0, limit: 1000 })),
+    .query(({ ctx, input }) => listRules(ctx.sql, ctx.workspaceId, { evaluatorId: input.evaluatorId, offset: 0, limit: 1000 })),
 
   /** Attaches the evaluator to a project (its new runs) or a dataset (its new experiments) by a rule. */
   attach: workspaceWriteProcedure
