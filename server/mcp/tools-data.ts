@@ -11,7 +11,8 @@ import { callerOf } from "../prompts/access";
 import { createCommit, pullCommit } from "../prompts/commits";
 import { createRepo } from "../prompts/repos";
 import { existingRuns } from "../runs/lookup";
-import { repoHandle } from "../prompts/schema";
+import { repoHandle, type NewCommit } from "../prompts/schema";
+import type { SessionFilter } from "../sessions/schema";
 import { listSessions } from "../sessions/service";
 import { Budget, FIELD_CHARS, jsonResult } from "./clip";
 import { requireWrite } from "./context";
@@ -73,7 +74,7 @@ export const dataTools: ToolSet = {
     input: { dataset_id: datasetId, limit: z.number().int().min(1).max(100).optional().describe("How many (default 20).") },
     run: async (ctx, { dataset_id, limit }) => {
       await readDataset(ctx.sql, ctx.workspaceId, dataset_id);
-      const query = { referenceDatasetIds: [dataset_id], includeStats: true, limit: limit ?? 20 };
+      const query: SessionFilter = { referenceDatasetIds: [dataset_id], includeStats: true, limit: limit ?? 20 };
       return jsonResult({ experiments: await listSessions(ctx.sql, ctx.workspaceId, query) });
     },
   }),
@@ -144,7 +145,7 @@ export const dataTools: ToolSet = {
     run: async (ctx, { name, messages, manifest, description }) => {
       requireWrite(ctx);
       if (!messages === !manifest) throw badRequest("Give either `messages` or `manifest`.");
-      const commit = { manifest: manifest ?? chatPromptManifest(messages!).manifest, description };
+      const commit: NewCommit = { manifest: manifest ?? chatPromptManifest(messages!).manifest, description };
       const push = () => createCommit(ctx.sql, callerOf(ctx), "-", name, commit);
       try {
         return jsonResult(await push());

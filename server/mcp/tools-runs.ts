@@ -2,6 +2,7 @@ import { z } from "zod";
 import { notFound } from "../core/errors";
 import { queryRuns } from "../runs/query";
 import { threadTurns } from "../runs/thread-turns";
+import type { SessionFilter } from "../sessions/schema";
 import { listSessions } from "../sessions/service";
 import { runSqlQuery, sqlQueryBody } from "../sql/query";
 import { Budget, FIELD_CHARS, clip, jsonResult } from "./clip";
@@ -35,7 +36,7 @@ export const runTools: ToolSet = {
       limit: z.number().int().min(1).max(100).optional().describe("How many projects (default 20), most recently active first."),
     },
     run: async (ctx, { name_contains, limit }) => {
-      const query = { nameContains: name_contains, includeStats: true, limit: limit ?? 20, referenceFree: true };
+      const query: SessionFilter = { nameContains: name_contains, includeStats: true, limit: limit ?? 20, referenceFree: true };
       return jsonResult({ projects: await listSessions(ctx.sql, ctx.workspaceId, query) });
     },
   }),
