@@ -11,14 +11,13 @@ import { openDatabase, type Database } from "../server/db/client";
 import { migrate } from "../server/db/migrate";
 import { sql, type SqlFragment } from "../server/db/sql";
 import { chartSeries } from "../server/charts/series";
-import { chartRequest } from "../server/charts/schema";
+import { chartQueryFromWire, chartRequest } from "../server/charts/schema";
 import { queryTraces, traceQuery } from "../server/runs/traces-v2";
 import { queryRuns } from "../server/runs/query";
 import { runQueryBody, runQueryFromWire, runSelection, selectionFromWire } from "../server/runs/schema";
 import { runStats, runStatsScan } from "../server/runs/stats";
 import { scanChartRows } from "../server/charts/series";
 import { listSessions } from "../server/sessions/service";
-import { sessionListQuery } from "../server/sessions/schema";
 import { searchText } from "../server/runs/filter/index";
 import { scratchDatabase } from "../e2e/harness/server";
 import { RARE_TAG, SEARCH_TERM, seedRuns } from "./query-seed";
@@ -158,14 +157,16 @@ async function main() {
           chartSeries(
             q,
             ws,
-            chartRequest.parse({
-              session: [project(i)],
-              metrics: ["total_cost"],
-              group_by: { attribute: "model" },
-              start_time: start,
-              end_time: end,
-              bucket: "1d",
-            }),
+            chartQueryFromWire(
+              chartRequest.parse({
+                session: [project(i)],
+                metrics: ["total_cost"],
+                group_by: { attribute: "model" },
+                start_time: start,
+                end_time: end,
+                bucket: "1d",
+              }),
+            ),
           ),
         baseline: (i) =>
           q.query(sql`
@@ -228,14 +229,16 @@ async function analytics(db: Database, ws: string): Promise<void> {
   console.log(`The project's rollups: ${size.buckets.toLocaleString()} bucket rows, ${size.sketches.toLocaleString()} sketch rows`);
 
   const end = Date.now();
-  const chart = chartRequest.parse({
-    session: [big],
-    metrics: ["total_cost"],
-    group_by: { attribute: "model" },
-    start_time: end - 30 * 86_400_000,
-    end_time: end,
-    bucket: "1d",
-  });
+  const chart = chartQueryFromWire(
+    chartRequest.parse({
+      session: [big],
+      metrics: ["total_cost"],
+      group_by: { attribute: "model" },
+      start_time: end - 30 * 86_400_000,
+      end_time: end,
+      bucket: "1d",
+    }),
+  );
   const window = { startMs: end - 30 * 86_400_000, endMs: end, seconds: 86_400 };
   const projects = (await q.query<{ id: string }>(sql`SELECT id FROM projects WHERE workspace_id = ${ws}`)).map((p) => p.id);
   const cases: Case[] = [
@@ -260,7 +263,7 @@ async function analytics(db: Database, ws: string): Promise<void> {
     {
       name: `projects list with stats (${projects.length})`,
       target: 300,
-      service: () => listSessions(q, ws, sessionListQuery.parse({ include_stats: "true" })),
+      service: () => listSessions(q, ws, { includeStats: true }),
       baseline: () =>
         Promise.all(
           [true, undefined].map((is_root) =>

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     for (const query of QUERIES) {
       const sandboxed = query.body.replace(" AND {scope}", "");
       const direct = query.body.replace("{scope}", `workspace_id = '${ws}' AND project_id = '${project}'`);
-      const service = await timed(REPS, () => runSqlQuery(db.sql, ws, { project_ids: [project], query: sandboxed }));
+      const service = await timed(REPS, () => runSqlQuery(db.sql, ws, { projectIds: [project], query: sandboxed }));
       const baseline = await timed(REPS, () => db.sql.text(direct));
       const p95 = percentile(service, 0.95);
       console.log(

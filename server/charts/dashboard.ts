@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Sql } from "../db/client";
+import { badRequest } from "../core/errors";
 import { chartSeries, projectOrNotFound } from "./series";
-import { chartRequest, type Metric } from "./schema";
+import type { Metric } from "./schema";
 
 /** POST /api/v1/sessions/{id}/dashboard (the client's `sessions.dashboard`): the range, stride and grouping of every chart. */
 export const dashboardParams = z.looseObject({
@@ -136,23 +137,21 @@ export async function projectDashboard(
 ): Promise<z.infer<typeof wireDashboard>> {
   await projectOrNotFound(db, workspaceId, projectId);
   const stride = params.stride ? strideSeconds(params.stride) : 0;
+  // The checks a chart request's schema makes, for the parameters this endpoint passes on.
+  if (params.group_by?.attribute === "metadata" && !params.group_by.path)
+    throw badRequest("Invalid request: group_by.path: grouping by metadata needs the key in path");
+  if (stride > 0 && !Number.isInteger(stride)) throw badRequest("Invalid request: bucket: the stride must be a whole number of seconds");
   const charts = await Promise.all(
     PREBUILT.map(async (spec, index) => {
-      const chart = await chartSeries(
-        db,
-        workspaceId,
-        chartRequest.parse({
-          session: projectId,
-          metrics: spec.metrics,
-          is_root: spec.is_root,
-          run_type: spec.run_type,
-          start_time: params.start_time,
-          end_time: params.end_time,
-          bucket: stride > 0 ? stride : undefined,
-          group_by: params.group_by ? { attribute: params.group_by.attribute, path: params.group_by.path } : undefined,
-          max_groups: params.group_by?.max_groups ?? undefined,
-        }),
-      );
+      const chart = await chartSeries(db, workspaceId, {
+        selection: { projectIds: [projectId], isRoot: spec.is_root, runType: spec.run_type },
+        metrics: spec.metrics,
+        startTime: params.start_time,
+        endTime: params.end_time,
+        bucket: stride > 0 ? stride : undefined,
+        groupBy: params.group_by ? { attribute: params.group_by.attribute, path: params.group_by.path } : undefined,
+        maxGroups: params.group_by?.max_groups ?? undefined,
+      });
       const seriesIds = [...new Set(chart.series.map((s) => s.metric))];
       return {
         id: spec.id,

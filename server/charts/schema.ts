@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { uuid } from "../core/uuid";
 import { runSelection } from "../runs/schema";
+import type { Instant, RunSelection } from "../runs/selection";
 
 export const METRICS = [
   "run_count",
@@ -57,6 +58,42 @@ export const chartRequest = chartSpec.extend({
   end_time: z.union([z.string(), z.number()]).nullish(),
 });
 export type ChartRequest = z.infer<typeof chartRequest>;
+type ChartSpec = z.infer<typeof chartSpec>;
+
+/** What a chart shows, in the domain's words: metrics of the selected runs, bucketed over a time range. */
+export interface ChartQuery {
+  selection: RunSelection;
+  metrics: Metric[];
+  /** One series per group (the busiest `maxGroups`, 10 when absent). */
+  groupBy?: GroupBy | null;
+  maxGroups?: number;
+  /** Seconds or a duration such as "1h"; chosen from the range when absent. */
+  bucket?: number | string | null;
+  /** The range; the last 7 days up to now when absent. */
+  startTime?: Instant | null;
+  endTime?: Instant | null;
+}
+
+/** A chart spec (POST .../charts' body, or a chart saved in a set) as a chart query. */
+export function chartQueryFromWire(spec: ChartSpec & Partial<Pick<ChartRequest, "start_time" | "end_time">>): ChartQuery {
+  const session = spec.session == null ? undefined : Array.isArray(spec.session) ? spec.session : [spec.session];
+  return {
+    selection: {
+      projectIds: session,
+      filter: spec.filter ?? undefined,
+      traceFilter: spec.trace_filter ?? undefined,
+      treeFilter: spec.tree_filter ?? undefined,
+      runType: spec.run_type ?? undefined,
+      isRoot: spec.is_root ?? undefined,
+    },
+    metrics: spec.metrics,
+    groupBy: spec.group_by,
+    maxGroups: spec.max_groups,
+    bucket: spec.bucket,
+    startTime: spec.start_time,
+    endTime: spec.end_time,
+  };
+}
 
 export { runSelection };
 

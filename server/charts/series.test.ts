@@ -8,7 +8,7 @@ import { FilterSyntaxError } from "../runs/filter/index";
 import { seedFeedback, seedProject, seedRun } from "../runs/test-seed";
 import { nearAll } from "../runs/rollups/test-near";
 import { bucketSeconds, bucketStarts } from "./buckets";
-import { chartRequest, chartSetCreate, chartSetUpdate } from "./schema";
+import { chartQueryFromWire, chartRequest, chartSetCreate, chartSetUpdate } from "./schema";
 import { chartSeries, projectChartSeries } from "./series";
 import { createChartSet, deleteChartSet, listChartSets, readChartSet, renderChartSet, updateChartSet } from "./sets";
 
@@ -84,10 +84,12 @@ withTestDatabases("charts", (open) => {
       db,
       ws,
       project,
-      chartRequest.parse({
-        ...range,
-        metrics: ["run_count", "error_rate", "latency_p50", "total_tokens", "total_cost", "first_token_p50", "feedback"],
-      }),
+      chartQueryFromWire(
+        chartRequest.parse({
+          ...range,
+          metrics: ["run_count", "error_rate", "latency_p50", "total_tokens", "total_cost", "first_token_p50", "feedback"],
+        }),
+      ),
     );
     assert.deepEqual(chart.buckets, ["2026-04-01T00:00:00.000000Z", "2026-04-01T01:00:00.000000Z", "2026-04-01T02:00:00.000000Z"]);
     assert.equal(chart.bucket_seconds, 3600);
@@ -102,7 +104,7 @@ withTestDatabases("charts", (open) => {
   });
 
   test("the workspace chart covers every project but no other workspace", async () => {
-    const chart = await chartSeries(db, ws, chartRequest.parse({ ...range, metrics: ["run_count"] }));
+    const chart = await chartSeries(db, ws, chartQueryFromWire(chartRequest.parse({ ...range, metrics: ["run_count"] })));
     assert.deepEqual(chart.series[0].values, [2, 1, 1]);
   });
 
@@ -110,12 +112,14 @@ withTestDatabases("charts", (open) => {
     const byModel = await chartSeries(
       db,
       ws,
-      chartRequest.parse({
-        ...range,
-        metrics: ["run_count", "total_cost"],
-        group_by: { attribute: "model" },
-        filter: 'eq(run_type, "llm")',
-      }),
+      chartQueryFromWire(
+        chartRequest.parse({
+          ...range,
+          metrics: ["run_count", "total_cost"],
+          group_by: { attribute: "model" },
+          filter: 'eq(run_type, "llm")',
+        }),
+      ),
     );
     const runCount = byModel.series.filter((s) => s.metric === "run_count");
     assert.deepEqual(
@@ -128,7 +132,7 @@ withTestDatabases("charts", (open) => {
     const byTag = await chartSeries(
       db,
       ws,
-      chartRequest.parse({ ...range, metrics: ["run_count"], session: project, group_by: { attribute: "tag" } }),
+      chartQueryFromWire(chartRequest.parse({ ...range, metrics: ["run_count"], session: project, group_by: { attribute: "tag" } })),
     );
     assert.deepEqual(
       byTag.series.map((s) => [s.group, s.values]),
@@ -141,13 +145,15 @@ withTestDatabases("charts", (open) => {
     const byEnv = await chartSeries(
       db,
       ws,
-      chartRequest.parse({
-        ...range,
-        metrics: ["run_count"],
-        session: [project],
-        group_by: { attribute: "metadata", path: "env" },
-        max_groups: 1,
-      }),
+      chartQueryFromWire(
+        chartRequest.parse({
+          ...range,
+          metrics: ["run_count"],
+          session: [project],
+          group_by: { attribute: "metadata", path: "env" },
+          max_groups: 1,
+        }),
+      ),
     );
     assert.deepEqual(
       byEnv.series.map((s) => [s.group, s.values]),
@@ -157,10 +163,10 @@ withTestDatabases("charts", (open) => {
 
   test("bad requests: a foreign project, a malformed filter, a metadata group without a key", async () => {
     await assert.rejects(
-      projectChartSeries(db, randomUUID(), project, chartRequest.parse(range)),
+      projectChartSeries(db, randomUUID(), project, chartQueryFromWire(chartRequest.parse(range))),
       (e) => e instanceof AppError && e.status === 404,
     );
-    await assert.rejects(chartSeries(db, ws, chartRequest.parse({ ...range, filter: "eq(name" })), FilterSyntaxError);
+    await assert.rejects(chartSeries(db, ws, chartQueryFromWire(chartRequest.parse({ ...range, filter: "eq(name" }))), FilterSyntaxError);
     assert.equal(chartRequest.safeParse({ group_by: { attribute: "metadata" } }).success, false);
   });
 

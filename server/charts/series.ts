@@ -5,7 +5,7 @@ import { badRequest, notFound } from "../core/errors";
 import { formatMicros, parseInstant } from "../core/time";
 import { runConditions } from "../runs/conditions";
 import { bucketSeconds, bucketStarts } from "./buckets";
-import { GROUP_ATTRIBUTES, type ChartRequest, type GroupBy, type Metric } from "./schema";
+import { GROUP_ATTRIBUTES, type ChartQuery, type GroupBy, type Metric } from "./schema";
 import type { RunSelection } from "../runs/selection";
 import { rollupChartRows, type ChartRow, type ChartRows, type ChartWindow } from "./rollup-rows";
 
@@ -92,37 +92,29 @@ function instant(value: string | number | null | undefined, fallback: number, fi
 }
 
 /**
- * Time-bucketed series of run metrics for the workspace or the projects in `request.session`,
- * optionally one series per group (the busiest `max_groups` groups by run count).
+ * Time-bucketed series of run metrics for the selected runs of the workspace, optionally one
+ * series per group (the busiest `maxGroups` groups by run count).
  */
-export async function chartSeries(db: Sql, workspaceId: string, request: ChartRequest): Promise<Chart> {
-  const endMs = instant(request.end_time, Date.now(), "end_time");
-  const startMs = instant(request.start_time, endMs - DEFAULT_RANGE_MS, "start_time");
+export async function chartSeries(db: Sql, workspaceId: string, request: ChartQuery): Promise<Chart> {
+  const endMs = instant(request.endTime, Date.now(), "end_time");
+  const startMs = instant(request.startTime, endMs - DEFAULT_RANGE_MS, "start_time");
   if (startMs >= endMs) throw badRequest("start_time must be before end_time.");
   const seconds = bucketSeconds((endMs - startMs) / 1000, request.bucket);
   const starts = bucketStarts(startMs, endMs, seconds);
-  const session = request.session == null ? undefined : Array.isArray(request.session) ? request.session : [request.session];
-  const selection: RunSelection = {
-    projectIds: session,
-    filter: request.filter ?? undefined,
-    traceFilter: request.trace_filter ?? undefined,
-    treeFilter: request.tree_filter ?? undefined,
-    runType: request.run_type ?? undefined,
-    isRoot: request.is_root ?? undefined,
-  };
+  const { selection } = request;
   const window = { startMs, endMs, seconds };
   const { rows, feedback: feedbackRows } =
-    (await rollupChartRows(db, workspaceId, selection, request.metrics, request.group_by, window)) ??
+    (await rollupChartRows(db, workspaceId, selection, request.metrics, request.groupBy, window)) ??
     (await scanChartRows(db, workspaceId, selection, request, window));
   const runMetrics = request.metrics.filter((m): m is Exclude<Metric, "feedback"> => m !== "feedback");
 
   let groups: string[] | null = null;
-  if (request.group_by) {
+  if (request.groupBy) {
     const totals = new Map<string, number>();
     for (const row of rows) totals.set(row.label!, (totals.get(row.label!) ?? 0) + row.runs);
     groups = [...totals]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, request.max_groups)
+      .slice(0, request.maxGroups ?? 10)
       .map(([g]) => g);
   }
   const shown = groups ? new Set<string | null>(groups) : null;
@@ -153,7 +145,7 @@ export async function chartSeries(db: Sql, workspaceId: string, request: ChartRe
     end_time: formatMicros(BigInt(endMs) * 1000n),
     bucket_seconds: seconds,
     buckets: starts.map((t) => formatMicros(BigInt(t) * 1000n)),
-    group_by: request.group_by ?? null,
+    group_by: request.groupBy ?? null,
     series: [...series.values()].sort((a, b) => {
       const [ma, ga] = order(a);
       const [mb, gb] = order(b);
@@ -167,12 +159,12 @@ export async function scanChartRows(
   db: Sql,
   workspaceId: string,
   selection: RunSelection,
-  request: Pick<ChartRequest, "metrics" | "group_by">,
+  request: Pick<ChartQuery, "metrics" | "groupBy">,
   { startMs, endMs, seconds }: ChartWindow,
 ): Promise<ChartRows> {
   const where = sql`${runConditions(workspaceId, selection, "r")}
     AND r.start_time >= ${formatMicros(BigInt(startMs) * 1000n)}::timestamptz AND r.start_time < ${formatMicros(BigInt(endMs) * 1000n)}::timestamptz`;
-  const { from, label } = grouping(request.group_by);
+  const { from, label } = grouping(request.groupBy);
   const bucketExpr = sql`(floor(EXTRACT(EPOCH FROM r.start_time) / ${seconds}) * ${seconds})::float8`;
   const runMetrics = request.metrics.filter((m): m is Exclude<Metric, "feedback"> => m !== "feedback");
   // One pass over the runs: every group's buckets come back with their run count, and the busiest
@@ -193,9 +185,9 @@ export async function scanChartRows(
 }
 
 /** POST /sessions/{id}/charts: the chart scoped to one project of the workspace (404 if it is not there). */
-export async function projectChartSeries(db: Sql, workspaceId: string, projectId: string, request: ChartRequest): Promise<Chart> {
+export async function projectChartSeries(db: Sql, workspaceId: string, projectId: string, request: ChartQuery): Promise<Chart> {
   await projectOrNotFound(db, workspaceId, projectId);
-  return chartSeries(db, workspaceId, { ...request, session: [projectId] });
+  return chartSeries(db, workspaceId, { ...request, selection: { ...request.selection, projectIds: [projectId] } });
 }
 
 /** A project of the workspace, or a 404. */

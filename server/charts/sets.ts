@@ -5,7 +5,15 @@ import type { ChartSet as ChartSetRow, Prisma } from "../db/generated/client";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { compileFilter } from "../runs/filter/index";
-import { chartInSet, chartSection, type ChartSection, type ChartSetCreate, type ChartSetRender, type ChartSetUpdate } from "./schema";
+import {
+  chartInSet,
+  chartQueryFromWire,
+  chartSection,
+  type ChartSection,
+  type ChartSetCreate,
+  type ChartSetRender,
+  type ChartSetUpdate,
+} from "./schema";
 import { chartSeries, wireChart } from "./series";
 import { isUuid } from "../core/uuid";
 import { readSession } from "../sessions/service";
@@ -125,13 +133,17 @@ export async function renderChartSet(
       charts: await Promise.all(
         section.charts.map(async (chart) => ({
           ...chart,
-          data: await chartSeries(db, workspaceId, {
-            ...chart,
-            session: set.project_id ? [set.project_id] : chart.session,
-            start_time: range.start_time,
-            end_time: range.end_time,
-            bucket: range.bucket ?? chart.bucket,
-          }),
+          data: await chartSeries(
+            db,
+            workspaceId,
+            chartQueryFromWire({
+              ...chart,
+              session: set.project_id ? [set.project_id] : chart.session,
+              start_time: range.start_time,
+              end_time: range.end_time,
+              bucket: range.bucket ?? chart.bucket,
+            }),
+          ),
         })),
       ),
     })),

@@ -7,7 +7,7 @@ import { badRequest, conflict, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
 import { checkExample } from "./example-schemas";
 import { compileExampleFilter } from "./filter";
-import type { ExampleListQuery, WireExample, WriteResult } from "./schema";
+import type { ExampleFilter, WireExample, WriteResult } from "./schema";
 import { findDataset, isUuid } from "./service";
 import { resolveAsOf, versionTime, visibleAt } from "./versions";
 import { fromStorage, storableJson } from "../db/storable";
@@ -202,19 +202,19 @@ export async function deleteExamples(
 }
 
 /** GET /examples: by dataset and/or ids, as of a version, narrowed by splits, metadata and a filter. */
-export async function listExamples(db: Sql, workspaceId: string, q: ExampleListQuery): Promise<WireExample[]> {
-  if (!q.dataset && !q.id) throw badRequest("Name a dataset (dataset=<id>) or examples (id=<id>, repeatable).");
-  if (q.dataset) await findDataset(db, workspaceId, q.dataset);
-  const asOf = await resolveAsOf(db, workspaceId, q.dataset ?? null, q.as_of);
+export async function listExamples(db: Sql, workspaceId: string, q: ExampleFilter): Promise<WireExample[]> {
+  if (!q.datasetId && !q.ids) throw badRequest("Name a dataset (dataset=<id>) or examples (id=<id>, repeatable).");
+  if (q.datasetId) await findDataset(db, workspaceId, q.datasetId);
+  const asOf = await resolveAsOf(db, workspaceId, q.datasetId ?? null, q.asOf);
   const where: SqlFragment[] = [sql`workspace_id = ${workspaceId}`, visibleAt(asOf)];
-  if (q.dataset) where.push(sql`dataset_id = ${q.dataset}`);
-  if (q.id) where.push(sql`example_id = ANY(${q.id}::uuid[])`);
+  if (q.datasetId) where.push(sql`dataset_id = ${q.datasetId}`);
+  if (q.ids) where.push(sql`example_id = ANY(${q.ids}::uuid[])`);
   if (q.splits) where.push(sql`coalesce(metadata -> 'dataset_split', '[]'::jsonb) ?| ${q.splits}::text[]`);
   if (q.metadata) where.push(sql`coalesce(metadata, '{}'::jsonb) @> ${JSON.stringify(q.metadata)}::jsonb`);
   if (q.filter) where.push(compileExampleFilter(q.filter));
   const rows = await db.query<VersionRow>(sql`
     SELECT * FROM example_versions WHERE ${join(where, " AND ")}
-    ORDER BY created_at, position, example_id LIMIT ${q.limit} OFFSET ${q.offset}`);
+    ORDER BY created_at, position, example_id LIMIT ${q.limit ?? 100} OFFSET ${q.offset ?? 0}`);
   return Promise.all(rows.map(exampleWire));
 }
 

@@ -43,7 +43,33 @@ export const datasetListQuery = z.looseObject({
   offset,
   limit,
 });
-export type DatasetListQuery = z.infer<typeof datasetListQuery>;
+export type WireDatasetListQuery = z.infer<typeof datasetListQuery>;
+
+/** Which datasets of the workspace, in the domain's words: every field narrows, absent fields do not. */
+export interface DatasetFilter {
+  ids?: string[];
+  name?: string;
+  nameContains?: string;
+  dataTypes?: z.infer<typeof dataType>[];
+  /** A JSON object the dataset's metadata must contain. */
+  metadata?: Record<string, unknown>;
+  /** 0 and 100 when absent. */
+  offset?: number;
+  limit?: number;
+}
+
+/** GET /datasets' query parameters as a filter. */
+export function datasetFilterFromWire(q: WireDatasetListQuery): DatasetFilter {
+  return {
+    ids: q.id,
+    name: q.name,
+    nameContains: q.name_contains,
+    dataTypes: q.data_type,
+    metadata: q.metadata,
+    offset: q.offset,
+    limit: q.limit,
+  };
+}
 
 /** A split is one name or several (stored as an array in metadata.dataset_split). */
 export const split = z.union([z.string().min(1), z.array(z.string().min(1))]).nullish();
@@ -87,7 +113,37 @@ export const exampleListQuery = z.looseObject({
   offset,
   limit,
 });
-export type ExampleListQuery = z.infer<typeof exampleListQuery>;
+export type WireExampleListQuery = z.infer<typeof exampleListQuery>;
+
+/** Which examples: of a dataset and/or by id, as of a version, narrowed by splits, metadata and a filter. */
+export interface ExampleFilter {
+  datasetId?: string;
+  ids?: string[];
+  /** A version: a tag, an ISO-8601 time or "latest" (the current versions when absent). */
+  asOf?: string;
+  splits?: string[];
+  /** A JSON object the example's metadata must contain. */
+  metadata?: Record<string, unknown>;
+  /** The examples' filter language. */
+  filter?: string;
+  /** 0 and 100 when absent. */
+  offset?: number;
+  limit?: number;
+}
+
+/** GET /examples' query parameters as a filter. */
+export function exampleFilterFromWire(q: WireExampleListQuery): ExampleFilter {
+  return {
+    datasetId: q.dataset,
+    ids: q.id,
+    asOf: q.as_of,
+    splits: q.splits,
+    metadata: q.metadata,
+    filter: q.filter,
+    offset: q.offset,
+    limit: q.limit,
+  };
+}
 
 export const exampleReadQuery = z.looseObject({ as_of: z.string().min(1).optional() });
 

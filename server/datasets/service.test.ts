@@ -22,7 +22,7 @@ import { updateExamples } from "./example-updates";
 import { createExamples, deleteExamples, listExamples, readExample } from "./examples";
 import { createFromMultipart, updateFromMultipart } from "./multipart";
 import { addRunsToDataset } from "./runs";
-import { datasetListQuery, exampleListQuery } from "./schema";
+import { datasetFilterFromWire, datasetListQuery, exampleFilterFromWire, exampleListQuery } from "./schema";
 import { createDataset, deleteDataset, listDatasets, readDataset, updateDataset } from "./service";
 import { applyMetadataOperations, listSplits, updateSplits } from "./splits";
 import { diffVersions, listVersions, readVersion, setTag } from "./versions";
@@ -44,7 +44,7 @@ async function until<T>(read: () => Promise<T | null>, ms = 20_000): Promise<T> 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-const list = (db: Sql, ws: string, q: Record<string, unknown>) => listExamples(db, ws, exampleListQuery.parse(q));
+const list = (db: Sql, ws: string, q: Record<string, unknown>) => listExamples(db, ws, exampleFilterFromWire(exampleListQuery.parse(q)));
 
 withTestDatabases("datasets", (open) => {
   let db: Sql;
@@ -69,7 +69,8 @@ withTestDatabases("datasets", (open) => {
     await assert.rejects(createDataset(db, ws, { name: "qa" }), status(409));
     await createDataset(db, other, { name: "qa" });
     await createDataset(db, ws, { name: "chat-logs", data_type: "chat" });
-    const names = async (q: Record<string, unknown>) => (await listDatasets(db, ws, datasetListQuery.parse(q))).map((d) => d.name).sort();
+    const names = async (q: Record<string, unknown>) =>
+      (await listDatasets(db, ws, datasetFilterFromWire(datasetListQuery.parse(q)))).map((d) => d.name).sort();
     assert.deepEqual(await names({}), ["chat-logs", "qa"]);
     assert.deepEqual(await names({ name: "qa" }), ["qa"]);
     assert.deepEqual(await names({ name_contains: "LOG" }), ["chat-logs"]);

@@ -4,7 +4,7 @@ import { Prisma, type Dataset } from "../db/generated/client";
 import { sql } from "../db/sql";
 import { conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
-import type { DatasetCreate, DatasetListQuery, DatasetUpdate, WireDataset } from "./schema";
+import type { DatasetCreate, DatasetFilter, DatasetUpdate, WireDataset } from "./schema";
 import { UUID } from "../core/uuid";
 import { likeLiteral } from "../core/like";
 import { experimentsOfDatasets } from "../sessions/service";
@@ -98,12 +98,12 @@ export async function createDataset(db: Sql, workspaceId: string, input: Dataset
 }
 
 /** GET /datasets: an array, newest first. */
-export async function listDatasets(db: Sql, workspaceId: string, q: DatasetListQuery): Promise<WireDataset[]> {
+export async function listDatasets(db: Sql, workspaceId: string, q: DatasetFilter): Promise<WireDataset[]> {
   const where: Prisma.DatasetWhereInput[] = [{ workspaceId }];
-  if (q.id) where.push({ id: { in: q.id } });
+  if (q.ids) where.push({ id: { in: q.ids } });
   if (q.name !== undefined) where.push({ name: q.name });
-  if (q.name_contains) where.push({ name: { contains: likeLiteral(q.name_contains), mode: "insensitive" } });
-  if (q.data_type) where.push({ dataType: { in: q.data_type } });
+  if (q.nameContains) where.push({ name: { contains: likeLiteral(q.nameContains), mode: "insensitive" } });
+  if (q.dataTypes) where.push({ dataType: { in: q.dataTypes } });
   if (q.metadata) {
     // JSON containment (nested values included) has no Prisma filter: the matching ids come first.
     const matching = await db.query<{ id: string }>(sql`
@@ -114,8 +114,8 @@ export async function listDatasets(db: Sql, workspaceId: string, q: DatasetListQ
   const rows = await db.prisma.dataset.findMany({
     where: { AND: where },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-    skip: q.offset,
-    take: q.limit,
+    skip: q.offset ?? 0,
+    take: q.limit ?? 100,
   });
   return wire(db, workspaceId, rows);
 }

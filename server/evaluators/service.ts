@@ -47,15 +47,29 @@ export async function readEvaluator(db: Sql, workspaceId: string, id: string): P
 }
 
 /** GET /api/v1/platform/evaluators: newest first, `{evaluators, total}` as the client's paginator reads it. */
-export async function listEvaluators(db: Sql, workspaceId: string, q: z.infer<typeof evaluatorListQuery>) {
+/** Which evaluators, in the domain's words: of a type, by name, by a feedback key they give; a page of them. */
+export interface EvaluatorFilter {
+  type?: string;
+  nameContains?: string;
+  feedbackKey?: string;
+  offset: number;
+  limit: number;
+}
+
+/** GET /platform/evaluators' query parameters as a filter. */
+export function evaluatorFilterFromWire(q: z.infer<typeof evaluatorListQuery>): EvaluatorFilter {
+  return { type: q.type, nameContains: q.name_contains, feedbackKey: q.feedback_key, offset: q.offset, limit: q.limit };
+}
+
+export async function listEvaluators(db: Sql, workspaceId: string, q: EvaluatorFilter) {
   const where: Prisma.EvaluatorWhereInput = {
     workspaceId,
     ...(q.type ? { type: q.type } : {}),
-    ...(q.name_contains ? { name: { contains: q.name_contains, mode: "insensitive" } } : {}),
+    ...(q.nameContains ? { name: { contains: q.nameContains, mode: "insensitive" } } : {}),
   };
   const rows = (await db.prisma.evaluator.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }] })).map(asEvaluator);
   // The feedback keys live in the output schema (JSON), so that filter is applied here.
-  const matching = q.feedback_key ? rows.filter((e) => e.type === "llm" && feedbackKeysOf(e.outputSchema).includes(q.feedback_key!)) : rows;
+  const matching = q.feedbackKey ? rows.filter((e) => e.type === "llm" && feedbackKeysOf(e.outputSchema).includes(q.feedbackKey!)) : rows;
   return { evaluators: await withRules(db, matching.slice(q.offset, q.offset + q.limit)), total: matching.length };
 }
 
@@ -161,20 +175,25 @@ export const wireBulkDeleted = z.object({
   failed: z.array(z.object({ id: z.string(), error: z.string() })),
 });
 
+/** Evaluators' spend over the 7 days from `periodStart`, grouped by evaluator, rule or resource, or narrowed to one. */
+export interface SpendQuery {
+  periodStart: Date;
+  groupBy?: "evaluator" | "run_rule" | "resource";
+  evaluatorId?: string;
+  projectId?: string;
+  datasetId?: string;
+}
+
 /**
  * GET /api/v1/platform/evaluators/spend: per evaluator (or rule, or project/dataset), what its
  * model calls cost and how many runs it judged, per day over the 7 days from `period_start`, with
  * the 7 days before as `prev_*`.
  */
-export async function evaluatorSpend(
-  db: Sql,
-  workspaceId: string,
-  q: { period_start: Date; group_by?: string; evaluator_id?: string; session_id?: string; dataset_id?: string },
-) {
-  if (!q.group_by && !q.evaluator_id && !q.session_id && !q.dataset_id) {
+export async function evaluatorSpend(db: Sql, workspaceId: string, q: SpendQuery) {
+  if (!q.groupBy && !q.evaluatorId && !q.projectId && !q.datasetId) {
     throw badRequest("Give one of group_by, evaluator_id, session_id or dataset_id.");
   }
-  const start = q.period_start;
+  const start = q.periodStart;
   const end = new Date(start.getTime() + 7 * 86_400_000);
   const prev = new Date(start.getTime() - 7 * 86_400_000);
   const rows = await db.query<{
@@ -193,11 +212,11 @@ export async function evaluatorSpend(
       sum(e.total_cost)::text AS spend, count(*)::int AS runs
     FROM evaluations e JOIN evaluators v ON v.id = e.evaluator_id JOIN run_rules r ON r.id = e.rule_id
     WHERE e.workspace_id = ${workspaceId} AND e.created_at >= ${prev.toISOString()} AND e.created_at < ${end.toISOString()}
-      ${q.evaluator_id ? sql`AND e.evaluator_id = ${q.evaluator_id}` : sql``}
-      ${q.session_id ? sql`AND r.project_id = ${q.session_id}` : sql``}
-      ${q.dataset_id ? sql`AND r.dataset_id = ${q.dataset_id}` : sql``}
+      ${q.evaluatorId ? sql`AND e.evaluator_id = ${q.evaluatorId}` : sql``}
+      ${q.projectId ? sql`AND r.project_id = ${q.projectId}` : sql``}
+      ${q.datasetId ? sql`AND r.dataset_id = ${q.datasetId}` : sql``}
     GROUP BY 1, 2, 3, 4, 5, 6, 7`);
-  const by = q.group_by === "run_rule" ? "rule_id" : q.group_by === "resource" ? "resource" : "evaluator_id";
+  const by = q.groupBy === "run_rule" ? "rule_id" : q.groupBy === "resource" ? "resource" : "evaluator_id";
   const groups = new Map<string, ReturnType<typeof emptyGroup>>();
   function emptyGroup(row: (typeof rows)[number]) {
     return {

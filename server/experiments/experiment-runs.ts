@@ -10,7 +10,7 @@ import { uuid } from "../core/uuid";
 import { examplesInOrder } from "../datasets/ordered";
 import { findDataset } from "../datasets/service";
 import { experimentRuns } from "../runs/experiment-runs";
-import { heavyColumnsFor, runSelects, v2Run, wireRunV2 } from "../runs/v2";
+import { heavyColumnsFor, runSelects, v2Run, wireRunV2, type RunSelectToken } from "../runs/v2";
 import { loadExperiments } from "./list";
 import { selectedRun } from "../runs/serialize";
 
@@ -33,7 +33,37 @@ export const experimentRunsQuery = z.looseObject({
   cursor: z.string().max(100).nullish(),
   page_size: z.number().int().min(1).max(100).default(20),
 });
-export type ExperimentRunsQuery = z.infer<typeof experimentRunsQuery>;
+type WireExperimentRunsQuery = z.infer<typeof experimentRunsQuery>;
+
+/** A page of a dataset's examples with their runs in some experiments, in the domain's words. */
+export interface ExperimentRunsQuery {
+  experimentIds: string[];
+  /** Only these examples. */
+  exampleIds?: string[];
+  /** The run fields each run carries (v2 tokens); none when absent. */
+  selects?: RunSelectToken[];
+  /** Per run field, the values it may hold. */
+  filters?: Record<string, string[]>;
+  /** Examples by a feedback key's average over their runs (one experiment only); the dataset's order when absent. */
+  sortBy?: { key: string; asc: boolean };
+  /** `next_cursor` of the previous page. */
+  cursor?: string;
+  /** 20 when absent. */
+  pageSize?: number;
+}
+
+/** The 0.12 client's body as an experiment-runs query. */
+export function experimentRunsFromWire(q: WireExperimentRunsQuery): ExperimentRunsQuery {
+  return {
+    experimentIds: q.experiment_ids,
+    exampleIds: q.example_ids ?? undefined,
+    selects: q.selects ?? undefined,
+    filters: q.filters ?? undefined,
+    sortBy: q.sort ? { key: q.sort.by.replace(/^feedback\./, ""), asc: q.sort.order?.toLowerCase() === "asc" } : undefined,
+    cursor: q.cursor ?? undefined,
+    pageSize: q.page_size,
+  };
+}
 
 /**
  * The dataset's examples that the experiments ran, each with its runs in those experiments, in the
@@ -83,18 +113,19 @@ export const wireExampleWithRuns = wireExample.extend({ name: z.null(), runs: z.
 /** POST /api/v2/datasets/{id}/experiment-runs: `{items, next_cursor}` pages, runs in the v2 shape. */
 export async function queryExperimentRuns(db: Sql, workspaceId: string, datasetId: string, q: ExperimentRunsQuery) {
   const selects = q.selects ?? [];
+  const pageSize = q.pageSize ?? 20;
   const examples = await examplesWithRuns(db, workspaceId, datasetId, {
-    experimentIds: q.experiment_ids,
-    exampleIds: q.example_ids ?? undefined,
-    filters: q.filters ?? undefined,
+    experimentIds: q.experimentIds,
+    exampleIds: q.exampleIds,
+    filters: q.filters,
     heavy: heavyColumnsFor(selects),
-    sortBy: q.sort ? { key: q.sort.by.replace(/^feedback\./, ""), asc: q.sort.order?.toLowerCase() === "asc" } : undefined,
+    sortBy: q.sortBy,
   });
   const offset = q.cursor ? decodeOffset(q.cursor) : 0;
-  const page = examples.slice(offset, offset + q.page_size);
+  const page = examples.slice(offset, offset + pageSize);
   return {
     items: page.map(({ runs, ...example }) => ({ ...example, name: null, runs: runs.map((run) => v2Run(run, selects)) })),
-    next_cursor: offset + q.page_size < examples.length ? encodeOffset(offset + q.page_size) : null,
+    next_cursor: offset + pageSize < examples.length ? encodeOffset(offset + pageSize) : null,
   };
 }
 
@@ -107,10 +138,19 @@ export const datasetRunsQuery = z.looseObject({
   limit: z.number().int().min(1).max(1000).default(100),
 });
 
-export async function readDatasetRuns(db: Sql, workspaceId: string, datasetId: string, q: z.infer<typeof datasetRunsQuery>) {
+/** The classic read in the domain's words: `preview` leaves the runs' inputs, outputs, extra and events out. */
+interface DatasetRunsQuery {
+  experimentIds: string[];
+  filters?: Record<string, string[]>;
+  preview?: boolean;
+  offset: number;
+  limit: number;
+}
+
+async function readDatasetRuns(db: Sql, workspaceId: string, datasetId: string, q: DatasetRunsQuery) {
   const examples = await examplesWithRuns(db, workspaceId, datasetId, {
-    experimentIds: q.session_ids,
-    filters: q.filters ?? undefined,
+    experimentIds: q.experimentIds,
+    filters: q.filters,
     heavy: q.preview ? new Set() : new Set(["inputs", "outputs", "extra", "events"]),
   });
   return examples.slice(q.offset, q.offset + q.limit);
@@ -130,7 +170,16 @@ export async function postDatasetRuns(
   body: unknown,
 ): Promise<z.infer<typeof wireDatasetRuns>> {
   const copy = addRuns.safeParse(body);
-  if (!copy.success) return readDatasetRuns(db, identity.workspaceId, datasetId, datasetRunsQuery.parse(body));
+  if (!copy.success) {
+    const read = datasetRunsQuery.parse(body);
+    return readDatasetRuns(db, identity.workspaceId, datasetId, {
+      experimentIds: read.session_ids,
+      filters: read.filters ?? undefined,
+      preview: read.preview ?? undefined,
+      offset: read.offset,
+      limit: read.limit,
+    });
+  }
   assertMay(identity.role, "write");
   return addRunsToDataset(db, identity.workspaceId, datasetId, copy.data);
 }

@@ -3,7 +3,6 @@ import { notFound } from "../core/errors";
 import { findDataset } from "../datasets/service";
 import { listSessions } from "../sessions/service";
 import type { ProjectWithStats } from "../sessions/schema";
-import { sessionListQuery } from "../sessions/schema";
 
 /** An experiment: a project that ran over a dataset, with its statistics. */
 export interface Experiment {
@@ -42,21 +41,13 @@ export function summaryOf(s: ProjectWithStats): Experiment {
 /** A dataset's experiments, newest first, with their statistics and feedback averages. */
 export async function listExperiments(db: Sql, workspaceId: string, datasetId: string): Promise<Experiment[]> {
   await findDataset(db, workspaceId, datasetId);
-  const sessions = await listSessions(
-    db,
-    workspaceId,
-    sessionListQuery.parse({ reference_dataset: datasetId, include_stats: "true", limit: 1000 }),
-  );
+  const sessions = await listSessions(db, workspaceId, { referenceDatasetIds: [datasetId], includeStats: true, limit: 1000 });
   return sessions.map(summaryOf);
 }
 
 /** These experiments (projects of the workspace), in the order given; 404 naming those that are not. */
 export async function loadExperiments(db: Sql, workspaceId: string, ids: string[], includeStats = false): Promise<ProjectWithStats[]> {
-  const found = await listSessions(
-    db,
-    workspaceId,
-    sessionListQuery.parse({ id: ids, include_stats: includeStats ? "true" : undefined, limit: ids.length }),
-  );
+  const found = await listSessions(db, workspaceId, { ids, includeStats, limit: ids.length });
   const missing = ids.filter((id) => !found.some((s) => s.id === id));
   if (missing.length) throw notFound(`Experiment ${missing.join(", ")} not found.`);
   return ids.map((id) => found.find((s) => s.id === id)!);

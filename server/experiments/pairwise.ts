@@ -8,7 +8,6 @@ import { insertFeedback } from "../feedback/store";
 import { comparativeFeedback } from "../feedback/comparative";
 import { experimentRuns } from "../runs/experiment-runs";
 import { listSessions } from "../sessions/service";
-import { sessionListQuery } from "../sessions/schema";
 import { comparativeWire, createComparativeExperiment, wireComparative } from "./comparative";
 
 /** The key a reviewer's pick is stored under, as LangSmith's pairwise annotation does. */
@@ -44,7 +43,7 @@ async function loadComparative(db: Sql, workspaceId: string, id: string) {
  */
 async function summarize(db: Sql, workspaceId: string, row: Awaited<ReturnType<typeof loadComparative>>): Promise<PairwiseSummary> {
   const [sessions, runs, feedback] = await Promise.all([
-    listSessions(db, workspaceId, sessionListQuery.parse({ id: row.experimentIds, limit: row.experimentIds.length })),
+    listSessions(db, workspaceId, { ids: row.experimentIds, limit: row.experimentIds.length }),
     experimentRuns(db, workspaceId, { projectIds: row.experimentIds, select: new Set(["reference_example_id"]) }),
     comparativeFeedback(db, workspaceId, row.id),
   ]);

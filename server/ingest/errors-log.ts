@@ -36,6 +36,7 @@ export async function recordRefusals(db: Sql, workspaceId: string, refusals: Ref
     .catch((error) => console.warn(`Could not record ${rows.length} refused runs: ${(error as Error).message}`));
 }
 
+/** GET /runs/ingest-errors' query parameters (`session` is a project id). */
 export const ingestErrorsQuery = z.object({
   session: z.string().uuid().optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -50,16 +51,18 @@ export const wireRefusal = z.object({
   created_at: z.string(),
 });
 
+/** Which refusals: of one project or the whole workspace, the newest `limit` (100 when absent). */
+export interface RefusalQuery {
+  projectId?: string;
+  limit?: number;
+}
+
 /** GET /runs/ingest-errors: the runs refused lately, newest first, for the workspace or one project. */
-export async function listRefusals(
-  db: Sql,
-  workspaceId: string,
-  q: z.infer<typeof ingestErrorsQuery>,
-): Promise<z.infer<typeof wireRefusal>[]> {
+export async function listRefusals(db: Sql, workspaceId: string, q: RefusalQuery): Promise<z.infer<typeof wireRefusal>[]> {
   const rows = await db.query<{ id: string; project_id: string | null; run_id: string; detail: string; created_at: string }>(sql`
     SELECT id, project_id, run_id, detail, created_at FROM ingest_errors
-    WHERE workspace_id = ${workspaceId} ${q.session ? sql`AND project_id = ${q.session}` : sql``}
-    ORDER BY created_at DESC LIMIT ${q.limit}`);
+    WHERE workspace_id = ${workspaceId} ${q.projectId ? sql`AND project_id = ${q.projectId}` : sql``}
+    ORDER BY created_at DESC LIMIT ${q.limit ?? 100}`);
   return fromStorage(rows).map((r) => ({
     id: r.id,
     session_id: r.project_id,

@@ -141,7 +141,7 @@ export async function createLangfusePrompt(db: Sql, caller: Caller, input: Promp
     throw error;
   });
   if (!existing) {
-    await createRepo(db, caller, { repo_handle: name, tags: input.tags ?? [] }).catch((error: unknown) => {
+    await createRepo(db, caller, { handle: name, tags: input.tags ?? [] }).catch((error: unknown) => {
       if (!(error instanceof AppError && error.status === 409)) throw error; // created meanwhile
     });
   } else if (input.tags && canonicalJson([...input.tags].sort()) !== canonicalJson([...existing.tags].sort())) {

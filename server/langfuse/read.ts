@@ -4,9 +4,11 @@ import { traceRunIdsBelowRoot, runsByIds } from "../runs/lookup";
 import { notFound } from "../core/errors";
 import { feedbackToWire } from "../feedback/wire";
 import { readRun, readRuns } from "../runs/read";
-import { TRACE_RUN_LIMIT } from "../runs/trace";
 import { runIdOf } from "./ids";
 import { toObservation, toScore, toTrace, type LangfuseIdOf } from "./wire";
+
+/** The most runs of one trace a Langfuse trace answer carries. */
+const TRACE_RUN_LIMIT = 20_000;
 
 /**
  * The project a Langfuse key reads: the one its public key names (Langfuse keys are per project).

@@ -2,9 +2,8 @@ import { z } from "zod";
 import { uuid } from "../core/uuid";
 import { AppError, badRequest, notFound } from "../core/errors";
 import { listExamples } from "../datasets/examples";
-import { datasetListQuery, exampleListQuery } from "../datasets/schema";
 import { listDatasets, readDataset } from "../datasets/service";
-import { experimentRunsQuery, queryExperimentRuns } from "../experiments/experiment-runs";
+import { queryExperimentRuns } from "../experiments/experiment-runs";
 import { feedbackCreate } from "../feedback/schema";
 import { createFeedback } from "../feedback/service";
 import { chatPromptManifest, templateMessagesOf } from "../generate/manifest";
@@ -12,8 +11,8 @@ import { callerOf } from "../prompts/access";
 import { createCommit, pullCommit } from "../prompts/commits";
 import { createRepo } from "../prompts/repos";
 import { existingRuns } from "../runs/lookup";
-import { commitCreate, repoCreate } from "../prompts/schema";
-import { sessionListQuery } from "../sessions/schema";
+import { repoHandle, type NewCommit } from "../prompts/schema";
+import type { SessionFilter } from "../sessions/schema";
 import { listSessions } from "../sessions/service";
 import { Budget, FIELD_CHARS, jsonResult } from "./clip";
 import { requireWrite } from "./context";
@@ -41,7 +40,7 @@ export const dataTools: ToolSet = {
     },
     run: async (ctx, { name_contains, limit }) =>
       jsonResult({
-        datasets: await listDatasets(ctx.sql, ctx.workspaceId, datasetListQuery.parse({ name_contains, limit: String(limit ?? 20) })),
+        datasets: await listDatasets(ctx.sql, ctx.workspaceId, { nameContains: name_contains, limit: limit ?? 20 }),
       }),
   }),
   read_dataset: tool({
@@ -60,11 +59,7 @@ export const dataTools: ToolSet = {
     },
     run: async (ctx, { dataset_id, limit, offset, max_chars_per_field }) => {
       const dataset = await readDataset(ctx.sql, ctx.workspaceId, dataset_id);
-      const examples = await listExamples(
-        ctx.sql,
-        ctx.workspaceId,
-        exampleListQuery.parse({ dataset: dataset.id, limit: String(limit ?? 20), offset: String(offset ?? 0) }),
-      );
+      const examples = await listExamples(ctx.sql, ctx.workspaceId, { datasetId: dataset.id, limit: limit ?? 20, offset: offset ?? 0 });
       const budget = new Budget();
       const max = max_chars_per_field ?? FIELD_CHARS;
       return jsonResult({
@@ -79,7 +74,7 @@ export const dataTools: ToolSet = {
     input: { dataset_id: datasetId, limit: z.number().int().min(1).max(100).optional().describe("How many (default 20).") },
     run: async (ctx, { dataset_id, limit }) => {
       await readDataset(ctx.sql, ctx.workspaceId, dataset_id);
-      const query = sessionListQuery.parse({ reference_dataset: dataset_id, include_stats: "true", limit: String(limit ?? 20) });
+      const query: SessionFilter = { referenceDatasetIds: [dataset_id], includeStats: true, limit: limit ?? 20 };
       return jsonResult({ experiments: await listSessions(ctx.sql, ctx.workspaceId, query) });
     },
   }),
@@ -88,7 +83,7 @@ export const dataTools: ToolSet = {
       "Read an experiment's results: the dataset's examples it ran, each with its run's inputs, outputs, error, latency and feedback scores. Pages of `page_size`; follow `next_cursor`.",
     input: {
       dataset_id: datasetId,
-      experiment_id: z.string().describe("The experiment's id (see list_experiments)."),
+      experiment_id: uuid.describe("The experiment's id (see list_experiments)."),
       page_size: z.number().int().min(1).max(100).optional().describe("Examples per page (default 20)."),
       cursor: z.string().max(100).optional().describe("`next_cursor` of the previous page."),
       max_chars_per_field: z
@@ -100,13 +95,12 @@ export const dataTools: ToolSet = {
         .describe(`Characters of each input and output (default ${FIELD_CHARS}).`),
     },
     run: async (ctx, { dataset_id, experiment_id, page_size, cursor, max_chars_per_field }) => {
-      const query = experimentRunsQuery.parse({
-        experiment_ids: [experiment_id],
+      const page = await queryExperimentRuns(ctx.sql, ctx.workspaceId, dataset_id, {
+        experimentIds: [experiment_id],
         selects: ["NAME", "STATUS", "INPUTS", "OUTPUTS", "ERROR", "LATENCY_SECONDS", "TOTAL_TOKENS", "TOTAL_COST", "FEEDBACK_STATS"],
-        page_size: page_size ?? 20,
+        pageSize: page_size ?? 20,
         cursor,
       });
-      const page = await queryExperimentRuns(ctx.sql, ctx.workspaceId, dataset_id, query);
       const budget = new Budget();
       const max = max_chars_per_field ?? FIELD_CHARS;
       return jsonResult({
@@ -137,7 +131,7 @@ export const dataTools: ToolSet = {
     description:
       "Push a new version of a prompt to this workspace's prompt hub (the prompt is made if it does not exist). Give `messages` (role: system, user or assistant; content with {variables}) or a whole LangChain `manifest`. Needs a member or admin key.",
     input: {
-      name: z.string().min(1).max(100).describe("The prompt's name in this workspace (letters, digits, - and _)."),
+      name: repoHandle.max(100).describe("The prompt's name in this workspace (letters, digits, -, _ and .)."),
       messages: z
         .array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string().max(1_000_000) }))
         .min(1)
@@ -151,13 +145,13 @@ export const dataTools: ToolSet = {
     run: async (ctx, { name, messages, manifest, description }) => {
       requireWrite(ctx);
       if (!messages === !manifest) throw badRequest("Give either `messages` or `manifest`.");
-      const commit = commitCreate.parse({ manifest: manifest ?? chatPromptManifest(messages!).manifest, description });
+      const commit: NewCommit = { manifest: manifest ?? chatPromptManifest(messages!).manifest, description };
       const push = () => createCommit(ctx.sql, callerOf(ctx), "-", name, commit);
       try {
         return jsonResult(await push());
       } catch (error) {
         if (!(error instanceof AppError) || error.status !== 404) throw error;
-        await createRepo(ctx.sql, callerOf(ctx), repoCreate.parse({ repo_handle: name }));
+        await createRepo(ctx.sql, callerOf(ctx), { handle: name });
         return jsonResult(await push());
       }
     },

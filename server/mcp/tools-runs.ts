@@ -1,15 +1,14 @@
 import { z } from "zod";
 import { notFound } from "../core/errors";
 import { queryRuns } from "../runs/query";
-import { readRuns } from "../runs/read";
 import { threadTurns } from "../runs/thread-turns";
-import { traceRuns } from "../runs/trace";
-import { sessionListQuery } from "../sessions/schema";
+import type { SessionFilter } from "../sessions/schema";
 import { listSessions } from "../sessions/service";
 import { runSqlQuery, sqlQueryBody } from "../sql/query";
 import { Budget, FIELD_CHARS, clip, jsonResult } from "./clip";
 import type { ToolContext } from "./context";
 import { tool, type ToolSet } from "./tool";
+import { traceTree } from "./trace";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const fieldChars = z
@@ -23,7 +22,7 @@ const fieldChars = z
 /** A project named by id or by name, as its id (404 when the workspace has none such). */
 export async function projectId(ctx: ToolContext, project: string): Promise<string> {
   if (UUID.test(project)) return project;
-  const [found] = await listSessions(ctx.sql, ctx.workspaceId, sessionListQuery.parse({ name: project, limit: "1" }));
+  const [found] = await listSessions(ctx.sql, ctx.workspaceId, { name: project, limit: 1 });
   if (!found) throw notFound(`No project named "${project}" in this workspace.`);
   return found.id;
 }
@@ -37,7 +36,7 @@ export const runTools: ToolSet = {
       limit: z.number().int().min(1).max(100).optional().describe("How many projects (default 20), most recently active first."),
     },
     run: async (ctx, { name_contains, limit }) => {
-      const query = sessionListQuery.parse({ name_contains, include_stats: "true", limit: String(limit ?? 20), reference_free: "true" });
+      const query: SessionFilter = { nameContains: name_contains, includeStats: true, limit: limit ?? 20, referenceFree: true };
       return jsonResult({ projects: await listSessions(ctx.sql, ctx.workspaceId, query) });
     },
   }),
@@ -107,44 +106,8 @@ export const runTools: ToolSet = {
       max_runs: z.number().int().min(1).max(1_000).optional().describe("How many runs to include (default 200)."),
       max_chars_per_field: fieldChars,
     },
-    run: async (ctx, { trace_id, max_runs, max_chars_per_field }) => {
-      const tree = await traceRuns(ctx.sql, ctx.workspaceId, trace_id);
-      const shown = tree.runs.slice(0, max_runs ?? 200);
-      const full = new Map(
-        (
-          await readRuns(
-            ctx.sql,
-            ctx.workspaceId,
-            shown.map((r) => r.id),
-          )
-        ).map((r) => [r.id, r]),
-      );
-      const budget = new Budget();
-      const max = max_chars_per_field ?? FIELD_CHARS;
-      type Node = Record<string, unknown> & { children: Node[] };
-      const nodes = new Map<string, Node>();
-      const roots: Node[] = [];
-      for (const run of shown) {
-        const detail = full.get(run.id);
-        const node: Node = {
-          ...run,
-          error: clip(run.error, max),
-          inputs: budget.take(detail?.inputs, max),
-          outputs: budget.take(detail?.outputs, max),
-          children: [],
-        };
-        nodes.set(run.id, node);
-        const parent = run.parent_run_id ? nodes.get(run.parent_run_id) : undefined;
-        (parent ? parent.children : roots).push(node);
-      }
-      return jsonResult({
-        trace_id,
-        run_count: tree.runs.length,
-        truncated: tree.truncated || shown.length < tree.runs.length,
-        ...(budget.spent ? { note: "Answer size reached: later runs are listed without inputs and outputs." } : {}),
-        runs: roots,
-      });
-    },
+    run: async (ctx, { trace_id, max_runs, max_chars_per_field }) =>
+      jsonResult(await traceTree(ctx, trace_id, max_runs, max_chars_per_field)),
   }),
   get_thread: tool({
     description:
@@ -170,9 +133,9 @@ export const runTools: ToolSet = {
     description:
       "Run one read-only SQL SELECT over the views `runs` and `feedback` of the given projects (PostgreSQL syntax). Queries over runs need a start_time lower bound (`WHERE start_time > '2026-01-01'`); count, group and join as in PostgreSQL.",
     input: {
-      project_ids: z.array(z.string()).min(1).max(100).describe("The projects (ids) the query may read."),
-      query: z.string().min(1).max(100_000).describe("One SELECT statement."),
+      project_ids: sqlQueryBody.shape.project_ids.describe("The projects (ids) the query may read."),
+      query: sqlQueryBody.shape.query.describe("One SELECT statement."),
     },
-    run: async (ctx, input) => jsonResult(await runSqlQuery(ctx.sql, ctx.workspaceId, sqlQueryBody.parse(input))),
+    run: async (ctx, { project_ids, query }) => jsonResult(await runSqlQuery(ctx.sql, ctx.workspaceId, { projectIds: project_ids, query })),
   }),
 };

@@ -4,7 +4,6 @@ import type { Sql } from "../db/client";
 import { badRequest } from "../core/errors";
 import { uuid } from "../core/uuid";
 import { listExamples } from "../datasets/examples";
-import { exampleListQuery } from "../datasets/schema";
 import { findDataset } from "../datasets/service";
 import { insertFeedback } from "../feedback/store";
 import { ingestRuns } from "../ingest/service";
@@ -52,7 +51,7 @@ export async function openDatasetRun(db: Sql, workspaceId: string, input: Datase
   const dataset = await findDataset(db, workspaceId, input.dataset_id);
   const connection = await resolveConnection(db, workspaceId, input.connection_id);
   await assertPlaygroundSpend(db, workspaceId);
-  const examples = await listExamples(db, workspaceId, exampleListQuery.parse({ dataset: dataset.id, limit: MAX_EXAMPLES }));
+  const examples = await listExamples(db, workspaceId, { datasetId: dataset.id, limit: MAX_EXAMPLES });
   if (examples.length === 0) throw badRequest(`Dataset "${dataset.name}" has no examples to run over.`);
   const model = input.request.model || connection.defaultModel;
   const run = async (onProgress: (done: number, total: number) => void = () => {}) => {

@@ -79,7 +79,7 @@ withTestDatabases("playground seeds", (open) => {
     assert.equal(seed.previous_answer, "18°C and sunny.");
 
     const caller = { workspaceId: ws, liker: "u" };
-    await createRepo(db, caller, { repo_handle: "qa", is_public: false });
+    await createRepo(db, caller, { handle: "qa", isPublic: false });
     await createCommit(db, caller, "-", "qa", {
       manifest: chatPromptManifest([
         { role: "system", content: "About {topic}" },

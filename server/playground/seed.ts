@@ -102,7 +102,7 @@ export async function saveAsPromptCommit(db: Sql, caller: Caller, input: z.infer
     await getRepo(db, caller, "-", input.repo);
   } catch (error) {
     if (!(error instanceof AppError && error.status === 404)) throw error;
-    await createRepo(db, caller, { repo_handle: input.repo, is_public: false });
+    await createRepo(db, caller, { handle: input.repo, isPublic: false });
   }
   return createCommit(db, caller, "-", input.repo, { manifest, description: input.description ?? "From the playground" });
 }

@@ -6,7 +6,7 @@ import { sql } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { isoFromDb } from "../core/time";
 import { findRepo, type Caller, type RepoRow } from "./access";
-import type { CommitCreate, CommitListQuery } from "./schema";
+import type { CommitPage, NewCommit } from "./schema";
 import { ensureHandle } from "./settings";
 import { promptEventHappened, type PromptEvent } from "./webhooks";
 
@@ -181,7 +181,7 @@ export async function listCommits(
   caller: Caller,
   owner: string,
   repo: string,
-  q: CommitListQuery,
+  q: CommitPage,
 ): Promise<{ commits: WireCommit[]; total: number }> {
   const row = await findRepo(db, caller, owner, repo, "read");
   const commits = await db.prisma.promptCommit.findMany({
@@ -199,7 +199,7 @@ export async function createCommit(
   caller: Caller,
   owner: string,
   repo: string,
-  input: CommitCreate,
+  input: NewCommit,
 ): Promise<{ commit: WireCommit }> {
   await ensureHandle(db, caller.workspaceId); // outside the transaction: choosing a handle may retry on a unique violation
   return db.transaction(async (t) => {
@@ -209,7 +209,7 @@ export async function createCommit(
         `${row.owner}/${row.repo_handle} is an ${row.repo_type}, not a prompt: push its files with POST /v1/platform/hub/repos/${row.owner}/${row.repo_handle}/directories/commits.`,
       );
     }
-    const created = await appendCommit(t, caller, row, input.parent_commit, () => input);
+    const created = await appendCommit(t, caller, row, input.parentCommit, () => input);
     await promptEventHappened(t, caller.workspaceId, eventOf("commit", row, created, caller));
     return { commit: commitWire(created, row) };
   });

@@ -9,8 +9,21 @@ import type { Caller } from "./access";
 import { createCommit, listCommits } from "./commits";
 import { deleteDirectory, pullDirectory, pushDirectory } from "./directories";
 import { createRepo, getRepo, listRepos } from "./repos";
-import { commitCreate, directoryCommitCreate, directoryReadQuery, repoCreate, repoListQuery, type RepoType } from "./schema";
+import {
+  commitCreate,
+  directoryCommitCreate,
+  directoryReadQuery,
+  newCommitFromWire,
+  newRepoFromWire,
+  repoCreate,
+  repoFilterFromWire,
+  repoListQuery,
+  type RepoType,
+} from "./schema";
 import { tagCommit } from "./tags";
+
+/** GET /repos/' parameters, through the REST adapter's mapping. */
+const wireRepos = (q: Record<string, unknown>) => repoFilterFromWire(repoListQuery.parse(q));
 
 const rejectsWith = (code: number, detail?: RegExp) => (e: unknown) => {
   assert.ok(e instanceof AppError, String(e));
@@ -31,7 +44,7 @@ withTestDatabases("hub directories (agents, skills)", (open) => {
     return id;
   };
   const make = (caller: Caller, name: string, type: RepoType) =>
-    createRepo(db, caller, repoCreate.parse({ repo_handle: name, repo_type: type }));
+    createRepo(db, caller, newRepoFromWire(repoCreate.parse({ repo_handle: name, repo_type: type })));
   const push = (caller: Caller, name: string, files: Record<string, unknown>, parent?: string) =>
     pushDirectory(db, caller, "-", name, directoryCommitCreate.parse({ files, parent_commit: parent }));
   const pull = (caller: Caller, name: string, query: Record<string, string> = {}, owner = "-") =>
@@ -96,7 +109,7 @@ withTestDatabases("hub directories (agents, skills)", (open) => {
 
   test("a prompt is not a directory and an agent is not a prompt; the kinds do not mix", async () => {
     await make(me, "plain-prompt", "prompt");
-    await createCommit(db, me, "-", "plain-prompt", commitCreate.parse({ manifest: { lc: 1, type: "constructor" } }));
+    await createCommit(db, me, "-", "plain-prompt", newCommitFromWire(commitCreate.parse({ manifest: { lc: 1, type: "constructor" } })));
     await assert.rejects(push(me, "plain-prompt", { "AGENTS.md": file("x") }), rejectsWith(409, /is a prompt, not an agent or skill/));
     await assert.rejects(pull(me, "plain-prompt"), rejectsWith(404, /not found: -\/plain-prompt is a prompt/));
     await assert.rejects(deleteDirectory(db, me, "-", "plain-prompt"), rejectsWith(409, /DELETE \/repos\/-\/plain-prompt/));
@@ -105,7 +118,7 @@ withTestDatabases("hub directories (agents, skills)", (open) => {
       rejectsWith(404, /Skill -\/helper not found: -\/helper is an agent, not a skill/),
     );
     await assert.rejects(
-      createCommit(db, me, "-", "helper", commitCreate.parse({ manifest: { lc: 1 } })),
+      createCommit(db, me, "-", "helper", newCommitFromWire(commitCreate.parse({ manifest: { lc: 1 } }))),
       rejectsWith(409, /is an agent, not a prompt: push its files with POST \/v1\/platform\/hub\/repos/),
     );
     await assert.rejects(pull(me, "no-such-agent", { repo_type: "agent" }), rejectsWith(404, /Agent -\/no-such-agent not found/));
@@ -115,14 +128,14 @@ withTestDatabases("hub directories (agents, skills)", (open) => {
 
   test("lists: prompts by default (listPrompts), one kind or several by repo_type", async () => {
     const names = async (query: Record<string, unknown>) =>
-      (await listRepos(db, me, repoListQuery.parse({ ...query, sort_field: "repo_handle", sort_direction: "asc" }))).repos.map(
+      (await listRepos(db, me, wireRepos({ ...query, sort_field: "repo_handle", sort_direction: "asc" }))).repos.map(
         (r) => `${r.repo_type}:${r.repo_handle}`,
       );
     assert.deepEqual(await names({}), ["prompt:plain-prompt"]);
     assert.deepEqual(await names({ repo_type: "agent" }), ["agent:empty-agent", "agent:helper"]);
     assert.deepEqual(await names({ repo_type: "skill", query: "tagged" }), ["skill:tagged-skill"]);
     assert.deepEqual(await names({ repo_type: ["skill", "prompt"] }), ["prompt:plain-prompt", "skill:tagged-skill"]);
-    assert.throws(() => repoListQuery.parse({ repo_type: "tool" }));
+    assert.throws(() => wireRepos({ repo_type: "tool" }));
   });
 
   test("another workspace: its private agent is a 404, its public one can be pulled but not pushed or deleted", async () => {

@@ -8,9 +8,12 @@ import { AppError } from "../core/errors";
 import type { Caller } from "./access";
 import { commitHash, createCommit, listCommits, pullCommit } from "./commits";
 import { createRepo, deleteRepo, getRepo, likeRepo, listRepos, updateRepo } from "./repos";
-import { commitCreate, repoCreate, repoListQuery, repoUpdate } from "./schema";
+import { commitCreate, newCommitFromWire, newRepoFromWire, repoCreate, repoFilterFromWire, repoListQuery, repoUpdate } from "./schema";
 import { getSettings, setHandle, slugify } from "./settings";
 import { listTags, tagCommit } from "./tags";
+
+/** GET /repos/' parameters, through the REST adapter's mapping. */
+const wireRepos = (q: Record<string, unknown>) => repoFilterFromWire(repoListQuery.parse(q));
 
 const rejectsWith = (code: number, detail?: RegExp) => (e: unknown) => {
   assert.ok(e instanceof AppError, String(e));
@@ -37,7 +40,7 @@ withTestDatabases("prompts", (open) => {
   };
   const names = (list: { repos: Record<string, unknown>[] }) => list.repos.map((r) => r.repo_handle);
   const push = (caller: Caller, repo: string, text: string, parent?: string) =>
-    createCommit(db, caller, "-", repo, commitCreate.parse({ manifest: manifest(text), parent_commit: parent }));
+    createCommit(db, caller, "-", repo, newCommitFromWire(commitCreate.parse({ manifest: manifest(text), parent_commit: parent })));
 
   before(async () => {
     db = (await open()).sql;
@@ -62,7 +65,7 @@ withTestDatabases("prompts", (open) => {
     const { repo } = await createRepo(
       db,
       me,
-      repoCreate.parse({ repo_handle: "greeter", description: "Says hello", tags: ["chat", "en"] }),
+      newRepoFromWire(repoCreate.parse({ repo_handle: "greeter", description: "Says hello", tags: ["chat", "en"] })),
     );
     assert.equal(repo.full_name, "acme-prompts/greeter");
     assert.equal(repo.owner, "acme-prompts");
@@ -72,14 +75,17 @@ withTestDatabases("prompts", (open) => {
     assert.equal(repo.num_commits, 0);
     assert.equal(repo.last_commit_hash, null);
     assert.deepEqual((await getRepo(db, me, "acme-prompts", "greeter")).repo, repo);
-    await assert.rejects(createRepo(db, me, repoCreate.parse({ repo_handle: "greeter" })), rejectsWith(409, /already exists/));
-    assert.throws(() => repoCreate.parse({ repo_handle: "bad/name" }));
+    await assert.rejects(
+      createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "greeter" }))),
+      rejectsWith(409, /already exists/),
+    );
+    assert.throws(() => newRepoFromWire(repoCreate.parse({ repo_handle: "bad/name" })));
     await assert.rejects(getRepo(db, me, "-", "nope"), rejectsWith(404, /Prompt -\/nope not found/));
     await assert.rejects(getRepo(db, me, "no-such-owner", "greeter"), rejectsWith(404));
   });
 
   test("commits: push, parent checks, identical manifest 409, pull by latest, hash and prefix", async () => {
-    await createRepo(db, me, repoCreate.parse({ repo_handle: "qa" }));
+    await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "qa" })));
     await assert.rejects(pullCommit(db, me, "-", "qa", "latest"), rejectsWith(404, /no commits yet/));
     await assert.rejects(push(me, "qa", "v1", "deadbeef"), rejectsWith(409, /no commits yet/));
     const first = (await push(me, "qa", "v1")).commit;
@@ -97,7 +103,10 @@ withTestDatabases("prompts", (open) => {
     const third = (await push(me, "qa", "v3", (second.commit_hash as string).slice(0, 8))).commit;
     // key order does not make a manifest different
     const reordered = { kwargs: manifest("v3").kwargs, id: manifest("v3").id, type: "constructor", lc: 1 };
-    await assert.rejects(createCommit(db, me, "-", "qa", commitCreate.parse({ manifest: reordered })), rejectsWith(409, /identical/));
+    await assert.rejects(
+      createCommit(db, me, "-", "qa", newCommitFromWire(commitCreate.parse({ manifest: reordered }))),
+      rejectsWith(409, /identical/),
+    );
 
     const latest = await pullCommit(db, me, "-", "qa", "latest");
     assert.equal(latest.commit_hash, third.commit_hash);
@@ -124,7 +133,7 @@ withTestDatabases("prompts", (open) => {
   });
 
   test("concurrent pushes on one parent: exactly one wins, the others are told to pull", async () => {
-    await createRepo(db, me, repoCreate.parse({ repo_handle: "race" }));
+    await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "race" })));
     const base = (await push(me, "race", "base")).commit.commit_hash as string;
     const results = await Promise.allSettled([1, 2, 3, 4, 5].map((i) => push(me, "race", `edit ${i}`, base)));
     assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
@@ -133,7 +142,7 @@ withTestDatabases("prompts", (open) => {
   });
 
   test("commit tags: pull by tag, move a tag", async () => {
-    await createRepo(db, me, repoCreate.parse({ repo_handle: "tagged" }));
+    await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "tagged" })));
     const a = (await push(me, "tagged", "a")).commit;
     const b = (await push(me, "tagged", "b")).commit;
     await tagCommit(db, me, "-", "tagged", "prod", a.id as string);
@@ -154,9 +163,9 @@ withTestDatabases("prompts", (open) => {
       ["translate-de", "German", ["i18n", "de"]],
       ["summarize", "Short summaries", []],
     ] as const) {
-      await createRepo(db, ws, repoCreate.parse({ repo_handle: handle, description, tags: [...tags] }));
+      await createRepo(db, ws, newRepoFromWire(repoCreate.parse({ repo_handle: handle, description, tags: [...tags] })));
     }
-    const list = (q: Record<string, string | string[]>) => listRepos(db, ws, repoListQuery.parse(q));
+    const list = (q: Record<string, string | string[]>) => listRepos(db, ws, wireRepos(q));
     assert.equal((await list({})).total, 3);
     assert.deepEqual(names(await list({ query: "translat", sort_field: "repo_handle", sort_direction: "asc" })), [
       "translate-de",
@@ -181,12 +190,12 @@ withTestDatabases("prompts", (open) => {
     assert.equal(names(await list({}))[0], "translate-fr");
     // someone else listing this workspace by handle sees only its public repos
     const handle = (await getSettings(db, ws.workspaceId)).tenant_handle as string;
-    assert.deepEqual(names(await listRepos(db, me, repoListQuery.parse({ tenant_handle: handle }))), ["translate-fr"]);
-    assert.deepEqual(names(await listRepos(db, me, repoListQuery.parse({ tenant_handle: "nobody-here" }))), []);
+    assert.deepEqual(names(await listRepos(db, me, wireRepos({ tenant_handle: handle }))), ["translate-fr"]);
+    assert.deepEqual(names(await listRepos(db, me, wireRepos({ tenant_handle: "nobody-here" }))), []);
   });
 
   test("update and delete; another workspace: private is 404, public is readable but not writable", async () => {
-    await createRepo(db, me, repoCreate.parse({ repo_handle: "shared", tags: ["x"] }));
+    await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "shared", tags: ["x"] })));
     await push(me, "shared", "hello");
     const { repo } = await updateRepo(db, me, "-", "shared", repoUpdate.parse({ description: "Now described", tags: ["y", "z"] }));
     assert.equal(repo.description, "Now described");
@@ -204,7 +213,7 @@ withTestDatabases("prompts", (open) => {
       rejectsWith(403, /another workspace/),
     );
     await assert.rejects(
-      createCommit(db, other, "acme-prompts", "shared", commitCreate.parse({ manifest: manifest("x") })),
+      createCommit(db, other, "acme-prompts", "shared", newCommitFromWire(commitCreate.parse({ manifest: manifest("x") }))),
       rejectsWith(403),
     );
     await assert.rejects(deleteRepo(db, other, "acme-prompts", "shared"), rejectsWith(403));
@@ -218,19 +227,19 @@ withTestDatabases("prompts", (open) => {
   });
 
   test("likes: idempotent per liker, counted across workspaces, liked_by_auth_user, is_liked filter", async () => {
-    const { repo } = await createRepo(db, me, repoCreate.parse({ repo_handle: "liked", is_public: true }));
+    const { repo } = await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "liked", is_public: true })));
     assert.deepEqual(await likeRepo(db, me, "-", "liked", true), { likes: 1 });
     assert.deepEqual(await likeRepo(db, me, "-", "liked", true), { likes: 1 });
     assert.deepEqual(await likeRepo(db, other, repo.owner as string, "liked", true), { likes: 2 });
     assert.equal((await getRepo(db, me, "-", "liked")).repo.liked_by_auth_user, true);
     assert.equal((await getRepo(db, me, "-", "liked")).repo.num_likes, 2);
-    assert.deepEqual(names(await listRepos(db, me, repoListQuery.parse({ is_liked: "true" }))), ["liked"]);
+    assert.deepEqual(names(await listRepos(db, me, wireRepos({ is_liked: "true" }))), ["liked"]);
     assert.deepEqual(await likeRepo(db, me, "-", "liked", false), { likes: 1 });
     assert.deepEqual(await likeRepo(db, me, "-", "liked", false), { likes: 1 });
     assert.equal((await getRepo(db, me, "-", "liked")).repo.liked_by_auth_user, false);
-    await createRepo(db, me, repoCreate.parse({ repo_handle: "private-one" }));
+    await createRepo(db, me, newRepoFromWire(repoCreate.parse({ repo_handle: "private-one" })));
     await assert.rejects(likeRepo(db, other, repo.owner as string, "private-one", true), rejectsWith(404));
-    const top = await listRepos(db, me, repoListQuery.parse({ sort_field: "num_likes" }));
+    const top = await listRepos(db, me, wireRepos({ sort_field: "num_likes" }));
     assert.equal(top.repos[0].repo_handle, "liked");
   });
 });

@@ -3,12 +3,12 @@ import type { Sql } from "../db/client";
 import { join, raw, sql, type SqlFragment } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation } from "../core/errors";
 import { findRepo, ownerWorkspace, repoSelect, repoWire, type Caller, type RepoRow, type WireRepo } from "./access";
-import type { RepoCreate, RepoListQuery, RepoUpdate } from "./schema";
+import type { NewRepo, RepoFilter, RepoUpdate } from "./schema";
 import { ensureHandle } from "./settings";
 import { UUID } from "../core/uuid";
 import { likeLiteral } from "../core/like";
 
-const SORT_COLUMN: Record<RepoListQuery["sort_field"], string> = {
+const SORT_COLUMN: Record<NonNullable<RepoFilter["sortField"]>, string> = {
   updated_at: "r.updated_at",
   relevance: "r.updated_at",
   created_at: "r.created_at",
@@ -19,44 +19,45 @@ const SORT_COLUMN: Record<RepoListQuery["sort_field"], string> = {
 };
 
 /** Whose repos a list shows: the caller's own, or (tenant_handle / tenant_id) another workspace's public ones. */
-async function listScope(db: Sql, caller: Caller, q: RepoListQuery): Promise<SqlFragment | null> {
-  if (q.tenant_handle) {
-    const target = await ownerWorkspace(db, caller.workspaceId, q.tenant_handle);
+async function listScope(db: Sql, caller: Caller, q: RepoFilter): Promise<SqlFragment | null> {
+  if (q.tenantHandle) {
+    const target = await ownerWorkspace(db, caller.workspaceId, q.tenantHandle);
     if (!target) return null;
     return target.own ? sql`r.workspace_id = ${target.id}` : sql`r.workspace_id = ${target.id} AND r.is_public`;
   }
-  if (q.tenant_id && q.tenant_id !== caller.workspaceId) {
-    return UUID.test(q.tenant_id) ? sql`r.workspace_id = ${q.tenant_id} AND r.is_public` : null;
+  if (q.tenantId && q.tenantId !== caller.workspaceId) {
+    return UUID.test(q.tenantId) ? sql`r.workspace_id = ${q.tenantId} AND r.is_public` : null;
   }
   await ensureHandle(db, caller.workspaceId);
   return sql`r.workspace_id = ${caller.workspaceId}`;
 }
 
 /** GET /repos/: {repos, total}, filtered by kind, text, visibility, archive state and tags, sorted and paged. */
-export async function listRepos(db: Sql, caller: Caller, q: RepoListQuery): Promise<{ repos: WireRepo[]; total: number }> {
+export async function listRepos(db: Sql, caller: Caller, q: RepoFilter): Promise<{ repos: WireRepo[]; total: number }> {
   const scope = await listScope(db, caller, q);
   if (!scope) return { repos: [], total: 0 };
-  const where: SqlFragment[] = [scope, sql`r.repo_type = ANY(${q.repo_type}::text[])`];
+  const where: SqlFragment[] = [scope, sql`r.repo_type = ANY(${q.repoTypes ?? ["prompt"]}::text[])`];
   if (q.query) {
     where.push(
-      q.match_prefix
+      q.matchPrefix
         ? sql`r.repo_handle ILIKE ${`${likeLiteral(q.query)}%`}`
         : sql`(r.repo_handle ILIKE ${`%${likeLiteral(q.query)}%`} OR coalesce(r.description, '') ILIKE ${`%${likeLiteral(q.query)}%`})`,
     );
   }
-  if (q.is_public !== undefined) where.push(sql`r.is_public = ${q.is_public}`);
-  if (q.is_archived !== "allow") where.push(sql`r.is_archived = ${q.is_archived === "true"}`);
+  if (q.isPublic !== undefined) where.push(sql`r.is_public = ${q.isPublic}`);
+  const archived = q.archived ?? "none";
+  if (archived !== "both") where.push(sql`r.is_archived = ${archived === "only"}`);
   if (q.tags?.length) where.push(sql`r.tags @> ${q.tags}::text[]`);
-  if (q.has_commits !== undefined)
-    where.push(sql`${raw(q.has_commits ? "" : "NOT ")}EXISTS (SELECT 1 FROM prompt_commits c WHERE c.repo_id = r.id)`);
-  if (q.is_liked !== undefined)
+  if (q.hasCommits !== undefined)
+    where.push(sql`${raw(q.hasCommits ? "" : "NOT ")}EXISTS (SELECT 1 FROM prompt_commits c WHERE c.repo_id = r.id)`);
+  if (q.isLiked !== undefined)
     where.push(
-      sql`${raw(q.is_liked ? "" : "NOT ")}EXISTS (SELECT 1 FROM prompt_likes l WHERE l.repo_id = r.id AND l.liker = ${caller.liker})`,
+      sql`${raw(q.isLiked ? "" : "NOT ")}EXISTS (SELECT 1 FROM prompt_likes l WHERE l.repo_id = r.id AND l.liker = ${caller.liker})`,
     );
   const filter = join(where, " AND ");
-  const order = raw(`${SORT_COLUMN[q.sort_field]} ${q.sort_direction === "asc" ? "ASC" : "DESC"}, r.id`);
+  const order = raw(`${SORT_COLUMN[q.sortField ?? "updated_at"]} ${q.sortDirection === "asc" ? "ASC" : "DESC"}, r.id`);
   const rows = await db.query<RepoRow>(
-    sql`${repoSelect(caller.liker)} WHERE ${filter} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    sql`${repoSelect(caller.liker)} WHERE ${filter} ORDER BY ${order} LIMIT ${q.limit ?? 100} OFFSET ${q.offset ?? 0}`,
   );
   const [{ total }] = await db.query<{ total: number }>(sql`SELECT count(*)::int AS total FROM prompt_repos r WHERE ${filter}`);
   return { repos: rows.map(repoWire), total };
@@ -68,27 +69,27 @@ export async function getRepo(db: Sql, caller: Caller, owner: string, repo: stri
 }
 
 /** POST /repos/: a new repo in the caller's workspace; 409 when the name is taken there. */
-export async function createRepo(db: Sql, caller: Caller, input: RepoCreate): Promise<{ repo: WireRepo }> {
+export async function createRepo(db: Sql, caller: Caller, input: NewRepo): Promise<{ repo: WireRepo }> {
   await ensureHandle(db, caller.workspaceId);
   try {
     await db.prisma.promptRepo.create({
       data: {
         id: randomUUID(),
         workspaceId: caller.workspaceId,
-        repoHandle: input.repo_handle,
-        repoType: input.repo_type ?? "prompt",
+        repoHandle: input.handle,
+        repoType: input.repoType ?? "prompt",
         description: input.description ?? null,
         readme: input.readme ?? null,
         tags: input.tags ?? [],
-        isPublic: input.is_public ?? false,
+        isPublic: input.isPublic ?? false,
       },
     });
   } catch (error) {
     if (isUniqueViolation(error))
-      throw conflict(`A prompt, agent or skill named ${JSON.stringify(input.repo_handle)} already exists in this workspace.`);
+      throw conflict(`A prompt, agent or skill named ${JSON.stringify(input.handle)} already exists in this workspace.`);
     throw error;
   }
-  return getRepo(db, caller, "-", input.repo_handle);
+  return getRepo(db, caller, "-", input.handle);
 }
 
 /** PATCH /repos/{owner}/{repo}: changes the given fields of one of the caller's repos. */

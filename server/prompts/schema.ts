@@ -32,7 +32,29 @@ export const repoCreate = z.looseObject({
   is_public: z.boolean().nullish(),
   repo_type: z.enum(REPO_TYPES).optional(),
 });
-export type RepoCreate = z.infer<typeof repoCreate>;
+type WireRepoCreate = z.infer<typeof repoCreate>;
+
+/** A new repo of the caller's workspace, in the domain's words (a private prompt unless said otherwise). */
+export interface NewRepo {
+  handle: string;
+  repoType?: RepoType;
+  description?: string | null;
+  readme?: string | null;
+  tags?: string[] | null;
+  isPublic?: boolean | null;
+}
+
+/** POST /repos/' body as a new repo. */
+export function newRepoFromWire(body: WireRepoCreate): NewRepo {
+  return {
+    handle: body.repo_handle,
+    repoType: body.repo_type,
+    description: body.description,
+    readme: body.readme,
+    tags: body.tags,
+    isPublic: body.is_public,
+  };
+}
 
 /** PATCH /repos/{owner}/{repo}: any subset; absent and null fields keep their value. */
 export const repoUpdate = z.looseObject({
@@ -68,7 +90,55 @@ export const repoListQuery = z.looseObject({
   sort_field: z.enum(SORT_FIELDS).default("updated_at"),
   sort_direction: z.enum(["asc", "desc"]).default("desc"),
 });
-export type RepoListQuery = z.infer<typeof repoListQuery>;
+export type WireRepoListQuery = z.infer<typeof repoListQuery>;
+
+/** Which repos a list shows, in the domain's words: every field narrows, absent fields do not. */
+export interface RepoFilter {
+  /** The kinds listed (prompts only when absent). */
+  repoTypes?: RepoType[];
+  /** Text in the handle or description; only a handle's beginning with `matchPrefix`. */
+  query?: string;
+  matchPrefix?: boolean;
+  isPublic?: boolean;
+  /** "only" archived repos, "none" of them (when absent), or "both". */
+  archived?: "only" | "none" | "both";
+  /** Every one of these tags. */
+  tags?: string[];
+  hasCommits?: boolean;
+  /** Liked (or not) by the caller. */
+  isLiked?: boolean;
+  /** Another workspace's public repos, by its handle or id (the caller's own when absent). */
+  tenantHandle?: string;
+  tenantId?: string;
+  /** Newest update first when absent. */
+  sortField?: (typeof SORT_FIELDS)[number];
+  sortDirection?: "asc" | "desc";
+  /** 0 and 100 when absent. */
+  offset?: number;
+  limit?: number;
+}
+
+const ARCHIVED = { true: "only", false: "none", allow: "both" } as const;
+
+/** GET /repos/' query parameters as a filter. */
+export function repoFilterFromWire(q: WireRepoListQuery): RepoFilter {
+  return {
+    repoTypes: q.repo_type,
+    query: q.query,
+    matchPrefix: q.match_prefix,
+    isPublic: q.is_public,
+    archived: ARCHIVED[q.is_archived],
+    tags: q.tags,
+    hasCommits: q.has_commits,
+    isLiked: q.is_liked,
+    tenantHandle: q.tenant_handle,
+    tenantId: q.tenant_id,
+    sortField: q.sort_field,
+    sortDirection: q.sort_direction,
+    offset: q.offset,
+    limit: q.limit,
+  };
+}
 
 /** POST /commits/{owner}/{repo}: the manifest is opaque JSON (a serialized LangChain object, messages...). */
 export const commitCreate = z.looseObject({
@@ -77,13 +147,30 @@ export const commitCreate = z.looseObject({
   description: z.string().max(10_000).nullish(),
   examples: z.array(z.unknown()).max(1000).nullish(),
 });
-export type CommitCreate = z.infer<typeof commitCreate>;
+type WireCommitCreate = z.infer<typeof commitCreate>;
+
+/** A new commit of a prompt: its manifest on top of `parentCommit` (a hash or prefix; the latest when absent). */
+export interface NewCommit {
+  manifest: unknown;
+  parentCommit?: string | null;
+  description?: string | null;
+  examples?: unknown[] | null;
+}
+
+/** POST /commits/{owner}/{repo}'s body as a new commit. */
+export function newCommitFromWire(body: WireCommitCreate): NewCommit {
+  return { manifest: body.manifest, parentCommit: body.parent_commit, description: body.description, examples: body.examples };
+}
 
 export const commitListQuery = z.looseObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset: z.coerce.number().int().min(0).default(0),
 });
-export type CommitListQuery = z.infer<typeof commitListQuery>;
+/** A page of a repo's commits, newest first (the query parameters and the domain's words are the same). */
+export interface CommitPage {
+  offset: number;
+  limit: number;
+}
 
 export const commitReadQuery = z.looseObject({ include_model: flag, is_view: flag });
 

@@ -88,7 +88,32 @@ export const ruleListQuery = pageQuery.extend({
   type: z.enum(["session", "dataset"]).optional(),
   name_contains: z.string().max(200).optional(),
 });
-export type RuleListQuery = z.infer<typeof ruleListQuery>;
+type WireRuleListQuery = z.infer<typeof ruleListQuery>;
+
+/** Which rules, in the domain's words: on a project or a dataset, with an evaluator, by name; a page of them. */
+export interface RuleFilter {
+  projectId?: string;
+  datasetId?: string;
+  evaluatorId?: string;
+  /** Only rules on projects ("session") or only rules on datasets. */
+  kind?: "session" | "dataset";
+  nameContains?: string;
+  offset: number;
+  limit: number;
+}
+
+/** GET /runs/rules' query parameters as a filter. */
+export function ruleFilterFromWire(q: WireRuleListQuery): RuleFilter {
+  return {
+    projectId: q.session_id,
+    datasetId: q.dataset_id,
+    evaluatorId: q.evaluator_id,
+    kind: q.type,
+    nameContains: q.name_contains,
+    offset: q.offset,
+    limit: q.limit,
+  };
+}
 
 /** A rule as the API answers it: webhook header values are never shown again. */
 export const wireRule = z.object({

@@ -12,7 +12,7 @@ import { loadQueue } from "../review/queues/queues";
 import { latestBackfills, startBackfill } from "./backfill";
 import { startCursor } from "./claim";
 import { checkRuleFilter } from "./match";
-import type { AddFeedback, RuleCreate, RuleListQuery, RuleUpdate, Webhook, WireBackfill, WireRule, WireRuleLog } from "./schema";
+import type { AddFeedback, RuleCreate, RuleFilter, RuleUpdate, Webhook, WireBackfill, WireRule, WireRuleLog } from "./schema";
 import { asRule, loadRule, sealWebhooks, type Rule } from "./store";
 import { recordAudit } from "../audit/record";
 
@@ -175,15 +175,15 @@ export async function readRule(db: Sql, workspaceId: string, id: string): Promis
   return (await rulesToWire(db, [await loadRule(db, workspaceId, id)]))[0];
 }
 
-export async function listRules(db: Sql, workspaceId: string, q: RuleListQuery): Promise<WireRule[]> {
+export async function listRules(db: Sql, workspaceId: string, q: RuleFilter): Promise<WireRule[]> {
   const rows = await db.prisma.runRule.findMany({
     where: {
       workspaceId,
-      projectId: q.type === "dataset" ? null : q.session_id,
-      datasetId: q.type === "session" ? null : q.dataset_id,
-      evaluatorId: q.evaluator_id,
-      ...(q.type === "session" ? { NOT: { projectId: null } } : q.type === "dataset" ? { NOT: { datasetId: null } } : {}),
-      ...(q.name_contains ? { displayName: { contains: q.name_contains, mode: "insensitive" as const } } : {}),
+      projectId: q.kind === "dataset" ? null : q.projectId,
+      datasetId: q.kind === "session" ? null : q.datasetId,
+      evaluatorId: q.evaluatorId,
+      ...(q.kind === "session" ? { NOT: { projectId: null } } : q.kind === "dataset" ? { NOT: { datasetId: null } } : {}),
+      ...(q.nameContains ? { displayName: { contains: q.nameContains, mode: "insensitive" as const } } : {}),
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take: q.limit,

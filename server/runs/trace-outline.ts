@@ -19,6 +19,16 @@ const STORAGE_ESCAPE = "\uE000";
  * passed on without being parsed: at 100,000 runs, decoding rows or objects costs more than the query.
  */
 export async function traceOutline(db: Sql, workspaceId: string, traceId: string, limit = TRACE_OUTLINE_LIMIT): Promise<TraceOutlineWire> {
+  return (await countedTraceOutline(db, workspaceId, traceId, limit)).outline;
+}
+
+/** The outline of the trace's first `limit` runs, and how many runs the whole trace has. */
+export async function countedTraceOutline(
+  db: Sql,
+  workspaceId: string,
+  traceId: string,
+  limit: number,
+): Promise<{ outline: TraceOutlineWire; total: number }> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(traceId)) throw notFound(`Trace ${traceId} not found.`);
   // The trace is found by its own index alone; combining that with the workspace index would scan
   // every run of the workspace. The workspace condition is applied to the trace's rows afterwards.
@@ -38,5 +48,5 @@ export async function traceOutline(db: Sql, workspaceId: string, traceId: string
         FROM shown r CROSS JOIN origin o) AS runs`);
   if (!answer || answer.total === 0 || answer.runs === null) throw notFound(`Trace ${traceId} not found.`);
   const runs = answer.runs.includes(STORAGE_ESCAPE) ? JSON.stringify(fromStorage(JSON.parse(answer.runs) as unknown)) : answer.runs;
-  return { start_time: isoFromDb(answer.start_time)!, runs, truncated: answer.total > limit };
+  return { outline: { start_time: isoFromDb(answer.start_time)!, runs, truncated: answer.total > limit }, total: answer.total };
 }

@@ -15,7 +15,38 @@ export const sessionListQuery = z.looseObject({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
-export type SessionListQuery = z.infer<typeof sessionListQuery>;
+export type WireSessionListQuery = z.infer<typeof sessionListQuery>;
+
+/** Which projects of the workspace, in the domain's words: every field narrows, absent fields do not. */
+export interface SessionFilter {
+  name?: string;
+  nameContains?: string;
+  ids?: string[];
+  referenceDatasetIds?: string[];
+  /** true: only tracing projects (no dataset); false: only experiments. */
+  referenceFree?: boolean;
+  /** A JSON object the project's metadata must contain. */
+  metadata?: Record<string, unknown>;
+  includeStats?: boolean;
+  /** 0 and 100 when absent. */
+  offset?: number;
+  limit?: number;
+}
+
+/** GET /sessions' query parameters as a filter. */
+export function sessionFilterFromWire(q: WireSessionListQuery): SessionFilter {
+  return {
+    name: q.name,
+    nameContains: q.name_contains,
+    ids: q.id,
+    referenceDatasetIds: q.reference_dataset,
+    referenceFree: q.reference_free,
+    metadata: q.metadata,
+    includeStats: q.include_stats,
+    offset: q.offset,
+    limit: q.limit,
+  };
+}
 
 export const sessionReadQuery = z.looseObject({ include_stats: flag });
 

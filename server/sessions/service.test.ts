@@ -7,10 +7,12 @@ import { withTestDatabases } from "../db/test-databases";
 import { AppError } from "../core/errors";
 import { seedFeedback, seedRun } from "../runs/test-seed";
 import { near } from "../runs/rollups/test-near";
-import { sessionCreate, sessionDeleteQuery, sessionListQuery, sessionUpdate } from "./schema";
+import { sessionCreate, sessionDeleteQuery, sessionFilterFromWire, sessionListQuery, sessionUpdate } from "./schema";
 import { createSession, deleteSessions, listSessions, readSession, updateSession } from "./service";
 
 const ws = randomUUID();
+/** GET /sessions' parameters, through the REST adapter's mapping. */
+const wireFilter = (q: Record<string, unknown>) => sessionFilterFromWire(sessionListQuery.parse(q));
 const status = (code: number) => (e: unknown) => e instanceof AppError && e.status === code;
 
 withTestDatabases("sessions", (open) => {
@@ -29,7 +31,7 @@ withTestDatabases("sessions", (open) => {
     assert.equal(created.reference_dataset_id, null);
     assert.match(created.start_time as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     assert.deepEqual(await readSession(db, ws, created.id as string), created);
-    const [byName] = await listSessions(db, ws, sessionListQuery.parse({ name: "alpha" }));
+    const [byName] = await listSessions(db, ws, wireFilter({ name: "alpha" }));
     assert.equal(byName.id, created.id);
     await assert.rejects(createSession(db, ws, sessionCreate.parse({ name: "alpha" })), status(409));
     const upserted = await createSession(db, ws, sessionCreate.parse({ name: "alpha", description: "again" }), true);
@@ -43,16 +45,16 @@ withTestDatabases("sessions", (open) => {
     const b = await createSession(db, ws, sessionCreate.parse({ name: "beta-1", extra: { metadata: { team: "b" } } }));
     const c = await createSession(db, ws, sessionCreate.parse({ name: "beta-2" }));
     const names = (rows: { name: string }[]) => rows.map((r) => r.name).sort();
-    assert.deepEqual(names(await listSessions(db, ws, sessionListQuery.parse({ name_contains: "BETA" }))), ["beta-1", "beta-2"]);
-    assert.deepEqual(names(await listSessions(db, ws, sessionListQuery.parse({ id: [b.id, c.id] }))), ["beta-1", "beta-2"]);
-    assert.deepEqual(names(await listSessions(db, ws, sessionListQuery.parse({ id: b.id }))), ["beta-1"]);
-    assert.deepEqual(names(await listSessions(db, ws, sessionListQuery.parse({ metadata: '{"team":"b"}' }))), ["beta-1"]);
-    assert.equal((await listSessions(db, ws, sessionListQuery.parse({ limit: "1", offset: "1", name_contains: "beta" }))).length, 1);
-    assert.deepEqual(await listSessions(db, randomUUID(), sessionListQuery.parse({})), []);
+    assert.deepEqual(names(await listSessions(db, ws, wireFilter({ name_contains: "BETA" }))), ["beta-1", "beta-2"]);
+    assert.deepEqual(names(await listSessions(db, ws, wireFilter({ id: [b.id, c.id] }))), ["beta-1", "beta-2"]);
+    assert.deepEqual(names(await listSessions(db, ws, wireFilter({ id: b.id }))), ["beta-1"]);
+    assert.deepEqual(names(await listSessions(db, ws, wireFilter({ metadata: '{"team":"b"}' }))), ["beta-1"]);
+    assert.equal((await listSessions(db, ws, wireFilter({ limit: "1", offset: "1", name_contains: "beta" }))).length, 1);
+    assert.deepEqual(await listSessions(db, randomUUID(), wireFilter({})), []);
     // % and _ in name_contains are matched as themselves, not as wildcards.
     await createSession(db, ws, sessionCreate.parse({ name: "50%_off" }));
     await createSession(db, ws, sessionCreate.parse({ name: "50x-off" }));
-    assert.deepEqual(names(await listSessions(db, ws, sessionListQuery.parse({ name_contains: "0%_" }))), ["50%_off"]);
+    assert.deepEqual(names(await listSessions(db, ws, wireFilter({ name_contains: "0%_" }))), ["50%_off"]);
   });
 
   test("include_stats adds run counts, latency, tokens, costs and feedback", async () => {
@@ -81,7 +83,7 @@ withTestDatabases("sessions", (open) => {
     near(withStats.first_token_p50, 0.1);
     assert.equal(withStats.last_run_start_time, "2026-03-01T00:01:00.000000Z");
     assert.deepEqual(withStats.feedback_stats, { score: { n: 1, avg: 0.5, stdev: 0, values: {} } });
-    const [listed] = await listSessions(db, ws, sessionListQuery.parse({ name: "stats", include_stats: "true" }));
+    const [listed] = await listSessions(db, ws, wireFilter({ name: "stats", include_stats: "true" }));
     assert.equal(listed.run_count, 2);
     const empty = await createSession(db, ws, sessionCreate.parse({ name: "empty" }));
     assert.equal((await readSession(db, ws, empty.id as string, true)).run_count, 0);

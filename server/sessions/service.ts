@@ -4,7 +4,7 @@ import type { Prisma, Project } from "../db/generated/client";
 import { sql } from "../db/sql";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../core/errors";
 import { formatMicros, isoFromDb, parseInstant } from "../core/time";
-import type { Deleted, ProjectWithStats, SessionCreate, SessionListQuery, SessionUpdate, WireProject } from "./schema";
+import type { Deleted, ProjectWithStats, SessionCreate, SessionFilter, SessionUpdate, WireProject } from "./schema";
 import { projectStats } from "./stats";
 import { deleteTraceTotalsOfProjects, runIdsOfProjects, runsOfProjectsCount } from "../runs/sets";
 import { UUID } from "../core/uuid";
@@ -48,13 +48,13 @@ async function withStats(db: Sql, workspaceId: string, rows: Project[], include:
 }
 
 /** GET /sessions: an array, newest first, narrowed by name, ids, dataset or metadata. */
-export async function listSessions(db: Sql, workspaceId: string, q: SessionListQuery): Promise<ProjectWithStats[]> {
+export async function listSessions(db: Sql, workspaceId: string, q: SessionFilter): Promise<ProjectWithStats[]> {
   const where: Prisma.ProjectWhereInput[] = [{ workspaceId }];
   if (q.name !== undefined) where.push({ name: q.name });
-  if (q.name_contains) where.push({ name: { contains: likeLiteral(q.name_contains), mode: "insensitive" } });
-  if (q.id) where.push({ id: { in: q.id } });
-  if (q.reference_dataset) where.push({ referenceDatasetId: { in: q.reference_dataset } });
-  if (q.reference_free !== undefined) where.push({ referenceDatasetId: q.reference_free ? null : { not: null } });
+  if (q.nameContains) where.push({ name: { contains: likeLiteral(q.nameContains), mode: "insensitive" } });
+  if (q.ids) where.push({ id: { in: q.ids } });
+  if (q.referenceDatasetIds) where.push({ referenceDatasetId: { in: q.referenceDatasetIds } });
+  if (q.referenceFree !== undefined) where.push({ referenceDatasetId: q.referenceFree ? null : { not: null } });
   if (q.metadata) {
     // JSON containment (nested values included) has no Prisma filter: the matching ids come first.
     const matching = await db.query<{ id: string }>(sql`
@@ -65,10 +65,10 @@ export async function listSessions(db: Sql, workspaceId: string, q: SessionListQ
   const rows = await db.prisma.project.findMany({
     where: { AND: where },
     orderBy: [{ startTime: "desc" }, { id: "asc" }],
-    skip: q.offset,
-    take: q.limit,
+    skip: q.offset ?? 0,
+    take: q.limit ?? 100,
   });
-  return withStats(db, workspaceId, rows, q.include_stats);
+  return withStats(db, workspaceId, rows, q.includeStats);
 }
 
 export async function readSession(db: Sql, workspaceId: string, id: string, includeStats?: boolean): Promise<ProjectWithStats> {

@@ -5,7 +5,6 @@ import { flag, many } from "../http/query-params";
 import { decodeOffset, encodeOffset } from "../core/offset-cursor";
 import { uuid } from "../core/uuid";
 import { listSessions, readSession } from "./service";
-import { sessionListQuery } from "./schema";
 
 /** The project where every online evaluator of a workspace traces its model calls (LangSmith's EVALUATOR address). */
 export const EVALUATOR_PROJECT = "evaluators";
@@ -32,21 +31,17 @@ export async function listSessionsV2(db: Sql, workspaceId: string, q: z.infer<ty
   const wantsProjects = types.length === 0 || types.includes("PROJECT");
   const wantsExperiments = types.length === 0 || types.includes("EXPERIMENT");
   if (!wantsProjects && !wantsExperiments) return { items: [], next_cursor: null };
-  const rows = await listSessions(
-    db,
-    workspaceId,
-    sessionListQuery.parse({
-      id: q.id,
-      name: q.name,
-      name_contains: q.name_contains,
-      reference_dataset: q.reference_dataset_id,
-      include_stats: q.include_stats ? "true" : "false",
-      // Only projects, only experiments, or both.
-      reference_free: wantsExperiments ? (wantsProjects ? undefined : "false") : "true",
-      offset,
-      limit: q.page_size + 1,
-    }),
-  );
+  const rows = await listSessions(db, workspaceId, {
+    ids: q.id,
+    name: q.name,
+    nameContains: q.name_contains,
+    referenceDatasetIds: q.reference_dataset_id,
+    includeStats: q.include_stats ?? false,
+    // Only projects, only experiments, or both.
+    referenceFree: wantsExperiments ? (wantsProjects ? undefined : false) : true,
+    offset,
+    limit: q.page_size + 1,
+  });
   const items = rows
     .slice(0, q.page_size)
     .map((s) => ({ ...s, type: s.reference_dataset_id ? ("EXPERIMENT" as const) : ("PROJECT" as const) }));

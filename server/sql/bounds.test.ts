@@ -53,7 +53,7 @@ function measured(db: Sql): { sql: Sql; longest: () => number; largestFetch: () 
 withTestDatabases("read-only SQL bounds", (open) => {
   let db: Sql;
   let seed: SqlSeed;
-  const query = (text: string, on: Sql = db) => runSqlQuery(on, seed.ws, { project_ids: [seed.projectA], query: text });
+  const query = (text: string, on: Sql = db) => runSqlQuery(on, seed.ws, { projectIds: [seed.projectA], query: text });
 
   before(async () => {
     db = (await open()).sql;

@@ -145,7 +145,7 @@ withTestDatabases("read-only SQL escape suite", (open) => {
   test(`${HOSTILE.length} hostile queries: each refused or bounded, none leaking a row`, async () => {
     assert.ok(HOSTILE.length >= 50);
     for (const [name, write, expect] of HOSTILE) {
-      const attempt = runSqlQuery(db, seed.ws, { project_ids: [seed.projectA], query: write(seed) });
+      const attempt = runSqlQuery(db, seed.ws, { projectIds: [seed.projectA], query: write(seed) });
       if (expect instanceof RegExp) {
         await assert.rejects(attempt, (e: unknown) => e instanceof AppError && e.status === 400 && expect.test(e.detail), name);
         continue;

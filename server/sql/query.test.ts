@@ -14,7 +14,7 @@ const WEEK = "start_time >= now() - interval '7 days'";
 withTestDatabases("read-only SQL", (open) => {
   let db: Sql;
   let seed: SqlSeed;
-  const query = (text: string, projects = [seed.projectA]) => runSqlQuery(db, seed.ws, { project_ids: projects, query: text });
+  const query = (text: string, projects = [seed.projectA]) => runSqlQuery(db, seed.ws, { projectIds: projects, query: text });
 
   before(async () => {
     db = (await open()).sql;

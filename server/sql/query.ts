@@ -12,7 +12,12 @@ export const sqlQueryBody = z.object({
   project_ids: z.array(uuid).min(1, "name at least one project").max(100),
   query: z.string().trim().min(1, "write one SELECT statement").max(100_000),
 });
-export type SqlQueryBody = z.infer<typeof sqlQueryBody>;
+
+/** A read-only statement over the views of some projects of the workspace. */
+export interface SqlQuery {
+  projectIds: string[];
+  query: string;
+}
 
 /** The client's `SqlQueryResponse`. */
 export const wireSqlQueryResult = z.object({
@@ -30,10 +35,10 @@ export type SqlQueryResult = z.infer<typeof wireSqlQueryResult>;
  * `POST /v2/sql/query` (`client.sql.query`): one read-only SELECT over the views `runs` and
  * `feedback` of the given projects of the caller's workspace, answered as columns and rows.
  */
-export async function runSqlQuery(db: Sql, workspaceId: string, body: SqlQueryBody): Promise<SqlQueryResult> {
-  const projectIds = [...new Set(body.project_ids.map((id) => id.toLowerCase()))];
+export async function runSqlQuery(db: Sql, workspaceId: string, q: SqlQuery): Promise<SqlQueryResult> {
+  const projectIds = [...new Set(q.projectIds.map((id) => id.toLowerCase()))];
   await requireProjects(db, workspaceId, projectIds);
-  const statement = await checkQuery(body.query);
+  const statement = await checkQuery(q.query);
   await ensureStatistics(db);
   const started = performance.now();
   const raw = await executeReadOnly(db, { workspaceId, projectIds }, statement);
@@ -45,7 +50,7 @@ export async function runSqlQuery(db: Sql, workspaceId: string, body: SqlQueryBo
     workspaceId,
     action: "sql.query",
     target: { type: "projects", id: projectIds.join(",") },
-    after: { query: body.query, row_count: rows.length, truncated: reason !== null },
+    after: { query: q.query, row_count: rows.length, truncated: reason !== null },
   });
   return {
     columns: raw.fields.map((field, i) => ({ name: field.name, data_type: codecs[i]!.type })),

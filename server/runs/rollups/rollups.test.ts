@@ -7,7 +7,7 @@ import { withTestDatabases } from "../../db/test-databases";
 import { ingestRuns } from "../../ingest/service";
 import { chartSeries, scanChartRows } from "../../charts/series";
 import { rollupChartRows } from "../../charts/rollup-rows";
-import { chartRequest } from "../../charts/schema";
+import { chartQueryFromWire, chartRequest } from "../../charts/schema";
 import { projectStats } from "../../sessions/stats";
 import { runSelection, selectionFromWire, type WireRunSelection } from "../schema";
 import { runStats, runStatsScan, type RunStats } from "../stats";
@@ -96,23 +96,22 @@ withTestDatabases("rollups answer as the scan does", (open) => {
       { metrics: ["feedback", "latency_p50"], group_by: { attribute: "status" }, filter: 'eq(run_type, "chain")' },
     ];
     for (const spec of charts) {
-      const request = chartRequest.parse({
-        ...spec,
-        start_time: "2026-04-30T22:10:00Z",
-        end_time: "2026-05-04T03:20:00Z",
-        bucket: spec.bucket ?? "6h",
-      });
+      const request = chartQueryFromWire(
+        chartRequest.parse({
+          ...spec,
+          start_time: "2026-04-30T22:10:00Z",
+          end_time: "2026-05-04T03:20:00Z",
+          bucket: spec.bucket ?? "6h",
+        }),
+      );
       const window = {
-        startMs: Date.parse(request.start_time as string),
-        endMs: Date.parse(request.end_time as string),
+        startMs: Date.parse(request.startTime as string),
+        endMs: Date.parse(request.endTime as string),
         seconds: request.bucket === "3h" ? 10_800 : 21_600,
       };
-      const selection = {
-        session: request.session ? [request.session as string] : undefined,
-        filter: request.filter ?? undefined,
-        is_root: request.is_root ?? undefined,
-      };
-      const fromRollups = await rollupChartRows(db, ws, selection, request.metrics, request.group_by, window);
+      // The chart's own selection (its project, filter and root flag), as the service reads it.
+      const { selection } = request;
+      const fromRollups = await rollupChartRows(db, ws, selection, request.metrics, request.groupBy, window);
       assert.ok(fromRollups, `${label} / chart ${JSON.stringify(spec)} is answered by the rollups`);
       const scanned = await scanChartRows(db, ws, selection, request, window);
       const key = (r: { bucket: number; label: string | null }) => JSON.stringify([r.bucket, r.label]);

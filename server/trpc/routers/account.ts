@@ -4,6 +4,8 @@ import { inviteAccept, signUpBody } from "../../auth/schema";
 import { getUser, signUp } from "../../auth/users";
 import type { Sql } from "../../db/client";
 import { limitedProcedure, router, userProcedure } from "../init";
+import { answers } from "../output";
+import { wireAccepted } from "../../auth/wire";
 
 /** The signed-in user's account; a session whose user is gone signs in again. */
 async function account(ctx: { sql: Sql; userId: string }) {
@@ -27,5 +29,6 @@ export const accountRouter = router({
   /** The signed-in user accepts an invitation sent to their e-mail address. */
   acceptInvite: userProcedure
     .input(inviteAccept)
+    .output(answers(wireAccepted))
     .mutation(async ({ ctx, input }) => acceptInvite(ctx.sql, await account(ctx), input.token)),
 });

@@ -5,28 +5,23 @@ import { createExampleJson, updateExampleJson } from "../../datasets/json-api";
 import { listSplits } from "../../datasets/splits";
 import { listVersions, setTag } from "../../datasets/versions";
 import { addRunsToDataset } from "../../datasets/runs";
-import { addRuns, dataType, datasetCreate, datasetListQuery, exampleListQuery, split } from "../../datasets/schema";
+import { addRuns, datasetCreate, dataType, split, wireDataset, wireExample, wireExamplesDeleted, wireVersion } from "../../datasets/schema";
 import { createDataset, listDatasets, readDataset } from "../../datasets/service";
 import { uuid } from "../../core/uuid";
 import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
+import { answers } from "../output";
 
 export const datasetsRouter = router({
   list: workspaceProcedure
     .input(z.object({ nameContains: z.string().max(200).optional(), offset: z.number().int().min(0).default(0) }))
+    .output(answers(z.array(wireDataset)))
     .query(({ ctx, input }) =>
-      listDatasets(
-        ctx.sql,
-        ctx.workspaceId,
-        datasetListQuery.parse({
-          name_contains: input.nameContains || undefined,
-          offset: input.offset,
-          limit: 100,
-        }),
-      ),
+      listDatasets(ctx.sql, ctx.workspaceId, { nameContains: input.nameContains || undefined, offset: input.offset, limit: 100 }),
     ),
 
   get: workspaceProcedure
     .input(z.object({ datasetId: uuid }))
+    .output(answers(wireDataset))
     .query(({ ctx, input }) => readDataset(ctx.sql, ctx.workspaceId, input.datasetId)),
 
   examples: workspaceProcedure
@@ -39,22 +34,20 @@ export const datasetsRouter = router({
         asOf: z.string().max(100).optional(),
       }),
     )
+    .output(answers(z.array(wireExample)))
     .query(({ ctx, input }) =>
-      listExamples(
-        ctx.sql,
-        ctx.workspaceId,
-        exampleListQuery.parse({
-          dataset: input.datasetId,
-          offset: input.offset,
-          limit: input.limit,
-          splits: input.split || undefined,
-          as_of: input.asOf || undefined,
-        }),
-      ),
+      listExamples(ctx.sql, ctx.workspaceId, {
+        datasetId: input.datasetId,
+        offset: input.offset,
+        limit: input.limit,
+        splits: input.split ? [input.split] : undefined,
+        asOf: input.asOf || undefined,
+      }),
     ),
 
   create: workspaceWriteProcedure
     .input(z.object({ dataset: datasetCreate }))
+    .output(answers(wireDataset))
     .mutation(({ ctx, input }) => createDataset(ctx.sql, ctx.workspaceId, input.dataset)),
 
   /** The run view's "add to dataset": each run becomes an example with the run's inputs and outputs. */
@@ -64,14 +57,17 @@ export const datasetsRouter = router({
 
   splits: workspaceProcedure
     .input(z.object({ datasetId: uuid }))
+    .output(answers(z.array(z.string())))
     .query(({ ctx, input }) => listSplits(ctx.sql, ctx.workspaceId, input.datasetId)),
 
   versions: workspaceProcedure
     .input(z.object({ datasetId: uuid }))
+    .output(answers(z.array(wireVersion)))
     .query(({ ctx, input }) => listVersions(ctx.sql, ctx.workspaceId, input.datasetId, { offset: 0, limit: 100 })),
 
   tagVersion: workspaceWriteProcedure
     .input(z.object({ datasetId: uuid, asOf: z.string().min(1), tag: z.string().trim().min(1, "name the tag").max(200) }))
+    .output(answers(wireVersion))
     .mutation(({ ctx, input }) => setTag(ctx.sql, ctx.workspaceId, input.datasetId, { as_of: input.asOf, tag: input.tag })),
 
   /** The examples editor: inputs and reference outputs as JSON objects, splits as names. */
@@ -84,6 +80,7 @@ export const datasetsRouter = router({
         split,
       }),
     )
+    .output(answers(wireExample))
     .mutation(({ ctx, input }) =>
       createExampleJson(ctx.sql, ctx.workspaceId, {
         dataset_id: input.datasetId,
@@ -108,6 +105,7 @@ export const datasetsRouter = router({
 
   deleteExamples: workspaceWriteProcedure
     .input(z.object({ exampleIds: z.array(uuid).min(1).max(1000) }))
+    .output(answers(wireExamplesDeleted))
     .mutation(({ ctx, input }) => deleteExamples(ctx.sql, ctx.workspaceId, input.exampleIds)),
 
   /** A new dataset from a CSV file read in the browser. */
@@ -121,5 +119,6 @@ export const datasetsRouter = router({
         outputKeys: z.array(z.string()).max(200),
       }),
     )
+    .output(answers(wireDataset))
     .mutation(({ ctx, input }) => datasetFromCsv(ctx.sql, ctx.workspaceId, input)),
 });

@@ -2,8 +2,16 @@ import { z } from "zod";
 import { uuid } from "../../core/uuid";
 import { compareExperiments, comparisonQuery } from "../../experiments/compare";
 import { listExperiments } from "../../experiments/list";
-import { listComparativeExperiments, pairwiseSummary, preferenceInput, recordPreference, startPairwise } from "../../experiments/pairwise";
+import {
+  listComparativeExperiments,
+  pairwiseSummary,
+  preferenceInput,
+  recordPreference,
+  startPairwise,
+  wirePairwiseSummary,
+} from "../../experiments/pairwise";
 import { router, workspaceProcedure, workspaceWriteProcedure } from "../init";
+import { answers } from "../output";
 
 export const experimentsRouter = router({
   /** A dataset's experiments with their statistics and feedback averages. */
@@ -17,6 +25,7 @@ export const experimentsRouter = router({
   /** A dataset's pairwise comparisons with their win rates. */
   pairwiseList: workspaceProcedure
     .input(z.object({ datasetId: uuid }))
+    .output(answers(z.array(wirePairwiseSummary)))
     .query(({ ctx, input }) => listComparativeExperiments(ctx.sql, ctx.workspaceId, input.datasetId)),
 
   pairwise: workspaceProcedure

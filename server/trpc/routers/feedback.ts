@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { listFeedbackConfigs } from "../../feedback/configs";
+import { listFeedbackConfigs, wireFeedbackConfig } from "../../feedback/configs";
 import { uuid } from "../../core/uuid";
 import { createReview, createThreadReview, deleteReview, reviewsOnRun, reviewsOnThread, updateReview } from "../../review/feedback";
 import { router, workspaceFeedbackProcedure, workspaceProcedure } from "../init";
+import { answers } from "../output";
 
 const review = z.object({
   score: z
@@ -42,7 +43,9 @@ export const feedbackRouter = router({
     .mutation(({ ctx, input }) => createThreadReview(ctx.sql, ctx.workspaceId, ctx.userId, input.projectId, input.threadId, input)),
 
   /** The workspace's feedback keys with how each is scored (continuous, categorical, free text). */
-  configs: workspaceProcedure.query(({ ctx }) => listFeedbackConfigs(ctx.sql, ctx.workspaceId, { key: [], offset: 0, limit: 1000 })),
+  configs: workspaceProcedure
+    .output(answers(z.array(wireFeedbackConfig)))
+    .query(({ ctx }) => listFeedbackConfigs(ctx.sql, ctx.workspaceId, { key: [], offset: 0, limit: 1000 })),
 
   /** A reviewer's feedback from the run view, checked against its key's config and signed with the user. */
   create: workspaceFeedbackProcedure

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { projectChartSeries } from "../../charts/series";
-import { chartRequest } from "../../charts/schema";
-import { ingestErrorsQuery, listRefusals } from "../../ingest/errors-log";
+import { projectChartSeries, wireChart } from "../../charts/series";
+import { listRefusals, wireRefusal } from "../../ingest/errors-log";
 import { uuid } from "../../core/uuid";
-import { sessionListQuery } from "../../sessions/schema";
 import { listSessions, readSession } from "../../sessions/service";
 import { router, workspaceProcedure } from "../init";
+import { answers } from "../output";
+import { wireProjectWithStats } from "../../sessions/schema";
 
 const DAY_MS = 86_400_000;
 
@@ -19,39 +19,41 @@ export const projectsRouter = router({
         offset: z.number().int().min(0).default(0),
       }),
     )
+    .output(answers(z.array(wireProjectWithStats)))
     .query(async ({ ctx, input }) => {
       // Experiments live with their dataset, not among the tracing projects.
-      const query = sessionListQuery.parse({
-        include_stats: "true",
-        reference_free: "true",
-        name_contains: input.nameContains,
+      return listSessions(ctx.sql, ctx.workspaceId, {
+        includeStats: true,
+        referenceFree: true,
+        nameContains: input.nameContains,
         limit: input.limit,
         offset: input.offset,
       });
-      return listSessions(ctx.sql, ctx.workspaceId, query);
     }),
 
   get: workspaceProcedure
     .input(z.object({ projectId: uuid }))
+    .output(answers(wireProjectWithStats))
     .query(({ ctx, input }) => readSession(ctx.sql, ctx.workspaceId, input.projectId)),
 
   /** Runs the project's ingest requests could not store lately, and why (newest first). */
   ingestErrors: workspaceProcedure
     .input(z.object({ projectId: uuid }))
-    .query(({ ctx, input }) => listRefusals(ctx.sql, ctx.workspaceId, ingestErrorsQuery.parse({ session: input.projectId, limit: 50 }))),
+    .output(answers(z.array(wireRefusal)))
+    .query(({ ctx, input }) => listRefusals(ctx.sql, ctx.workspaceId, { projectId: input.projectId, limit: 50 })),
 
   /** Runs and errors per day over the last `days` days: the projects list's sparkline. */
   activity: workspaceProcedure
     .input(z.object({ projectId: uuid, days: z.number().int().min(1).max(90).default(14) }))
+    .output(answers(wireChart))
     .query(({ ctx, input }) => {
       const end = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
-      const request = chartRequest.parse({
+      return projectChartSeries(ctx.sql, ctx.workspaceId, input.projectId, {
+        selection: { isRoot: true },
         metrics: ["run_count", "error_count"],
         bucket: "1d",
-        is_root: true,
-        start_time: end - input.days * DAY_MS,
-        end_time: end,
+        startTime: end - input.days * DAY_MS,
+        endTime: end,
       });
-      return projectChartSeries(ctx.sql, ctx.workspaceId, input.projectId, request);
     }),
 });

@@ -5,8 +5,9 @@ import { queueEditor, saveQueue } from "../../review/queues/editor";
 import { deleteQueue } from "../../review/queues/queues";
 import { addRuns, exportQueueRuns } from "../../review/queues/service";
 import { addQueueRunToDataset, reviewSubmit, submitAsUser, toDataset } from "../../review/queues/submit";
-import { reviewerChoices, setQueueReviewers } from "../../review/queues/reviewers";
+import { reviewerChoices, setQueueReviewers, wireQueueReviewers } from "../../review/queues/reviewers";
 import { router, workspaceProcedure, workspaceReviewProcedure, workspaceWriteProcedure } from "../init";
+import { answers } from "../output";
 
 const queueRef = z.object({ queueId: uuid });
 
@@ -58,6 +59,7 @@ export const queuesRouter = router({
 
   setReviewers: workspaceWriteProcedure
     .input(queueRef.extend({ userIds: z.array(uuid).max(500) }))
+    .output(answers(wireQueueReviewers))
     .mutation(({ ctx, input }) => setQueueReviewers(ctx.sql, ctx.workspaceId, input.queueId, input.userIds)),
 
   addToDataset: workspaceWriteProcedure

@@ -3,6 +3,8 @@ import { workspaceCreate } from "../../auth/schema";
 import { getUser, membershipsOf } from "../../auth/users";
 import { getWorkspace } from "../../auth/workspaces";
 import { router, userProcedure, workspaceProcedure } from "../init";
+import { answers } from "../output";
+import { wireWorkspace } from "../../auth/wire";
 
 export const workspacesRouter = router({
   /** The workspaces the signed-in user belongs to, for the switcher. */
@@ -11,6 +13,7 @@ export const workspacesRouter = router({
   /** A new workspace; the signed-in user becomes its admin. */
   create: userProcedure
     .input(workspaceCreate)
+    .output(answers(wireWorkspace))
     .mutation(async ({ ctx, input }) =>
       createWorkspaceFor(ctx.sql, { identity: null, user: await getUser(ctx.sql, ctx.userId) }, input.name),
     ),

@@ -1,6 +1,6 @@
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { chartRequest } from "@/server/charts/schema";
+import { chartQueryFromWire, chartRequest } from "@/server/charts/schema";
 import { chartSeries, wireChart } from "@/server/charts/series";
 
 export const POST = route({
@@ -8,7 +8,7 @@ export const POST = route({
   replica: true,
   body: chartRequest,
   response: wireChart,
-  handler: ({ ctx, body }) => chartSeries(ctx.sql, ctx.workspaceId, body),
+  handler: ({ ctx, body }) => chartSeries(ctx.sql, ctx.workspaceId, chartQueryFromWire(body)),
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

@@ -3,13 +3,20 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { deleteExamples, listExamples } from "@/server/datasets/examples";
 import { createExampleJson } from "@/server/datasets/json-api";
-import { exampleCreate, exampleDeleteQuery, exampleListQuery, wireExample, wireExamplesDeleted } from "@/server/datasets/schema";
+import {
+  exampleCreate,
+  exampleDeleteQuery,
+  exampleFilterFromWire,
+  exampleListQuery,
+  wireExample,
+  wireExamplesDeleted,
+} from "@/server/datasets/schema";
 
 export const GET = route({
   access: "read",
   query: exampleListQuery,
   response: z.array(wireExample),
-  handler: ({ ctx, query }) => listExamples(ctx.sql, ctx.workspaceId, query),
+  handler: ({ ctx, query }) => listExamples(ctx.sql, ctx.workspaceId, exampleFilterFromWire(query)),
 });
 
 export const POST = route({

@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   sessionCreate,
   sessionDeleteQuery,
+  sessionFilterFromWire,
   sessionListQuery,
   upsertQuery,
   wireDeleted,
@@ -16,7 +17,7 @@ export const GET = route({
   access: "read",
   query: sessionListQuery,
   response: z.array(wireProjectWithStats),
-  handler: ({ ctx, query }) => listSessions(ctx.sql, ctx.workspaceId, query),
+  handler: ({ ctx, query }) => listSessions(ctx.sql, ctx.workspaceId, sessionFilterFromWire(query)),
 });
 
 export const POST = route({

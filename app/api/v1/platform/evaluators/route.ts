@@ -3,14 +3,14 @@ import { uuid } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { evaluatorCreate, evaluatorListQuery } from "@/server/evaluators/schema";
-import { createEvaluator, deleteEvaluators, listEvaluators, wireBulkDeleted } from "@/server/evaluators/service";
+import { createEvaluator, deleteEvaluators, evaluatorFilterFromWire, listEvaluators, wireBulkDeleted } from "@/server/evaluators/service";
 import { wireEvaluator } from "@/server/evaluators/store";
 
 export const GET = route({
   access: "read",
   query: evaluatorListQuery,
   response: z.object({ evaluators: z.array(wireEvaluator), total: z.number() }),
-  handler: ({ ctx, query }) => listEvaluators(ctx.sql, ctx.workspaceId, query),
+  handler: ({ ctx, query }) => listEvaluators(ctx.sql, ctx.workspaceId, evaluatorFilterFromWire(query)),
 });
 
 export const POST = route({

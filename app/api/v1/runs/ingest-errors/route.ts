@@ -8,7 +8,7 @@ export const GET = route({
   access: "read",
   query: ingestErrorsQuery,
   response: z.array(wireRefusal),
-  handler: ({ ctx, query }) => listRefusals(ctx.sql, ctx.workspaceId, query),
+  handler: ({ ctx, query }) => listRefusals(ctx.sql, ctx.workspaceId, { projectId: query.session, limit: query.limit }),
 });
 
 export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -7,7 +7,7 @@ export const POST = route({
   access: "read",
   body: sqlQueryBody,
   response: wireSqlQueryResult,
-  handler: ({ ctx, body }) => runSqlQuery(ctx.sql, ctx.workspaceId, body),
+  handler: ({ ctx, body }) => runSqlQuery(ctx.sql, ctx.workspaceId, { projectIds: body.project_ids, query: body.query }),
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

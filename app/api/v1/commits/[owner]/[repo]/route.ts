@@ -3,7 +3,7 @@ import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { callerOf, repoParams } from "@/server/prompts/access";
 import { createCommit, listCommits, wireCommit } from "@/server/prompts/commits";
-import { commitCreate, commitListQuery } from "@/server/prompts/schema";
+import { commitCreate, commitListQuery, newCommitFromWire } from "@/server/prompts/schema";
 
 export const GET = route({
   access: "read",
@@ -18,7 +18,7 @@ export const POST = route({
   body: commitCreate,
   params: repoParams,
   response: z.object({ commit: wireCommit }),
-  handler: ({ ctx, body, params }) => createCommit(ctx.sql, callerOf(ctx), params.owner, params.repo, body),
+  handler: ({ ctx, body, params }) => createCommit(ctx.sql, callerOf(ctx), params.owner, params.repo, newCommitFromWire(body)),
 });
 
 export const { PUT, PATCH, DELETE } = methodNotAllowed("GET", "POST");

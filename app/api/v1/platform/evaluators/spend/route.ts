@@ -15,7 +15,14 @@ export const GET = route({
     dataset_id: uuid.optional(),
   }),
   response: wireEvaluatorSpend,
-  handler: ({ ctx, query }) => evaluatorSpend(ctx.sql, ctx.workspaceId, query),
+  handler: ({ ctx, query }) =>
+    evaluatorSpend(ctx.sql, ctx.workspaceId, {
+      periodStart: query.period_start,
+      groupBy: query.group_by,
+      evaluatorId: query.evaluator_id,
+      projectId: query.session_id,
+      datasetId: query.dataset_id,
+    }),
 });
 
 export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { exampleListQuery, wireExample } from "@/server/datasets/schema";
+import { exampleFilterFromWire, exampleListQuery, wireExample } from "@/server/datasets/schema";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { sharedExamples } from "@/server/sharing/public-datasets";
@@ -9,7 +9,7 @@ export const GET = route({
   access: "public",
   query: exampleListQuery,
   response: z.array(wireExample),
-  handler: ({ ctx, params, query }) => sharedExamples(ctx.sql, params.token, query),
+  handler: ({ ctx, params, query }) => sharedExamples(ctx.sql, params.token, exampleFilterFromWire(query)),
 });
 
 export const { POST, PUT, PATCH, DELETE } = methodNotAllowed("GET");

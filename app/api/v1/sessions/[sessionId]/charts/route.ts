@@ -1,7 +1,7 @@
 import { idParams } from "@/server/core/uuid";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
-import { chartRequest } from "@/server/charts/schema";
+import { chartQueryFromWire, chartRequest } from "@/server/charts/schema";
 import { projectChartSeries, wireChart } from "@/server/charts/series";
 
 export const POST = route({
@@ -10,7 +10,7 @@ export const POST = route({
   replica: true,
   body: chartRequest,
   response: wireChart,
-  handler: ({ ctx, body, params }) => projectChartSeries(ctx.sql, ctx.workspaceId, params.sessionId, body),
+  handler: ({ ctx, body, params }) => projectChartSeries(ctx.sql, ctx.workspaceId, params.sessionId, chartQueryFromWire(body)),
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

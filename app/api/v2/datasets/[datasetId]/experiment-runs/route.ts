@@ -1,5 +1,10 @@
 import { idParams } from "@/server/core/uuid";
-import { experimentRunsQuery, queryExperimentRuns, wireExampleWithRuns } from "@/server/experiments/experiment-runs";
+import {
+  experimentRunsFromWire,
+  experimentRunsQuery,
+  queryExperimentRuns,
+  wireExampleWithRuns,
+} from "@/server/experiments/experiment-runs";
 import { methodNotAllowed } from "@/server/http/not-found";
 import { route } from "@/server/http/route";
 import { cursorPage } from "@/server/core/offset-cursor";
@@ -10,7 +15,7 @@ export const POST = route({
   params: idParams("datasetId"),
   body: experimentRunsQuery,
   response: cursorPage(wireExampleWithRuns),
-  handler: ({ ctx, params, body }) => queryExperimentRuns(ctx.sql, ctx.workspaceId, params.datasetId, body),
+  handler: ({ ctx, params, body }) => queryExperimentRuns(ctx.sql, ctx.workspaceId, params.datasetId, experimentRunsFromWire(body)),
 });
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");
