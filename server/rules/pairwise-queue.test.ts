@@ -20,7 +20,9 @@ async function until(what: string, done: () => Promise<boolean>, ms = 20_000): P
 }
 
 const refusal = (error: unknown) =>
-  error instanceof AppError && error.status === 400 && /pairwise queue: it takes pairs of runs.*not the single runs a rule adds/.test(error.message);
+  error instanceof AppError &&
+  error.status === 400 &&
+  /pairwise queue: it takes pairs of runs.*not the single runs a rule adds/.test(error.message);
 
 withTestDatabases("a rule adding runs to a pairwise queue", (open) => {
   let db: Sql;

@@ -85,7 +85,8 @@ async function checkReferences(
   if (rule.add_to_dataset_id) await findDataset(db, workspaceId, rule.add_to_dataset_id);
   if (rule.add_to_annotation_queue_id) {
     const queue = await loadQueue(db, workspaceId, rule.add_to_annotation_queue_id);
-    if (queue.queueType === "pairwise") throw badRequest(`add_to_annotation_queue_id: ${pairwiseRefusal(queue.name)}. Choose a single-run queue.`);
+    if (queue.queueType === "pairwise")
+      throw badRequest(`add_to_annotation_queue_id: ${pairwiseRefusal(queue.name)}. Choose a single-run queue.`);
   }
   if (rule.filter) checkRuleFilter(rule.filter);
   for (const hook of rule.webhooks ?? []) checkEgressUrl(hook.url);

@@ -66,7 +66,12 @@ export async function queueOverview(db: Sql, workspaceId: string, userId: string
   }));
   return {
     ...queue,
-    progress: { total, completed, needs_my_review: waitsFor(queue, userId) ? mine : 0, reviewers: reviewers.sort((a, b) => b.completed - a.completed) },
+    progress: {
+      total,
+      completed,
+      needs_my_review: waitsFor(queue, userId) ? mine : 0,
+      reviewers: reviewers.sort((a, b) => b.completed - a.completed),
+    },
   };
 }
 
@@ -126,7 +131,9 @@ export async function reviewRun(db: Sql, workspaceId: string, userId: string, ro
   const [run] = await runsWithQueueInfo(db, workspaceId, [item]);
   if (!run) return null;
   // A pairwise item's run B, with the same queue state as run A.
-  const [paired] = item.pairedRunId ? await runsWithQueueInfo(db, workspaceId, [{ ...item, runId: item.pairedRunId, pairedRunId: item.runId }]) : [null];
+  const [paired] = item.pairedRunId
+    ? await runsWithQueueInfo(db, workspaceId, [{ ...item, runId: item.pairedRunId, pairedRunId: item.runId }])
+    : [null];
   const [reference, mine, feedback] = await Promise.all([
     run.reference_example_id ? readExamples(db, workspaceId, [run.reference_example_id]).then(([example]) => example) : null,
     db.prisma.annotationQueueReview.findUnique({ where: { queueRunId_reviewerId: { queueRunId: item.id, reviewerId: userId } } }),
