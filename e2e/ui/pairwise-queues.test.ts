@@ -62,8 +62,20 @@ test("review a pairwise queue side by side, by keyboard; assign reviewers", { sk
   await assign.getByRole("checkbox").first().check();
   await assign.getByRole("button", { name: "Save reviewers" }).click();
   await assign.getByText("Saved.").waitFor();
-  await shot("pairwise-queue-dark", "dark");
+  // Only the assigned reviewers (Ada, ticked above) review it from now on.
+  await page.getByRole("button", { name: "Edit" }).click();
+  await page.getByLabel("Who reviews").selectOption("assigned");
+  await page.getByRole("button", { name: "Save queue" }).click();
+  await page.getByTestId("access-mode").getByText("Only the assigned reviewers review this queue.").waitFor();
+  const stored = await client.annotationQueues.retrieve(queue.id);
+  assert.equal(stored.reviewer_access_mode, "assigned");
+  assert.deepEqual(
+    stored.assigned_reviewers?.map((r) => r.id),
+    [user.userId],
+  );
+  // Light first: a light shot right after a dark one catches the colours mid-transition.
   await shot("pairwise-queue");
+  await shot("pairwise-queue-dark", "dark");
 
   await page.getByRole("link", { name: /Review 2 runs/ }).click();
   await page.waitForURL(/\/review$/);

@@ -37,7 +37,7 @@ export function AssignedReviewers({ workspaceId, queueId, onlyAssigned }: { work
         <span className="faint" data-testid="access-mode">
           {onlyAssigned
             ? "Only the assigned reviewers review this queue."
-            : "Anyone who may review reviews this queue; annotators only the queues they are assigned to."}
+            : "Anyone who may review can review this queue (annotators: only if assigned)."}
         </span>
       </div>
       <div className="row" style={{ flexWrap: "wrap", gap: 12, margin: "8px 0" }}>
