@@ -1,4 +1,7 @@
 import type { Sql } from "../../db/client";
+import type { Run } from "../../db/generated/client";
+import { apiKeyNames } from "../../auth/api-keys";
+import { runsByIds } from "../../runs/lookup";
 import type { Role } from "../../auth/policy";
 import { assertReviews, visibleTo, waitsFor } from "./reviewers";
 import { isUuid } from "../../core/uuid";
@@ -19,7 +22,7 @@ export async function reviewerNames(db: Sql, workspaceId: string, ids: string[])
   const uuids = ids.filter(isUuid);
   const [users, keys] = await Promise.all([
     db.prisma.user.findMany({ where: { id: { in: uuids } }, select: { id: true, name: true, email: true } }),
-    db.prisma.apiKey.findMany({ where: { workspaceId, id: { in: uuids } }, select: { id: true, description: true, prefix: true } }),
+    apiKeyNames(db, workspaceId, uuids),
   ]);
   const names = new Map([
     ...users.map((u) => [u.id, u.name || u.email] as const),
@@ -75,6 +78,8 @@ export async function queueOverview(db: Sql, workspaceId: string, userId: string
   };
 }
 
+type PairedRun = { id: string; name: string; run_type: string; input_preview: string | null; output_preview: string | null };
+
 /**
  * The queue's items for its page: name, one-line previews, done or not, and who completed each. A
  * pairwise queue's item is its two runs: run B (`paired`) beside run A.
@@ -92,10 +97,12 @@ export async function queueItemsPage(db: Sql, workspaceId: string, queueId: stri
   const pairedIds = items.flatMap((i) => (i.pairedRunId ? [i.pairedRunId] : []));
   const [names, paired] = await Promise.all([
     reviewerNames(db, workspaceId, [...new Set(items.flatMap((i) => i.reviews.map((r) => r.reviewerId)))]),
-    pairedIds.length ? db.prisma.run.findMany({ where: { workspaceId, id: { in: pairedIds } }, select: summary }) : [],
+    runsByIds<PairedRun>(db, workspaceId, pairedIds, ["name", "run_type", "input_preview", "output_preview"]),
   ]);
-  const runB = new Map(paired.map((r) => [r.id, r]));
-  const preview = (run: (typeof paired)[number]) => ({
+  const runB = new Map(
+    paired.map((r) => [r.id, { ...r, runType: r.run_type, inputPreview: r.input_preview, outputPreview: r.output_preview }]),
+  );
+  const preview = (run: Pick<Run, "id" | "name" | "runType" | "inputPreview" | "outputPreview">) => ({
     run_id: run.id,
     name: run.name,
     run_type: run.runType,
