@@ -2,8 +2,9 @@
  * Pairwise annotation queues through the real langsmith client (create with queue_type "pairwise",
  * populate from two experiments: each example's runs paired), the reviewer's A / B / equal choices
  * through the review page's tRPC API recorded as binary feedback on both runs; reviewer assignment:
- * an annotator lists only its queues; a review sent with a service key is the key's, one in the UI
- * the person's.
+ * an annotator lists only its queues; a review sent with a service key is the key's (named by its
+ * description), one in the UI the person's; reviewer_access_mode "assigned"; a rule cannot feed a
+ * pairwise queue.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -87,8 +88,23 @@ describe("pairwise annotation queues", () => {
     assert.equal((await client.annotationQueues.retrieveAnnotationQueues({ queue_type: "single" })).items.length, 0);
     const items = (await call({ url: server.url, apiKey: key }, "GET", `/annotation-queues/${created.id}/runs`)).body as {
       id: string;
+      paired_run_id: string | null;
     }[];
     assert.equal(items.length, 3);
+    // Each listed item is a pair: run A (the base run) with its run B (the candidate's run of that example).
+    assert.deepEqual(
+      items.map((i) => [i.id, i.paired_run_id]).sort(),
+      runsOf.base.map((id, i) => [id, runsOf.cand[runsOf.cand.length - 1 - i]]).sort(),
+    );
+
+    // A rule adds single runs: it cannot feed a pairwise queue.
+    const rule = await call({ url: server.url, apiKey: key }, "POST", "/runs/rules", {
+      display_name: "to the pairwise queue",
+      session_id: experiments[0],
+      add_to_annotation_queue_id: created.id,
+    });
+    assert.equal(rule.status, 400);
+    assert.match(rule.body.detail, /"base vs cand" is a pairwise queue: it takes pairs of runs/);
 
     // A single run cannot enter a pairwise queue; a pair given by hand can.
     const single = await call({ url: server.url, apiKey: key }, "POST", `/annotation-queues/${created.id}/runs`, [runsOf.base[0]]);
@@ -199,8 +215,8 @@ describe("pairwise annotation queues", () => {
     assert.equal(status.status, 200, JSON.stringify(status.body));
     const overview = await t.queues.get.query({ workspaceId, queueId: mine.id });
     assert.deepEqual(overview.progress.reviewers.map((r) => [r.name, r.completed]).sort(), [
-      ["API key", 1],
       ["Ann", 1],
+      ["sdk (API key)", 1],
     ]);
     const fromQueue = [];
     for await (const f of client.listFeedback({ runIds: [drawn!.run.id] })) {
@@ -208,5 +224,41 @@ describe("pairwise annotation queues", () => {
       if (meta?.annotation_queue_id === mine.id) fromQueue.push(meta.user_name);
     }
     assert.deepEqual(fromQueue, ["Ann"], "the UI's answer is signed by the person");
+  });
+  test("reviewer_access_mode through the client: stored, answered with the assigned reviewers, and only they review", async () => {
+    const created = await client.annotationQueues.annotationQueues({ name: "assigned only", reviewer_access_mode: "assigned" });
+    assert.deepEqual([created.reviewer_access_mode, created.assigned_reviewers], ["assigned", []]);
+    await client.addRunsToAnnotationQueue(created.id, [runsOf.base[2]]);
+    const t = trpcFor(server, ada);
+    const workspaceId = ada.workspaceId;
+    await assert.rejects(t.queues.review.query({ workspaceId, queueId: created.id }), /only by its assigned reviewers/);
+    const [item] = (await call({ url: server.url, apiKey: key }, "GET", `/annotation-queues/${created.id}/runs`)).body as {
+      queue_run_id: string;
+    }[];
+    const byKey = await call({ url: server.url, apiKey: key }, "POST", `/annotation-queues/status/${item.queue_run_id}`, {
+      status: "completed",
+    });
+    assert.equal(byKey.status, 403, "a service key is not an assigned reviewer");
+    assert.match(byKey.body.detail, /assigned reviewers/);
+
+    await t.queues.setReviewers.mutate({ workspaceId, queueId: created.id, userIds: [ada.userId] });
+    const read = await client.annotationQueues.retrieve(created.id);
+    assert.equal(read.reviewer_access_mode, "assigned");
+    assert.deepEqual(read.assigned_reviewers, [{ id: ada.userId, email: "ada@example.com", name: "Ada" }]);
+    const listed = await client.annotationQueues.retrieveAnnotationQueues({ ids: [created.id] });
+    assert.deepEqual(
+      listed.items[0].assigned_reviewers?.map((r) => r.name),
+      ["Ada"],
+    );
+    assert.ok(await t.queues.review.query({ workspaceId, queueId: created.id }), "an assigned reviewer draws the run");
+
+    await client.annotationQueues.update(created.id, { reviewer_access_mode: "any" });
+    assert.equal((await client.annotationQueues.retrieve(created.id)).reviewer_access_mode, "any");
+    const open = await call({ url: server.url, apiKey: key }, "POST", `/annotation-queues/status/${item.queue_run_id}`, {
+      status: "completed",
+    });
+    assert.equal(open.status, 200, JSON.stringify(open.body));
+    const bad = await call({ url: server.url, apiKey: key }, "PATCH", `/annotation-queues/${created.id}`, { reviewer_access_mode: "some" });
+    assert.equal(bad.status, 400);
   });
 });

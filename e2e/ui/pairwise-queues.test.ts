@@ -1,6 +1,6 @@
 /**
- * A pairwise queue in Chromium: two experiments' runs of one dataset paired by example, the two
- * runs side by side with the A / B / equal rubric, choices made with the keyboard and read back
+ * A pairwise queue in Chromium: two experiments' runs of one dataset paired by example, listed as
+ * pairs on the queue page, the two runs side by side (each name once) with the A / B / equal rubric, choices made with the keyboard and read back
  * through the SDK as feedback on both runs; the queue page's reviewer assignment. Light and dark.
  */
 import assert from "node:assert/strict";
@@ -52,12 +52,30 @@ test("review a pairwise queue side by side, by keyboard; assign reviewers", { sk
   await client.annotationQueues.populate({ queue_id: queue.id, session_ids: experiments });
 
   await page.goto(`${server.url}/o/${user.workspaceId}/queues/${queue.id}`);
+  // Each item of the queue's list is a pair: run A above run B, each with its output.
+  const pairs = page.getByTestId("queue-pair");
+  await pairs.first().waitFor();
+  assert.equal(await pairs.count(), 2);
+  for (const text of ["baseline-answer", "candidate-answer", "Returns are accepted within 30 days"])
+    await pairs.filter({ hasText: "Can I return shoes" }).getByText(text).first().waitFor();
   const assign = page.getByTestId("assigned-reviewers");
   await assign.getByRole("checkbox").first().check();
   await assign.getByRole("button", { name: "Save reviewers" }).click();
   await assign.getByText("Saved.").waitFor();
-  await shot("pairwise-queue-dark", "dark");
+  // Only the assigned reviewers (Ada, ticked above) review it from now on.
+  await page.getByRole("button", { name: "Edit" }).click();
+  await page.getByLabel("Who reviews").selectOption("assigned");
+  await page.getByRole("button", { name: "Save queue" }).click();
+  await page.getByTestId("access-mode").getByText("Only the assigned reviewers review this queue.").waitFor();
+  const stored = await client.annotationQueues.retrieve(queue.id);
+  assert.equal(stored.reviewer_access_mode, "assigned");
+  assert.deepEqual(
+    stored.assigned_reviewers?.map((r) => r.id),
+    [user.userId],
+  );
+  // Light first: a light shot right after a dark one catches the colours mid-transition.
   await shot("pairwise-queue");
+  await shot("pairwise-queue-dark", "dark");
 
   await page.getByRole("link", { name: /Review 2 runs/ }).click();
   await page.waitForURL(/\/review$/);
@@ -69,6 +87,10 @@ test("review a pairwise queue side by side, by keyboard; assign reviewers", { sk
     .getByText(/Returns are accepted within 30 days|Peru takes 5 to 7/)
     .first()
     .waitFor();
+  // Each run's name shows once, as its title, after its side (A or B).
+  assert.equal(await b.getByText("candidate-answer", { exact: true }).count(), 1);
+  assert.equal(await a.getByText("baseline-answer", { exact: true }).count(), 1);
+  await b.getByRole("heading", { name: "candidate-answer" }).waitFor();
   await page.getByTestId("rubric-instructions").locator("strong", { hasText: "correct" }).waitFor();
   await shot("pairwise-review");
   await shot("pairwise-review-dark", "dark");

@@ -49,6 +49,16 @@ export async function createApiKey(
   return { key, record: toRecord(row) };
 }
 
+/** How these keys of the workspace are named (revoked ones too: what they did stays theirs). */
+export async function apiKeyNames(
+  db: Sql,
+  workspaceId: string,
+  ids: string[],
+): Promise<{ id: string; description: string; prefix: string }[]> {
+  if (ids.length === 0) return [];
+  return db.prisma.apiKey.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true, description: true, prefix: true } });
+}
+
 export async function listApiKeys(db: Sql, workspaceId: string): Promise<ApiKeyRecord[]> {
   const rows = await db.prisma.apiKey.findMany({ where: { workspaceId, revokedAt: null }, orderBy: { createdAt: "desc" } });
   return rows.map(toRecord);

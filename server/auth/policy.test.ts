@@ -37,6 +37,9 @@ test("the roles: viewers only read, annotators read, leave feedback and review, 
   assert.throws(() => assertMayReviewQueue("annotator", "u1", ["u2"]), /not assigned to you/);
   assert.doesNotThrow(() => assertMayReviewQueue("annotator", "u1", ["u1"]));
   assert.doesNotThrow(() => assertMayReviewQueue("member", "u1", []));
+  assert.throws(() => assertMayReviewQueue("admin", "u1", ["u2"], true), /only by its assigned reviewers/);
+  assert.throws(() => assertMayReviewQueue("admin", undefined, ["u2"], true), /service key/);
+  assert.doesNotThrow(() => assertMayReviewQueue("member", "u2", ["u2"], true));
 });
 
 test("every method of every API route file has a policy classification", async () => {

@@ -60,11 +60,18 @@ export function assertMay(role: Role, action: Action): void {
 
 /**
  * Whether this caller may review queue `queueId`: admins and members review any queue, an
- * annotator only the queues it is assigned to (`assigned`: the queue's reviewer user ids).
+ * annotator only the queues it is assigned to (`assigned`: the queue's reviewer user ids); a
+ * queue reviewed `onlyAssigned` (reviewer_access_mode "assigned") is reviewed by those alone.
  */
-export function assertMayReviewQueue(role: Role, userId: string | undefined, assigned: readonly string[]): void {
+export function assertMayReviewQueue(role: Role, userId: string | undefined, assigned: readonly string[], onlyAssigned = false): void {
   assertMay(role, "review");
-  if (role === "annotator" && !(userId && assigned.includes(userId))) {
+  const isAssigned = !!userId && assigned.includes(userId);
+  if (role === "annotator" && !isAssigned) {
     throw forbidden(`Your role in this workspace is annotator: ${CAN.annotator}; this queue is not assigned to you.`);
+  }
+  if (onlyAssigned && !isAssigned) {
+    throw forbidden(
+      `This queue is reviewed only by its assigned reviewers (reviewer_access_mode "assigned") and you are not one of them${userId ? "" : " (a service key is no person)"}.`,
+    );
   }
 }

@@ -3,6 +3,7 @@ import { runsByIds } from "../runs/lookup";
 import { insertFeedback } from "../feedback/store";
 import { isoFromDb } from "../core/time";
 import { addRunsToQueue } from "../review/queues/items";
+import { loadQueue } from "../review/queues/queues";
 import { addRunToDataset } from "./dataset";
 import type { Rule } from "./store";
 import { fromStorage } from "../db/storable";
@@ -88,12 +89,23 @@ export async function applyAction(db: Sql, rule: Rule, run: RuleRun, action: Act
     return `example ${await addRunToDataset(db, rule.workspaceId, rule.addToDatasetId, run)}`;
   }
   if (!rule.addToAnnotationQueueId) throw new ActionGone("the rule no longer adds to an annotation queue");
+  const queue = await loadQueue(db, rule.workspaceId, rule.addToAnnotationQueueId);
+  if (queue.queueType === "pairwise")
+    throw new ActionSkipped(`${pairwiseRefusal(queue.name)}; this run was not added. Point the rule at a single-run queue.`);
   const [item] = await addRunsToQueue(db, rule.workspaceId, rule.addToAnnotationQueueId, [{ run_id: run.id }]);
   return `queue run ${item.id}`;
 }
 
 /** The rule was changed after the run was claimed and no longer has this action: nothing to retry. */
 export class ActionGone extends Error {}
+
+/** The action cannot apply to this run, and never will (logged as skipped with the reason, not retried). */
+export class ActionSkipped extends Error {}
+
+/** Why a rule cannot add runs to a pairwise queue (refused at create / update; a rule made before skips). */
+export const pairwiseRefusal = (queueName: string) =>
+  `"${queueName}" is a pairwise queue: it takes pairs of runs (run A and run B, e.g. two experiments' runs of one example), ` +
+  `not the single runs a rule adds`;
 
 /** The body a webhook receiver gets for one run. */
 export const webhookBody = (rule: Rule, run: RuleRun) => ({ rule_id: rule.id, rule_name: rule.displayName, run: runPayload(run) });

@@ -6,7 +6,7 @@ import { nameUuid } from "../core/uuid";
 import { postJson } from "../egress/http";
 import { env } from "../env";
 import { defineQueue, onJobs } from "../jobs/queue";
-import { ActionGone, applyAction, loadRuleRuns, webhookBody, type ActionKind, type RuleRun } from "./actions";
+import { ActionGone, ActionSkipped, applyAction, loadRuleRuns, webhookBody, type ActionKind, type RuleRun } from "./actions";
 import { signature, SIGNATURE_HEADER } from "../egress/signature";
 import { asRule, webhookSecret, type Rule } from "./store";
 
@@ -69,6 +69,8 @@ export async function queueActions(db: Sql, rule: Rule, runIds: string[]): Promi
 
 interface Outcome {
   ok: boolean;
+  /** Not done, on purpose, and never will be (logged as `skipped`, not retried). */
+  skipped?: boolean;
   status?: number | null;
   detail: string;
 }
@@ -77,7 +79,7 @@ interface Outcome {
 async function log(db: Sql, job: ActionJob, id: string, o: Outcome): Promise<void> {
   await db.query(sql`
     INSERT INTO run_rule_logs (id, workspace_id, rule_id, run_id, action, outcome, attempts, status_code, detail)
-    VALUES (${id}, ${job.workspace_id}, ${job.rule_id}, ${job.run_id}, ${job.action}, ${o.ok ? "success" : "error"},
+    VALUES (${id}, ${job.workspace_id}, ${job.rule_id}, ${job.run_id}, ${job.action}, ${o.ok ? "success" : o.skipped ? "skipped" : "error"},
       ${job.attempt}, ${o.status ?? null}, ${o.detail.slice(0, 2000)})
     ON CONFLICT (id) DO NOTHING`);
 }
@@ -137,6 +139,8 @@ async function deliver(db: Sql, job: ActionJob): Promise<void> {
     });
   } catch (error) {
     if (isUniqueViolation(error)) return;
+    // Logged once, under the delivery id, like a success: a duplicate of this job adds no line.
+    if (error instanceof ActionSkipped) return log(db, job, job.delivery, { ok: false, skipped: true, detail: error.message });
     // A refusal (the dataset or queue is gone: 404) or a removed action stays so; anything else may pass.
     const lasting = (error instanceof AppError && error.status < 500) || error instanceof ActionGone;
     await failed(db, job, { ok: false, detail: (error as Error).message }, !lasting);

@@ -9,6 +9,7 @@ import { insertCodeEvaluator, insertEvaluator, loadEvaluator } from "../evaluato
 import { readSession } from "../sessions/service";
 import { EVALUATOR_PROJECT } from "../sessions/v2";
 import { loadQueue } from "../review/queues/queues";
+import { pairwiseRefusal } from "./actions";
 import { latestBackfills, startBackfill } from "./backfill";
 import { startCursor } from "./claim";
 import { checkRuleFilter } from "./match";
@@ -82,7 +83,11 @@ async function checkReferences(
   if (rule.dataset_id) await findDataset(db, workspaceId, rule.dataset_id);
   if (rule.evaluator_id) await loadEvaluator(db, workspaceId, rule.evaluator_id);
   if (rule.add_to_dataset_id) await findDataset(db, workspaceId, rule.add_to_dataset_id);
-  if (rule.add_to_annotation_queue_id) await loadQueue(db, workspaceId, rule.add_to_annotation_queue_id);
+  if (rule.add_to_annotation_queue_id) {
+    const queue = await loadQueue(db, workspaceId, rule.add_to_annotation_queue_id);
+    if (queue.queueType === "pairwise")
+      throw badRequest(`add_to_annotation_queue_id: ${pairwiseRefusal(queue.name)}. Choose a single-run queue.`);
+  }
   if (rule.filter) checkRuleFilter(rule.filter);
   for (const hook of rule.webhooks ?? []) checkEgressUrl(hook.url);
 }

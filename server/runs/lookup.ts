@@ -63,6 +63,8 @@ const READABLE = new Set([
   "total_tokens",
   "total_cost",
   "reference_example_id",
+  "input_preview",
+  "output_preview",
 ] as const);
 type ReadableColumn = typeof READABLE extends Set<infer C> ? C : never;
 

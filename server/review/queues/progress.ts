@@ -1,6 +1,9 @@
 import type { Sql } from "../../db/client";
+import type { Run } from "../../db/generated/client";
+import { apiKeyNames } from "../../auth/api-keys";
+import { runsByIds } from "../../runs/lookup";
 import type { Role } from "../../auth/policy";
-import { assertReviews, visibleTo } from "./reviewers";
+import { assertReviews, visibleTo, waitsFor } from "./reviewers";
 import { isUuid } from "../../core/uuid";
 import { readExamples } from "../../datasets/examples";
 import { reviewsOnRun } from "../feedback";
@@ -11,11 +14,21 @@ import { choicesOf } from "./preferences";
 import { nextForReviewer } from "./reviewing";
 import type { QueueListQuery } from "./schema";
 
-/** Display names of reviewers: members' names (or emails); an API key reviewing shows as such. */
-export async function reviewerNames(db: Sql, ids: string[]): Promise<Map<string, string>> {
-  const users = await db.prisma.user.findMany({ where: { id: { in: ids.filter(isUuid) } }, select: { id: true, name: true, email: true } });
-  const names = new Map(users.map((u) => [u.id, u.name || u.email]));
-  return new Map(ids.map((id) => [id, names.get(id) ?? "API key"]));
+/**
+ * Display names of reviewers: members' names (or emails); a service key that reviewed (through the
+ * SDK's status paths) by its description, else its prefix.
+ */
+export async function reviewerNames(db: Sql, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
+  const uuids = ids.filter(isUuid);
+  const [users, keys] = await Promise.all([
+    db.prisma.user.findMany({ where: { id: { in: uuids } }, select: { id: true, name: true, email: true } }),
+    apiKeyNames(db, workspaceId, uuids),
+  ]);
+  const names = new Map([
+    ...users.map((u) => [u.id, u.name || u.email] as const),
+    ...keys.map((k) => [k.id, `${k.description.trim() || `${k.prefix}…`} (API key)`] as const),
+  ]);
+  return new Map(ids.map((id) => [id, names.get(id) ?? "a deleted API key"]));
 }
 
 /** The queues page: each queue with its runs done out of its runs, and how many wait for the viewer. */
@@ -33,7 +46,8 @@ export async function queuesWithProgress(db: Sql, workspaceId: string, userId: s
   const count = (rows: typeof done, id: string) => rows.find((r) => r.queueId === id)?._count._all ?? 0;
   return queues.map((queue) => {
     const completed = count(done, queue.id);
-    return { ...queue, completed, needs_my_review: queue.total_runs - completed - count(reviewedByMe, queue.id) };
+    const waiting = waitsFor(queue, userId) ? queue.total_runs - completed - count(reviewedByMe, queue.id) : 0;
+    return { ...queue, completed, needs_my_review: waiting };
   });
 }
 
@@ -46,7 +60,7 @@ export async function queueOverview(db: Sql, workspaceId: string, userId: string
     db.prisma.annotationQueueRun.count({ where: { queueId, archived: false, reviews: { none: { reviewerId: userId } } } }),
     db.prisma.annotationQueueReview.groupBy({ by: ["reviewerId", "status"], where: { queueRun: { queueId } }, _count: { _all: true } }),
   ]);
-  const names = await reviewerNames(db, [...new Set(reviews.map((r) => r.reviewerId))]);
+  const names = await reviewerNames(db, workspaceId, [...new Set(reviews.map((r) => r.reviewerId))]);
   const reviewers = [...names].map(([id, name]) => ({
     id,
     name,
@@ -55,36 +69,60 @@ export async function queueOverview(db: Sql, workspaceId: string, userId: string
   }));
   return {
     ...queue,
-    progress: { total, completed, needs_my_review: mine, reviewers: reviewers.sort((a, b) => b.completed - a.completed) },
+    progress: {
+      total,
+      completed,
+      needs_my_review: waitsFor(queue, userId) ? mine : 0,
+      reviewers: reviewers.sort((a, b) => b.completed - a.completed),
+    },
   };
 }
 
-/** The queue's runs for its page: name, one-line previews, done or not, and who completed each. */
+type PairedRun = { id: string; name: string; run_type: string; input_preview: string | null; output_preview: string | null };
+
+/**
+ * The queue's items for its page: name, one-line previews, done or not, and who completed each. A
+ * pairwise queue's item is its two runs: run B (`paired`) beside run A.
+ */
 export async function queueItemsPage(db: Sql, workspaceId: string, queueId: string, page: { offset: number; limit: number }) {
   await loadQueue(db, workspaceId, queueId);
+  const summary = { id: true, name: true, runType: true, inputPreview: true, outputPreview: true, status: true } as const;
   const items = await db.prisma.annotationQueueRun.findMany({
     where: { queueId },
     orderBy: [{ archived: "asc" }, { addedAt: "asc" }, { id: "asc" }],
     skip: page.offset,
     take: page.limit,
-    include: {
-      run: { select: { name: true, runType: true, inputPreview: true, outputPreview: true, status: true } },
-      reviews: { where: { status: "completed" }, select: { reviewerId: true } },
-    },
+    include: { run: { select: summary }, reviews: { where: { status: "completed" }, select: { reviewerId: true } } },
   });
-  const names = await reviewerNames(db, [...new Set(items.flatMap((i) => i.reviews.map((r) => r.reviewerId)))]);
-  return items.map((item) => ({
-    id: item.id,
-    run_id: item.runId,
-    project_id: item.projectId,
-    name: item.run.name,
-    run_type: item.run.runType,
-    input_preview: item.run.inputPreview,
-    output_preview: item.run.outputPreview,
-    added_at: item.addedAt.toISOString(),
-    done: item.archived,
-    completed_by: item.reviews.map((r) => names.get(r.reviewerId)!),
-  }));
+  const pairedIds = items.flatMap((i) => (i.pairedRunId ? [i.pairedRunId] : []));
+  const [names, paired] = await Promise.all([
+    reviewerNames(db, workspaceId, [...new Set(items.flatMap((i) => i.reviews.map((r) => r.reviewerId)))]),
+    runsByIds<PairedRun>(db, workspaceId, pairedIds, ["name", "run_type", "input_preview", "output_preview"]),
+  ]);
+  const runB = new Map(
+    paired.map((r) => [r.id, { ...r, runType: r.run_type, inputPreview: r.input_preview, outputPreview: r.output_preview }]),
+  );
+  const preview = (run: Pick<Run, "id" | "name" | "runType" | "inputPreview" | "outputPreview">) => ({
+    run_id: run.id,
+    name: run.name,
+    run_type: run.runType,
+    input_preview: run.inputPreview,
+    output_preview: run.outputPreview,
+  });
+  return items.map((item) => {
+    const b = item.pairedRunId ? runB.get(item.pairedRunId) : undefined;
+    return {
+      id: item.id,
+      project_id: item.projectId,
+      ...preview(item.run),
+      /** Run B of a pairwise item (null when it was deleted, or in a single-run queue). */
+      paired: b ? preview(b) : null,
+      paired_run_id: item.pairedRunId,
+      added_at: item.addedAt.toISOString(),
+      done: item.archived,
+      completed_by: item.reviews.map((r) => names.get(r.reviewerId)!),
+    };
+  });
 }
 
 /**
@@ -100,7 +138,9 @@ export async function reviewRun(db: Sql, workspaceId: string, userId: string, ro
   const [run] = await runsWithQueueInfo(db, workspaceId, [item]);
   if (!run) return null;
   // A pairwise item's run B, with the same queue state as run A.
-  const [paired] = item.pairedRunId ? await runsWithQueueInfo(db, workspaceId, [{ ...item, runId: item.pairedRunId }]) : [null];
+  const [paired] = item.pairedRunId
+    ? await runsWithQueueInfo(db, workspaceId, [{ ...item, runId: item.pairedRunId, pairedRunId: item.runId }])
+    : [null];
   const [reference, mine, feedback] = await Promise.all([
     run.reference_example_id ? readExamples(db, workspaceId, [run.reference_example_id]).then(([example]) => example) : null,
     db.prisma.annotationQueueReview.findUnique({ where: { queueRunId_reviewerId: { queueRunId: item.id, reviewerId: userId } } }),

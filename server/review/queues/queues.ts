@@ -13,8 +13,14 @@ import type { QueueCreate, QueueListQuery, QueueUpdate, RubricItem } from "./sch
 import type { WireQueue } from "./wire";
 import { recordAudit } from "../../audit/record";
 
+/** A queue with its assigned reviewers (LangSmith's `assigned_reviewers`). */
+export const withReviewers = {
+  reviewers: { orderBy: { createdAt: "asc" }, select: { user: { select: { id: true, email: true, name: true } } } },
+} satisfies Prisma.AnnotationQueueInclude;
+type QueueWithReviewers = Prisma.AnnotationQueueGetPayload<{ include: typeof withReviewers }>;
+
 /** The queue as the SDKs read it. */
-export function queueToWire(q: AnnotationQueue): WireQueue {
+export function queueToWire(q: QueueWithReviewers): WireQueue {
   return {
     id: q.id,
     tenant_id: q.workspaceId,
@@ -26,8 +32,8 @@ export function queueToWire(q: AnnotationQueue): WireQueue {
     enable_reservations: q.enableReservations,
     reservation_minutes: q.reservationMinutes,
     metadata: q.metadata as Record<string, unknown> | null,
-    reviewer_access_mode: "any",
-    assigned_reviewers: [],
+    reviewer_access_mode: q.reviewerAccessMode === "assigned" ? "assigned" : "any",
+    assigned_reviewers: q.reviewers.map(({ user }) => ({ id: user.id, email: user.email, name: user.name })),
     run_rule_id: null,
     source_rule_id: null,
     created_at: isoFromDb(q.createdAt)!,
@@ -53,8 +59,9 @@ async function rubricWithConfigs(db: Sql, workspaceId: string, items: RubricItem
 /** GET /annotation-queues/{id}: the queue with its instructions and rubric. */
 export async function readQueue(db: Sql, workspaceId: string, id: string) {
   const queue = await loadQueue(db, workspaceId, id);
+  const reviewers = await db.prisma.annotationQueue.findUniqueOrThrow({ where: { id: queue.id }, include: withReviewers });
   return {
-    ...queueToWire(queue),
+    ...queueToWire(reviewers),
     rubric_instructions: queue.rubricInstructions,
     rubric_items: await rubricWithConfigs(db, workspaceId, queue.rubricItems as RubricItem[]),
   };
@@ -83,9 +90,10 @@ async function checkDataset(db: Sql, workspaceId: string, datasetId: string | nu
 export async function createQueue(db: Sql, workspaceId: string, input: QueueCreate): Promise<WireQueue> {
   checkRubric(input.rubric_items);
   await checkDataset(db, workspaceId, input.default_dataset);
-  let queue: AnnotationQueue;
+  let queue: QueueWithReviewers;
   try {
     queue = await db.prisma.annotationQueue.create({
+      include: withReviewers,
       data: {
         id: input.id ?? randomUUID(),
         workspaceId,
@@ -99,6 +107,7 @@ export async function createQueue(db: Sql, workspaceId: string, input: QueueCrea
         enableReservations: input.enable_reservations ?? true,
         reservationMinutes: input.reservation_minutes ?? 5,
         metadata: (input.metadata as Prisma.InputJsonObject | null | undefined) ?? Prisma.DbNull,
+        reviewerAccessMode: input.reviewer_access_mode ?? "any",
       },
     });
   } catch (error) {
@@ -148,10 +157,11 @@ export async function updateQueue(db: Sql, workspaceId: string, id: string, chan
   if (change.enable_reservations != null) data.enableReservations = change.enable_reservations;
   if (change.reservation_minutes != null) data.reservationMinutes = change.reservation_minutes;
   if (change.metadata !== undefined) data.metadata = (change.metadata as Prisma.InputJsonObject | null) ?? Prisma.DbNull;
+  if (change.reviewer_access_mode != null) data.reviewerAccessMode = change.reviewer_access_mode;
   const reviewers = change.num_reviewers_per_item;
   if (reviewers != null) data.numReviewersPerItem = reviewers;
   const queue = await db.prisma.$transaction(async (tx) => {
-    const updated = await tx.annotationQueue.update({ where: { id }, data });
+    const updated = await tx.annotationQueue.update({ where: { id }, data, include: withReviewers });
     if (reviewers != null) {
       await tx.annotationQueueRun.updateMany({ where: { queueId: id, completedCount: { gte: reviewers } }, data: { archived: true } });
       await tx.annotationQueueRun.updateMany({ where: { queueId: id, completedCount: { lt: reviewers } }, data: { archived: false } });
@@ -195,7 +205,7 @@ export async function listQueues(db: Sql, workspaceId: string, q: QueueListQuery
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     skip: q.offset,
     take: q.limit,
-    include: { _count: { select: { runs: true } } },
+    include: { ...withReviewers, _count: { select: { runs: true } } },
   });
   return queues.map((queue) => ({ ...queueToWire(queue), total_runs: queue._count.runs }));
 }
@@ -205,6 +215,7 @@ export async function queuesOfRun(db: Sql, workspaceId: string, runId: string): 
   const queues = await db.prisma.annotationQueue.findMany({
     where: { workspaceId, runs: { some: { runId } } },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    include: withReviewers,
   });
   return queues.map(queueToWire);
 }

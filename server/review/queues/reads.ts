@@ -31,6 +31,7 @@ export async function runsWithQueueInfo(db: Sql, workspaceId: string, items: Ann
         added_at: isoFromDb(item.addedAt),
         effective_added_at: isoFromDb(item.addedAt),
         last_reviewed_time: isoFromDb(item.lastReviewedTime),
+        paired_run_id: item.pairedRunId,
         ...state.get(item.id)!,
       },
     ];

@@ -6,6 +6,7 @@ import { assertMayReviewQueue, type Role } from "../../auth/policy";
 import { recordAudit } from "../../audit/record";
 import { listMembers } from "../../auth/members";
 import { loadQueue } from "./queues";
+import type { WireQueue } from "./wire";
 
 /** PUT /annotation-queues/{id}/reviewers: the users assigned to review the queue (annotators review only these). */
 export const queueReviewersPut = z.object({ user_ids: z.array(uuid).max(500) });
@@ -48,11 +49,23 @@ export async function setQueueReviewers(db: Sql, workspaceId: string, queueId: s
   return { queue_id: queueId, user_ids: wanted };
 }
 
-/** Refuses a caller who may not review this queue: an annotator reviews only the queues it is assigned to. */
+/**
+ * Refuses a caller who may not review this queue: an annotator reviews only the queues it is
+ * assigned to, and a queue in reviewer_access_mode "assigned" is reviewed by its assigned reviewers only.
+ */
 export async function assertReviews(db: Sql, queueId: string, caller: { role: Role; userId?: string | null }): Promise<void> {
-  const assigned = caller.role === "annotator" ? await reviewerIds(db, queueId) : [];
-  assertMayReviewQueue(caller.role, caller.userId ?? undefined, assigned);
+  const { reviewerAccessMode } = await db.prisma.annotationQueue.findUniqueOrThrow({
+    where: { id: queueId },
+    select: { reviewerAccessMode: true },
+  });
+  const onlyAssigned = reviewerAccessMode === "assigned";
+  const assigned = caller.role === "annotator" || onlyAssigned ? await reviewerIds(db, queueId) : [];
+  assertMayReviewQueue(caller.role, caller.userId ?? undefined, assigned, onlyAssigned);
 }
+
+/** Whether runs of this queue wait for this user: in reviewer_access_mode "assigned", only for its assigned reviewers. */
+export const waitsFor = (queue: Pick<WireQueue, "reviewer_access_mode" | "assigned_reviewers">, userId: string) =>
+  queue.reviewer_access_mode !== "assigned" || queue.assigned_reviewers.some((r) => r.id === userId);
 
 /** Which queues a caller's list shows: an annotator (or `assigned_to_me`) sees those it is assigned to; others all. */
 export function visibleTo(caller: { role: Role; userId?: string | null }, q: { assigned_to_me?: string }): { assignedTo?: string | null } {

@@ -28,7 +28,11 @@ export const rubricItem = z.object({
 });
 export type RubricItem = z.infer<typeof rubricItem>;
 
+/** LangSmith's reviewer_access_mode: anyone who may review, or only the queue's assigned reviewers. */
+export const reviewerAccessMode = z.enum(["any", "assigned"]);
+
 const settings = {
+  reviewer_access_mode: reviewerAccessMode.nullish(),
   description: z.string().max(10_000).nullish(),
   rubric_instructions: z.string().max(100_000).nullish(),
   // Items read back carry `feedback_config`; it is read-only and dropped here.

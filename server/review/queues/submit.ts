@@ -131,7 +131,7 @@ async function saveAnswers(
 export async function submitAsUser(db: Sql, workspaceId: string, userId: string, role: Role, input: ReviewSubmit) {
   await loadQueue(db, workspaceId, input.queueId);
   await assertReviews(db, input.queueId, { role, userId });
-  const name = (await reviewerNames(db, [userId])).get(userId)!;
+  const name = (await reviewerNames(db, workspaceId, [userId])).get(userId)!;
   const item = await submitReview(db, workspaceId, { id: userId, name }, input);
   return { done: item.archived };
 }

@@ -1,9 +1,15 @@
 import { z } from "zod";
 import { wireFeedbackConfig } from "../../feedback/configs";
 import { storedRun } from "../../runs/serialize";
-import { rubricItem } from "./schema";
+import { reviewerAccessMode, rubricItem } from "./schema";
 
-/** A queue as the SDKs read it (LangSmith's AnnotationQueueSchema; single-run or pairwise queues, any reviewer). */
+/** A reviewer assigned to a queue, as LangSmith names one (AssignedReviewer). */
+export const wireAssignedReviewer = z.object({ id: z.string(), email: z.string().nullable(), name: z.string().nullable() });
+
+/**
+ * A queue as the SDKs read it (LangSmith's AnnotationQueueSchema): single-run or pairwise; reviewed
+ * by anyone who may review (`any`) or only by its `assigned_reviewers` (`assigned`).
+ */
 export const wireQueue = z.object({
   id: z.string(),
   tenant_id: z.string(),
@@ -15,8 +21,8 @@ export const wireQueue = z.object({
   enable_reservations: z.boolean(),
   reservation_minutes: z.number().int(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
-  reviewer_access_mode: z.literal("any"),
-  assigned_reviewers: z.array(z.never()),
+  reviewer_access_mode: reviewerAccessMode,
+  assigned_reviewers: z.array(wireAssignedReviewer),
   run_rule_id: z.null(),
   source_rule_id: z.null(),
   created_at: z.string(),
@@ -61,6 +67,8 @@ export const wireQueueRun = storedRun.extend({
   added_at: z.string().nullable(),
   effective_added_at: z.string().nullable(),
   last_reviewed_time: z.string().nullable(),
+  /** Run B of a pairwise queue's item (this run is run A); null in a single-run queue. */
+  paired_run_id: z.string().nullable(),
   ...reviewState,
 });
 export type QueueRun = z.infer<typeof wireQueueRun>;

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import type { RunFull } from "@/app/trpc-types";
 import { ConversationView } from "./conversation/conversation";
@@ -62,7 +62,18 @@ function useConversation(workspaceId: string, runId: string) {
  *
  * Everything about one run: conversation or inputs/outputs, tokens and cost, error, metadata, events, feedback.
  * `blind` (a reviewer in a queue) leaves out others' feedback until the reviewer has answered. */
-export function RunDetail({ workspaceId, runId, blind = false }: { workspaceId: string; runId: string; blind?: boolean }) {
+export function RunDetail({
+  workspaceId,
+  runId,
+  blind = false,
+  lead,
+}: {
+  workspaceId: string;
+  runId: string;
+  blind?: boolean;
+  /** Shown before the run's name (a pairwise review's side, A or B). */
+  lead?: ReactNode;
+}) {
   const trpc = useTRPC();
   const runQuery = useQuery(trpc.runs.get.queryOptions({ workspaceId, runId }));
   const conversation = useConversation(workspaceId, runId);
@@ -85,6 +96,7 @@ export function RunDetail({ workspaceId, runId, blind = false }: { workspaceId: 
       <header className={styles.header}>
         <div className={styles.headerRow}>
           <div className="row grow" style={{ flexWrap: "wrap" }}>
+            {lead}
             <h2 className={styles.title}>{run.name}</h2>
             <RunTypeBadge runType={run.run_type} />
             <StatusBadge status={run.status} error={run.error} />

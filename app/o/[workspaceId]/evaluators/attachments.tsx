@@ -192,7 +192,11 @@ function RuleRow({
             ) : (
               (logs.data ?? []).map((l) => (
                 <div key={l.id} className={styles.logLine}>
-                  <span className={`badge ${l.outcome === "success" ? "badge-ok" : "badge-error"}`}>{l.outcome}</span>
+                  <span
+                    className={`badge ${l.outcome === "success" ? "badge-ok" : l.outcome === "skipped" ? "badge-warn" : "badge-error"}`}
+                  >
+                    {l.outcome}
+                  </span>
                   <span className="faint" title={formatExactTime(l.created_at!)}>
                     {relativeTime(l.created_at!)}
                   </span>

@@ -61,6 +61,7 @@ export function QueueForm({ workspaceId, queue, onDone }: { workspaceId: string;
   const [minutes, setMinutes] = useState(String(queue?.reservation_minutes ?? 5));
   const [dataset, setDataset] = useState(queue?.default_dataset ?? "");
   const [queueType, setQueueType] = useState<"single" | "pairwise">(queue?.queue_type ?? "single");
+  const [access, setAccess] = useState<"any" | "assigned">(queue?.reviewer_access_mode ?? "any");
   const [rows, setRows] = useState<Row[]>(
     queue?.rubric_items?.map((i) => ({
       ...emptyRow(),
@@ -92,6 +93,7 @@ export function QueueForm({ workspaceId, queue, onDone }: { workspaceId: string;
         description: description.trim() || null,
         rubric_instructions: instructions.trim() || null,
         num_reviewers_per_item: Number(reviewers) || 1,
+        reviewer_access_mode: access,
         reservation_minutes: Number(minutes) || 5,
         default_dataset: dataset || null,
         rubric_items: filled.map((r) => ({
@@ -125,6 +127,18 @@ export function QueueForm({ workspaceId, queue, onDone }: { workspaceId: string;
       <label className={grid.field}>
         Reviewers per run
         <input className="input" type="number" min={1} max={100} value={reviewers} onChange={(e) => setReviewers(e.target.value)} />
+      </label>
+      <label className={grid.field}>
+        Who reviews
+        <select
+          className="select"
+          value={access}
+          onChange={(e) => setAccess(e.target.value as "any" | "assigned")}
+          aria-label="Who reviews"
+        >
+          <option value="any">Anyone who may review</option>
+          <option value="assigned">Only the assigned reviewers</option>
+        </select>
       </label>
       <label className={grid.field}>
         Reservation (minutes)

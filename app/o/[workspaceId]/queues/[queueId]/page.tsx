@@ -7,9 +7,10 @@ import { use, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { download } from "../../_components/download";
 import { formatExactTime, relativeTime } from "../../_components/format";
-import { EmptyState, ErrorState, LoadingState, RunTypeBadge } from "../../_components/ui";
+import { EmptyState, ErrorState, LoadingState } from "../../_components/ui";
 import { ProgressBar } from "../../_components/progress-bar";
 import { AssignedReviewers } from "./reviewers";
+import { RunsOfItem } from "./runs-of-item";
 import { QueueForm } from "../queue-form";
 import styles from "../queues.module.css";
 
@@ -74,7 +75,7 @@ export default function QueuePage({ params }: { params: Promise<{ workspaceId: s
         </div>
       </div>
       {editing && <QueueForm workspaceId={workspaceId} queue={q} onDone={() => setEditing(false)} />}
-      <AssignedReviewers workspaceId={workspaceId} queueId={queueId} />
+      <AssignedReviewers workspaceId={workspaceId} queueId={queueId} onlyAssigned={q.reviewer_access_mode === "assigned"} />
       <div className="stat-row">
         <div className="stat card">
           <div className="stat-label">Done</div>
@@ -143,16 +144,16 @@ export default function QueuePage({ params }: { params: Promise<{ workspaceId: s
                 <tr
                   key={item.id}
                   className="row-link"
+                  data-testid={item.paired_run_id ? "queue-pair" : undefined}
                   onClick={() => router.push(`/o/${workspaceId}/queues/${queueId}/review?item=${item.id}`)}
                 >
                   <td>
-                    <span className="row">
-                      <RunTypeBadge runType={item.run_type} />
-                      {item.name}
-                    </span>
+                    <RunsOfItem item={item} field="name" />
                   </td>
                   <td className={styles.preview}>{item.input_preview}</td>
-                  <td className={styles.preview}>{item.output_preview}</td>
+                  <td className={styles.preview}>
+                    <RunsOfItem item={item} field="output_preview" />
+                  </td>
                   <td>{item.done ? <span className="badge badge-ok">Done</span> : <span className="badge">Pending</span>}</td>
                   <td className="muted">{item.completed_by.join(", ")}</td>
                   <td title={formatExactTime(item.added_at)}>{relativeTime(item.added_at)}</td>

@@ -6,9 +6,9 @@ import { useTRPC } from "@/app/trpc-client";
 
 /**
  * Assigned reviewers: the workspace's members to tick. Annotators see and review only the queues
- * they are assigned to; other roles review any queue.
+ * they are assigned to; other roles review any queue, unless it is reviewed by the assigned only.
  */
-export function AssignedReviewers({ workspaceId, queueId }: { workspaceId: string; queueId: string }) {
+export function AssignedReviewers({ workspaceId, queueId, onlyAssigned }: { workspaceId: string; queueId: string; onlyAssigned: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const choices = useQuery(trpc.queues.reviewers.queryOptions({ workspaceId, queueId }));
@@ -18,6 +18,7 @@ export function AssignedReviewers({ workspaceId, queueId }: { workspaceId: strin
       onSuccess: () => {
         setPicked(null);
         void queryClient.invalidateQueries({ queryKey: trpc.queues.reviewers.queryKey({ workspaceId, queueId }) });
+        void queryClient.invalidateQueries({ queryKey: trpc.queues.get.queryKey({ workspaceId, queueId }) });
       },
     }),
   );
@@ -33,7 +34,11 @@ export function AssignedReviewers({ workspaceId, queueId }: { workspaceId: strin
     <div className="card" style={{ marginBottom: 16, padding: 12 }} data-testid="assigned-reviewers">
       <div className="row" style={{ justifyContent: "space-between" }}>
         <b>Assigned reviewers</b>
-        <span className="faint">Annotators see only the queues they are assigned to.</span>
+        <span className="faint" data-testid="access-mode">
+          {onlyAssigned
+            ? "Only the assigned reviewers review this queue."
+            : "Anyone who may review can review this queue (annotators: only if assigned)."}
+        </span>
       </div>
       <div className="row" style={{ flexWrap: "wrap", gap: 12, margin: "8px 0" }}>
         {choices.data.map((c) => (

@@ -34,11 +34,13 @@ export function PairedRuns({ workspaceId, review }: { workspaceId: string; revie
       ].map(([side, run]) =>
         run && typeof run === "object" ? (
           <section key={side as string} className={styles.side} aria-label={`Run ${side}`} data-testid={`run-${side}`}>
-            <div className={styles.sideHead}>
-              <span className={styles.sideLabel}>{side as string}</span>
-              <b>{run.name}</b>
-            </div>
-            <RunDetail workspaceId={workspaceId} runId={run.id} blind={blind} />
+            {/* The run's name is RunDetail's title, with the side before it. */}
+            <RunDetail
+              workspaceId={workspaceId}
+              runId={run.id}
+              blind={blind}
+              lead={<span className={styles.sideLabel}>{side as string}</span>}
+            />
           </section>
         ) : (
           <section key={side as string} className={styles.side}>
