@@ -54,6 +54,13 @@ const schema = z
     /** A replica further behind the primary than this is skipped until it catches up. */
     DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().nonnegative().default(1_000),
     DATA_DIR: z.string().default("./data"),
+    /** The embedded database's buffer pool (PostgreSQL units); resident in the server for its whole life. */
+    EMBEDDED_SHARED_BUFFERS: unsetIfEmpty(
+      z
+        .string()
+        .regex(/^\d+(kB|MB|GB)$/, "must be a size such as 32MB")
+        .optional(),
+    ),
     REGION: z.enum(["us", "eu"]).default("us"),
     /** Each region's public base URL, when configured (see regionBaseUrl). */
     US_BASE_URL: z.string().url().optional(),

@@ -5,13 +5,18 @@ import { openPostgres } from "./postgres";
 
 export type { ArrayResult, Database, Sql, Tx } from "./handle";
 
-/** Opens PostgreSQL when a URL is given, else PGlite under `dataDir` ("memory" for none). */
-export async function openDatabase(options: { url?: string; replicaUrls?: string[]; dataDir?: string } = {}): Promise<Database> {
+/**
+ * Opens PostgreSQL when a URL is given, else PGlite under `dataDir` ("memory" for none), its buffer
+ * pool `sharedBuffers` (PostgreSQL units, "32MB"; default EMBEDDED_SHARED_BUFFERS).
+ */
+export async function openDatabase(
+  options: { url?: string; replicaUrls?: string[]; dataDir?: string; sharedBuffers?: string } = {},
+): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.replicaUrls ?? []);
   const { mkdirSync } = await import("node:fs");
   const dataDir = options.dataDir ?? "./data";
   if (dataDir !== "memory") mkdirSync(dataDir, { recursive: true });
-  return openEmbedded(dataDir);
+  return openEmbedded(dataDir, options.sharedBuffers);
 }
 
 const globalForDb = globalThis as unknown as { tracelightDb?: Promise<Database> };
@@ -23,7 +28,12 @@ const globalForDb = globalThis as unknown as { tracelightDb?: Promise<Database> 
 export function database(): Promise<Database> {
   globalForDb.tracelightDb ??= (async () => {
     const { migrate } = await import("./migrate");
-    const db = await openDatabase({ url: env().DATABASE_URL, replicaUrls: env().DATABASE_REPLICA_URLS, dataDir: `${env().DATA_DIR}/pg` });
+    const db = await openDatabase({
+      url: env().DATABASE_URL,
+      replicaUrls: env().DATABASE_REPLICA_URLS,
+      dataDir: `${env().DATA_DIR}/pg`,
+      sharedBuffers: env().EMBEDDED_SHARED_BUFFERS,
+    });
     try {
       await migrate(db);
     } catch (error) {

@@ -31,16 +31,29 @@ let installed = false;
 type ClockTimeGet = (id: number, precision: bigint, at: number) => number;
 
 /**
+ * PGlite's buffer pool. initdb writes PostgreSQL's default, 128 MB, and PGlite zero-fills it inside
+ * its WebAssembly memory at start: all of it resident in the server for its whole life (a
+ * WebAssembly memory never shrinks). Pages it does not hold are read from the operating system's
+ * page cache, which the server's resident memory does not count. See docs/benchmarks.md, "Memory".
+ */
+export const EMBEDDED_SHARED_BUFFERS = "32MB";
+
+/**
  * Opens PGlite (`dataDir` "memory" for none) with its clock wrapped and auto_explain loaded, which
  * instruments only the transactions of `boundedTransaction`.
  */
-export async function openCancellable(dataDir: string, parsers: Record<number, (value: string) => unknown>): Promise<PGlite> {
+export async function openCancellable(
+  dataDir: string,
+  parsers: Record<number, (value: string) => unknown>,
+  sharedBuffers = EMBEDDED_SHARED_BUFFERS,
+): Promise<PGlite> {
   const [{ PGlite }, { auto_explain }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite/contrib/auto_explain"),
   ]);
   installDeadlines();
-  const options = { parsers, extensions: { auto_explain } };
+  const startParams = [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`];
+  const options = { parsers, extensions: { auto_explain }, startParams };
   const pglite = dataDir === "memory" ? new PGlite(options) : new PGlite(dataDir, options);
   await pglite.waitReady;
   await pglite.exec("LOAD 'auto_explain'");

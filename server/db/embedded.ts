@@ -76,10 +76,14 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
 }
 
 /** PGlite under `dataDir` ("memory" for none), in the server's own thread. */
-export async function openEmbedded(dataDir: string): Promise<Database> {
+export async function openEmbedded(dataDir: string, sharedBuffers?: string): Promise<Database> {
   if (dataDir !== "memory") await initializeDataDir(dataDir);
   const [{ types }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
-  const pglite = await openCancellable(dataDir, { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v });
+  const pglite = await openCancellable(
+    dataDir,
+    { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v },
+    sharedBuffers,
+  );
   const prisma = new PrismaClient({ adapter: joinable(new PrismaPGlite(pglite)) });
   const sql = pgliteSql(pglite, textParsers(pglite), { pglite, inTurn: oneAtATime() }, prisma);
   return {
