@@ -17,13 +17,17 @@ export function useDefaultView(workspaceId: string, projectId: string, params: U
   const trpc = useTRPC();
   const [initial] = useState(() => !hasListState(params));
   const [applied, setApplied] = useState(false);
+  // The address takes the view a render or two after it is set: until it shows the view, the list
+  // would be read with the address's old (unfiltered) state, then again with the view's.
+  const [shown, setShown] = useState(false);
   const view = useQuery({ ...trpc.views.default.queryOptions({ workspaceId, projectId }), enabled: initial, retry: false });
   useEffect(() => {
     if (!initial || applied || !view.data) return;
     setApplied(true);
     setParams({ ...paramsFromState(view.data.state), saved: view.data.id });
   }, [initial, applied, view.data, setParams]);
-  return !initial || applied || view.isError || (view.isSuccess && view.data === null);
+  if (applied && !shown && params.get("saved") === view.data?.id) setShown(true);
+  return !initial || shown || view.isError || (view.isSuccess && view.data === null);
 }
 
 /** The "Views" menu: the project's saved views (shared and one's own), save the current one, a default. */
