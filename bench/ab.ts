@@ -10,7 +10,7 @@
 import pg from "pg";
 import { startServer, type RunningServer } from "../e2e/harness/server";
 import { cpuMs, memoryOf, processTree } from "./memory";
-import { INGEST_MODES, ingestRequest, type IngestMode, type IngestRequest } from "./requests";
+import { INGEST_MODES, ingestRequest, sendIngest, type IngestMode, type IngestRequest } from "./requests";
 
 const [otherDir, roundsArg] = process.argv.slice(2);
 const ROUNDS = Number(roundsArg ?? 5);
@@ -26,16 +26,6 @@ interface Measure {
   /** CPU ms per 100 runs: the server's process tree, and its database's backends. */
   serverCpu: number;
   databaseCpu: number;
-}
-
-async function send(server: RunningServer, request: IngestRequest): Promise<void> {
-  const r = await fetch(`${server.url}${request.path}`, {
-    method: "POST",
-    headers: { "x-api-key": server.apiKey, "content-type": request.contentType },
-    body: request.body,
-  });
-  const answer = await r.text();
-  if (r.status >= 300 || (request.path.startsWith("/otel") && answer.length > 2)) throw new Error(`${request.path}: ${r.status} ${answer}`);
 }
 
 /** The PostgreSQL backends serving a server's database (none when embedded). */
@@ -62,7 +52,7 @@ async function measure(server: RunningServer, requests: IngestRequest[]): Promis
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < requests.length) await send(server, requests[next++]);
+      while (next < requests.length) await sendIngest(server, requests[next++]);
     }),
   );
   const seconds = (performance.now() - started) / 1000;
@@ -117,7 +107,7 @@ async function main() {
   const builds: Record<Build, RunningServer> = { new: first, old: second };
   const figures = Object.fromEntries(MODES.map((m) => [m, { new: [], old: [] }])) as unknown as Record<Mode, Record<Build, Measure[]>>;
   try {
-    for (const mode of MODES) for (const server of Object.values(builds)) await send(server, ingestRequest(mode, "bench-ab")); // warm-up
+    for (const mode of MODES) for (const server of Object.values(builds)) await sendIngest(server, ingestRequest(mode, "bench-ab")); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       for (const mode of MODES) {
         const order: Build[] = round % 2 === 0 ? ["new", "old"] : ["old", "new"];

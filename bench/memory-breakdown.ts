@@ -15,21 +15,11 @@ import path from "node:path";
 import pg from "pg";
 import { startServer, type RunningServer } from "../e2e/harness/server";
 import { cpuMs, memoryOf } from "./memory";
-import { INGEST_MODES, ingestRequest, type IngestRequest } from "./requests";
+import { INGEST_MODES, ingestRequest, sendIngest } from "./requests";
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const IDLE_S = Number(process.argv[3] ?? 10);
 const pgUrl = process.env.BENCH_DATABASE_URL;
-
-async function send(server: RunningServer, request: IngestRequest): Promise<void> {
-  const r = await fetch(`${server.url}${request.path}`, {
-    method: "POST",
-    headers: { "x-api-key": server.apiKey, "content-type": request.contentType },
-    body: request.body,
-  });
-  const answer = await r.text();
-  if (r.status >= 300) throw new Error(`${request.path}: ${r.status} ${answer}`);
-}
 
 async function backendCpu(server: RunningServer): Promise<number> {
   if (!server.databaseUrl) return 0;
@@ -73,7 +63,7 @@ async function main() {
       `idle after ${IDLE_S} s (${pgUrl ? "PostgreSQL" : "embedded"}): ${JSON.stringify(idle.now)}; wasm ${JSON.stringify(idle.wasm)}`,
     );
     console.log(`idle mappings: ${JSON.stringify(idle.mappings)}`);
-    for (const mode of INGEST_MODES) await send(server, ingestRequest(mode));
+    for (const mode of INGEST_MODES) await sendIngest(server, ingestRequest(mode));
     let runs = 0;
     const cpu0 = cpuMs(server.pid) + (await backendCpu(server));
     for (let round = 0; round < ROUNDS; round++)
@@ -82,7 +72,7 @@ async function main() {
         let next = 0;
         await Promise.all(
           Array.from({ length: 4 }, async () => {
-            while (next < requests.length) await send(server, requests[next++]);
+            while (next < requests.length) await sendIngest(server, requests[next++]);
           }),
         );
         runs += 2000;

@@ -22,3 +22,14 @@ export function ingestRequest(mode: IngestMode, project = "bench"): IngestReques
     return { path: "/otel/v1/traces", body: otlpProtobufOf(runs) as unknown as BodyInit, contentType: "application/x-protobuf" };
   return { path: "/otel/v1/traces", body: otlpJsonOf(runs), contentType: "application/json" };
 }
+
+/** Sends one ingest request; a refusal (or an OTLP partialSuccess naming rejected spans) fails the bench. */
+export async function sendIngest(server: { url: string; apiKey: string }, request: IngestRequest): Promise<void> {
+  const r = await fetch(`${server.url}${request.path}`, {
+    method: "POST",
+    headers: { "x-api-key": server.apiKey, "content-type": request.contentType },
+    body: request.body,
+  });
+  const answer = await r.text();
+  if (r.status >= 300 || (request.path.startsWith("/otel") && answer.length > 2)) throw new Error(`${request.path}: ${r.status} ${answer}`);
+}
