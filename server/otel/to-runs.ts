@@ -220,8 +220,13 @@ export function spansToRuns(request: ExportRequest, options: { projectName?: str
       placed.set(chain[i], placeUnder(chain[i], parent && placed.get(parent)));
     }
   }
-  const deep = accepted.filter((a) => !looping.has(a) && traceTooDeep(placed.get(a)!.depth ?? 0));
-  for (const a of deep) reasons.push(`span ${a.span.spanId}: ${traceTooDeep(placed.get(a)!.depth!)}`);
+  const deep = new Set<Accepted>();
+  for (const a of accepted) {
+    const why = looping.has(a) ? null : traceTooDeep(placed.get(a)!.depth ?? 0);
+    if (!why) continue;
+    deep.add(a);
+    reasons.push(`span ${a.span.spanId}: ${why}`);
+  }
 
   const refused = new Set([...looping, ...deep]);
   const runs = accepted

@@ -54,12 +54,13 @@ export async function setQueueReviewers(db: Sql, workspaceId: string, queueId: s
  * assigned to, and a queue in reviewer_access_mode "assigned" is reviewed by its assigned reviewers only.
  */
 export async function assertReviews(db: Sql, queueId: string, caller: { role: Role; userId?: string | null }): Promise<void> {
-  const { reviewerAccessMode } = await db.prisma.annotationQueue.findUniqueOrThrow({
+  // One read: the queue's access mode with its reviewers.
+  const queue = await db.prisma.annotationQueue.findUniqueOrThrow({
     where: { id: queueId },
-    select: { reviewerAccessMode: true },
+    select: { reviewerAccessMode: true, reviewers: { select: { userId: true } } },
   });
-  const onlyAssigned = reviewerAccessMode === "assigned";
-  const assigned = caller.role === "annotator" || onlyAssigned ? await reviewerIds(db, queueId) : [];
+  const onlyAssigned = queue.reviewerAccessMode === "assigned";
+  const assigned = caller.role === "annotator" || onlyAssigned ? queue.reviewers.map((r) => r.userId) : [];
   assertMayReviewQueue(caller.role, caller.userId ?? undefined, assigned, onlyAssigned);
 }
 
