@@ -98,6 +98,9 @@ export async function startServer(
     },
   );
   let output = "";
+  // A spawn that fails (a missing directory, say) emits `error`, which would otherwise crash the process.
+  let spawnError = null as Error | null;
+  child.once("error", (error) => (spawnError = error));
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const stop = async () => {
@@ -125,9 +128,13 @@ export async function startServer(
         return { url, apiKey: key, workspaceId, pid: child.pid!, output: () => output, databaseUrl: env.DATABASE_URL, stop };
       }
     }
-    if (child.exitCode !== null || Date.now() > deadline) {
+    if (spawnError || child.exitCode !== null || Date.now() > deadline) {
       await stop();
-      const why = child.exitCode !== null ? `exit ${child.exitCode}` : `not ready after ${timeoutMs} ms; see E2E_START_TIMEOUT_MS`;
+      const why = spawnError
+        ? spawnError.message
+        : child.exitCode !== null
+          ? `exit ${child.exitCode}`
+          : `not ready after ${timeoutMs} ms; see E2E_START_TIMEOUT_MS`;
       throw new Error(`Server did not start (${why}):\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 200));
