@@ -5,6 +5,7 @@ import { asText, refuseNestedRollback, withPrisma, type Database, type Sql } fro
 import { initializeDataDir } from "./initdb";
 import { joinable, joinedTransaction } from "./join";
 import { compile, type SqlFragment } from "./sql";
+import { JsonbBytes } from "./storable";
 
 type Parsers = Record<number, (value: string) => unknown>;
 
@@ -28,6 +29,9 @@ function oneAtATime(): Owner["inTurn"] {
   };
 }
 
+/** PGlite takes a jsonb parameter as its text (node-postgres sends the bytes). */
+const forPglite = (value: unknown) => (value instanceof JsonbBytes ? value.text() : value);
+
 /** PGlite parses the types it knows (its own, and the array types it found) unless told otherwise: each read as text. */
 function textParsers(pglite: PGlite): Parsers {
   return Object.fromEntries(Object.keys(pglite.parsers).map((oid) => [Number(oid), asText]));
@@ -38,7 +42,7 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
     {
       async query<T>(query: SqlFragment) {
         const { text, values } = compile(query);
-        return (await db.query<T>(text, values)).rows;
+        return (await db.query<T>(text, values.map(forPglite))).rows;
       },
       async text(text: string, values?: unknown[]) {
         if (values?.length) return db.query(text, values);

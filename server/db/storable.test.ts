@@ -4,7 +4,7 @@ import fc from "fast-check";
 import {
   escapeText,
   fromStorage,
-  parseKeepingText,
+  parseKeepingBytes,
   storableJson,
   storableRecords,
   storedLength,
@@ -69,27 +69,42 @@ test("a text is counted and cut as stored, escapes included, never splitting a s
   );
 });
 
-test("records splice the text a value was parsed from, unless it spells what storage escapes", () => {
-  const sent = '{"n": 1.50, "big": 12345678901234567890, "s": "caf\\u00e9 😀"}';
-  const stored = storableRecords([{ id: "a", inputs: parseKeepingText(sent), outputs: { plain: true }, error: null }]);
-  assert.equal(stored, `[{"id":"a","outputs":{"plain":true},"error":null,"inputs":${sent}}]`);
+const stored = (records: Record<string, unknown>[]) => storableRecords(records).text();
+const parsed = (text: string) => parseKeepingBytes(Buffer.from(text));
+
+test("records splice the bytes a value was parsed from, unless they spell what storage escapes", () => {
+  const sent = '{"n": 1.50, "big": 12345678901234567890, "s": "caf\\u00e9 😀 …"}';
+  assert.equal(
+    stored([
+      { id: "a", inputs: parsed(sent), outputs: { plain: true }, error: null },
+      { id: "b", outputs: parsed("[]"), inputs: parsed(sent) },
+    ]),
+    `[{"id":"a","outputs":{"plain":true},"error":null,"inputs":${sent}},{"id":"b","outputs":[],"inputs":${sent}}]`,
+  );
+  assert.equal(stored([{ inputs: parsed(sent) }]), `[{"inputs":${sent}}]`);
   for (const text of ['{"a": "\\u0000"}', '{"a": "\\uE000"}', '{"a": "\ue000"}', '["\\ud800"]', '["\\uD83D\\uDE00"]']) {
-    const value = parseKeepingText(text);
-    assert.equal(storableRecords([{ id: "b", inputs: value }]), storableJson([{ id: "b", inputs: value }]), text);
+    const value = parsed(text);
+    assert.equal(stored([{ id: "b", inputs: value }]), storableJson([{ id: "b", inputs: value }]), text);
   }
-  // A lone surrogate as itself (not from UTF-8 bytes, which cannot carry one) is escaped too.
-  const lone = parseKeepingText('["\ud800"]');
-  assert.equal(storableRecords([{ id: "c", inputs: lone }]), storableJson([{ id: "c", inputs: lone }]));
+  // Bytes that are not UTF-8 decode to U+FFFD: what was parsed is stored, not the bytes.
+  const invalid = parseKeepingBytes(Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]));
+  assert.equal(stored([{ id: "c", inputs: invalid }]), '[{"id":"c","inputs":["\ufffd"]}]');
+});
+
+test("records are jsonb's binary form: version 1, then the text", () => {
+  const bytes = storableRecords([{ id: "a", preview: "…" }]).toPostgres();
+  assert.equal(bytes[0], 1);
+  assert.equal(bytes.toString("utf8", 1), '[{"id":"a","preview":"…"}]');
 });
 
 test("property: records with parsed values store what their values serialised would", () => {
   fc.assert(
     fc.property(fc.jsonValue({ maxDepth: 4 }), anyText, fc.boolean(), (value, text, spaced) => {
       const json = JSON.stringify({ value, text, [text]: text }, null, spaced ? 1 : undefined);
-      const records = [{ id: "r", inputs: parseKeepingText(json), outputs: parseKeepingText(JSON.stringify([value])), n: 1 }];
-      const stored = storableRecords(records);
-      assert.ok(!/\\u0000|\\ud[89a-f]/i.test(stored), stored);
-      assert.deepEqual(fromStorage(JSON.parse(stored)), JSON.parse(JSON.stringify(records)));
+      const records = [{ id: "r", inputs: parsed(json), outputs: parsed(JSON.stringify([value])), n: 1 }];
+      const storedText = stored(records);
+      assert.ok(!/\\u0000|\\ud[89a-f]/i.test(storedText), storedText);
+      assert.deepEqual(fromStorage(JSON.parse(storedText)), JSON.parse(JSON.stringify(records)));
     }),
     { numRuns: 300 },
   );

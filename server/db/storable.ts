@@ -1,3 +1,5 @@
+import { isUtf8 } from "node:buffer";
+
 /**
  * PostgreSQL cannot store U+0000 in text or jsonb, nor a lone UTF-16 surrogate in jsonb, yet both
  * are valid in the JSON clients send. Such content is stored escaped and read back exactly as sent:
@@ -69,50 +71,92 @@ export function storableJson(value: unknown): string {
 }
 
 /**
- * The JSON text a value was parsed from (a multipart part of a run), so that storing the value
- * again splices that text instead of serialising the value anew: the value must not change after.
+ * JSON text as UTF-8 bytes for a `$n::jsonb` parameter. node-postgres sends it as a binary parameter
+ * (jsonb's binary form: the version byte 1, then the text), so a request's rows are never one
+ * JavaScript string: parts spliced in go to the socket as the bytes they came as, and one character
+ * beyond Latin-1 (a preview's "…") no longer turns the whole JSON into a two-byte string to widen,
+ * measure and transcode (about 6× the cost of a one-byte one). PGlite is given the text.
  */
-const PARSED_FROM = new WeakMap<object, string>();
+export class JsonbBytes {
+  constructor(private readonly bytes: Buffer) {}
+  /** What node-postgres sends (a Buffer is a binary parameter). */
+  toPostgres(): Buffer {
+    return this.bytes;
+  }
+  text(): string {
+    return this.bytes.toString("utf8", 1);
+  }
+}
+
 /**
- * JSON text holding what jsonb refuses or this module escapes (U+0000, U+E000, a surrogate) as an
- * escape or U+E000 itself: such text is serialised anew (a lone surrogate unescaped: isWellFormed).
+ * The UTF-8 bytes a value was parsed from (a multipart part of a run), so that storing the value
+ * again splices those bytes instead of serialising the value anew: the value must not change after.
  */
-const TEXT_NEEDS_ESCAPE = /\\u0000|\uE000|\\ue000|\\ud[89a-f]/i;
+const PARSED_FROM = new WeakMap<object, Buffer>();
+const ESC_BYTES = Buffer.from(ESC);
+const UNICODE_ESCAPE = Buffer.from("\\u");
+/** jsonb's binary form is a version byte (1) and the text. */
+const JSONB_START = Buffer.from("\u0001[");
+const CLOSE_RECORD = Buffer.from("}");
+const CLOSE_ARRAY = Buffer.from("]");
 
-/** String.prototype.isWellFormed (Node 20; the compiler's library predates it): no lone surrogate. */
-const wellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+/**
+ * Whether JSON text can be stored as the bytes it came as: valid UTF-8 (so it says what it decodes
+ * to), holding neither U+E000 nor a \u escape of U+0000, U+E000 or a surrogate (storage escapes
+ * those three, see above; such text is serialised anew).
+ */
+function storableAsSent(bytes: Buffer): boolean {
+  if (!isUtf8(bytes) || bytes.includes(ESC_BYTES)) return false;
+  for (let i = bytes.indexOf(UNICODE_ESCAPE); i !== -1; i = bytes.indexOf(UNICODE_ESCAPE, i + 2)) {
+    const code = bytes.toString("latin1", i + 2, i + 6).toLowerCase();
+    if (code === "0000" || code === "e000" || (code >= "d800" && code <= "dfff")) return false;
+  }
+  return true;
+}
 
-/** JSON.parse that remembers the text of an object or array it returns (see storableRecords). */
-export function parseKeepingText(text: string): unknown {
-  const value: unknown = JSON.parse(text);
-  if (value !== null && typeof value === "object") PARSED_FROM.set(value, text);
+/** JSON.parse of UTF-8 bytes, remembering them for an object or array it returns (see storableRecords). */
+export function parseKeepingBytes(bytes: Buffer): unknown {
+  const value: unknown = JSON.parse(bytes.toString("utf8"));
+  if (value !== null && typeof value === "object" && storableAsSent(bytes)) PARSED_FROM.set(value, bytes);
   return value;
 }
 
 /**
- * `storableJson` of an array of records, where a record's value parsed by `parseKeepingText` is
- * written as the text it was parsed from (PostgreSQL reads the same jsonb from both, and numbers
- * keep the digits they were sent with). Text that needs this module's escape is serialised anew.
+ * `storableJson` of an array of records, as jsonb bytes, where a record's value parsed by
+ * `parseKeepingBytes` is written as the bytes it was parsed from (PostgreSQL reads the same jsonb
+ * from both, and numbers keep the digits they were sent with).
  */
-export function storableRecords(records: Record<string, unknown>[]): string {
-  const out = new Array<string>(records.length);
+export function storableRecords(records: Record<string, unknown>[]): JsonbBytes {
+  const chunks: Buffer[] = [JSONB_START];
   for (let i = 0; i < records.length; i++) {
     const record = records[i];
-    let spliced = "";
     let rest: Record<string, unknown> | undefined;
+    let spliced: [string, Buffer][] | undefined;
     for (const key in record) {
       const value = record[key];
-      const text = value !== null && typeof value === "object" ? PARSED_FROM.get(value) : undefined;
-      if (text === undefined || TEXT_NEEDS_ESCAPE.test(text) || !wellFormed(text)) continue;
-      spliced += `,${JSON.stringify(key)}:${text}`;
+      const bytes = value !== null && typeof value === "object" ? PARSED_FROM.get(value) : undefined;
+      if (bytes === undefined) continue;
+      (spliced ??= []).push([key, bytes]);
       rest ??= { ...record };
       // JSON.stringify leaves out a key whose value is undefined.
       rest[key] = undefined;
     }
     const json = storableJson(rest ?? record);
-    out[i] = spliced === "" ? json : json === "{}" ? `{${spliced.slice(1)}}` : `${json.slice(0, -1)}${spliced}}`;
+    const separator = i === 0 ? "" : ",";
+    if (!spliced) {
+      chunks.push(Buffer.from(separator + json));
+      continue;
+    }
+    // The record without its closing brace, then each spliced key and its bytes.
+    let head = json === "{}" ? `${separator}{` : `${separator}${json.slice(0, -1)},`;
+    for (const [key, bytes] of spliced) {
+      chunks.push(Buffer.from(`${head}${JSON.stringify(key)}:`), bytes);
+      head = ",";
+    }
+    chunks.push(CLOSE_RECORD);
   }
-  return `[${out.join(",")}]`;
+  chunks.push(CLOSE_ARRAY);
+  return new JsonbBytes(Buffer.concat(chunks));
 }
 
 /** The value as sent: every string (and object key) read back from storage, unescaped. */

@@ -1,6 +1,6 @@
 import { badRequest } from "../core/errors";
 import { partBytes, type Part } from "../http/multipart";
-import { parseKeepingText } from "../db/storable";
+import { parseKeepingBytes } from "../db/storable";
 import type { IncomingAttachment } from "../blobs/attachments";
 
 const FIELDS = new Set(["inputs", "outputs", "events", "extra", "error", "serialized"]);
@@ -15,14 +15,14 @@ export interface MultipartIngest {
 
 /**
  * The SDKs send `[Unserializable]` when they cannot encode a value: keep the text rather than fail.
- * The text is kept with the value, so the runs' INSERT splices it instead of serialising it again.
+ * The bytes are kept with the value, so the runs' INSERT splices them instead of serialising it again.
  */
 async function lenientJson(part: Part): Promise<unknown> {
-  const text = (await partBytes(part)).toString("utf8");
+  const bytes = await partBytes(part);
   try {
-    return parseKeepingText(text);
+    return parseKeepingBytes(bytes);
   } catch {
-    return text;
+    return bytes.toString("utf8");
   }
 }
 

@@ -1,0 +1,58 @@
+// In-process ingest CPU without HTTP: the multipart (or batch) requests of bench/requests.ts parsed
+// and stored through the same functions the routes call, on PostgreSQL or PGlite. For profiling
+// (node --cpu-prof) the server side of ingest apart from Next and the socket.
+// Usage: npx tsx bench/inproc-ingest.ts [multipart|batch] [requests]   (BENCH_DATABASE_URL for PostgreSQL)
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openDatabase } from "../server/db/client";
+import { migrate } from "../server/db/migrate";
+import { createWorkspace } from "../server/auth/workspaces";
+import { boundaryOf, readMultipart } from "../server/http/multipart";
+import { readMultipartIngest } from "../server/ingest/multipart";
+import { ingestBatch } from "../server/ingest/service";
+import { scratchDatabase } from "../e2e/harness/server";
+import { ingestRequest } from "./requests";
+
+const mode = (process.argv[2] ?? "multipart") as "multipart" | "batch";
+const REQUESTS = Number(process.argv[3] ?? 200);
+const pgUrl = process.env.BENCH_DATABASE_URL;
+
+async function main() {
+  const scratch = pgUrl ? await scratchDatabase(pgUrl) : null;
+  const dir = await mkdtemp(path.join(tmpdir(), "tl-inproc-"));
+  const db = await openDatabase(scratch ? { url: scratch.url } : { dataDir: path.join(dir, "pg") });
+  try {
+    await migrate(db);
+    const ws = (await createWorkspace(db.prisma, "bench")).id;
+    const requests = Array.from({ length: REQUESTS }, () => ingestRequest(mode));
+    const one = async (i: number) => {
+      const r = requests[i];
+      if (mode === "multipart") {
+        const parts = await readMultipart([r.body as unknown as Uint8Array], boundaryOf(r.contentType), dir);
+        await ingestBatch(db.sql, ws, await readMultipartIngest(parts));
+      } else {
+        const body = JSON.parse(r.body as string) as { post: unknown[]; patch: unknown[] };
+        await ingestBatch(db.sql, ws, body);
+      }
+    };
+    for (let i = 0; i < 20; i++) await one(i); // warm-up
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    let next = 20;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < REQUESTS) await one(next++);
+      }),
+    );
+    const cpu = process.cpuUsage(cpu0);
+    const n = REQUESTS - 20;
+    console.log(
+      `${mode}: ${n} requests in ${(performance.now() - t0).toFixed(0)} ms; process CPU per 100 runs ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms (user ${(cpu.user / 1000 / n).toFixed(2)})`,
+    );
+  } finally {
+    await db.close();
+    await scratch?.drop();
+  }
+}
+await main();
