@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { PREVIEW_CHARS, previewOf } from "./preview";
 
 test("previews: the last user message and the final answer of a conversation", () => {
@@ -38,4 +39,20 @@ test("previews: a speaking key as itself, anything else as compact JSON, always 
   assert.equal(previewOf(null, "output"), null);
   const long = previewOf({ x: "y".repeat(100_000), z: Array.from({ length: 10_000 }, (_, i) => i) }, "input")!;
   assert.ok(long.length <= PREVIEW_CHARS && long.endsWith("…"));
+});
+
+test("property: a long text's preview is its whole text collapsed onto one line and cut", () => {
+  const whole = (text: string) => {
+    const line = text.replace(/\s+/g, " ").trim();
+    return (line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line) || null;
+  };
+  const spaced = fc.array(fc.oneof(fc.constantFrom(" ", "\n\t ", "   \n", "word", "é", "😀"), fc.string()), { maxLength: 400 });
+  fc.assert(
+    fc.property(spaced, (pieces) => {
+      const text = pieces.join("");
+      assert.equal(previewOf({ question: text }, "input"), whole(text));
+    }),
+    { numRuns: 500 },
+  );
+  assert.equal(previewOf({ question: `${" \n".repeat(300)}short` }, "input"), "short");
 });

@@ -7,8 +7,15 @@ export const PREVIEW_CHARS = 200;
 /** Keys whose string value is what a run is about, in the order they are preferred. */
 const SPEAKING_KEYS = ["question", "query", "input", "prompt", "text", "answer", "output", "result", "content", "response"];
 
+const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/**
+ * The text on one line, cut at PREVIEW_CHARS. A long text is collapsed from a head twice the
+ * preview's length, which gives the same preview whenever that head still fills it.
+ */
 const oneLine = (text: string) => {
-  const line = text.replace(/\s+/g, " ").trim();
+  const head = text.length > 2 * PREVIEW_CHARS ? collapse(text.slice(0, 2 * PREVIEW_CHARS)) : null;
+  const line = head !== null && head.length > PREVIEW_CHARS ? head : collapse(text);
   return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
 };
 
