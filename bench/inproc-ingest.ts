@@ -1,7 +1,8 @@
-// In-process ingest CPU without HTTP: the multipart (or batch) requests of bench/requests.ts parsed
+// In-process ingest CPU without HTTP: the multipart, batch or OTLP requests of bench/requests.ts parsed
 // and stored through the same functions the routes call, on PostgreSQL or PGlite. For profiling
 // (node --cpu-prof) the server side of ingest apart from Next and the socket.
-// Usage: npx tsx bench/inproc-ingest.ts [multipart|batch] [requests]   (BENCH_DATABASE_URL for PostgreSQL)
+// Usage: npx tsx bench/inproc-ingest.ts [multipart|batch|otlp-proto|otlp-json] [requests]
+// (BENCH_DATABASE_URL for PostgreSQL)
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,9 +13,10 @@ import { boundaryOf, readMultipart } from "../server/http/multipart";
 import { readMultipartIngest } from "../server/ingest/multipart";
 import { ingestBatch } from "../server/ingest/service";
 import { scratchDatabase } from "../e2e/harness/server";
-import { ingestRequest } from "./requests";
+import { exportTraces } from "../server/otel/export";
+import { ingestRequest, type IngestMode } from "./requests";
 
-const mode = (process.argv[2] ?? "multipart") as "multipart" | "batch";
+const mode = (process.argv[2] ?? "multipart") as IngestMode;
 const REQUESTS = Number(process.argv[3] ?? 200);
 const pgUrl = process.env.BENCH_DATABASE_URL;
 
@@ -31,9 +33,13 @@ async function main() {
       if (mode === "multipart") {
         const parts = await readMultipart([r.body as unknown as Uint8Array], boundaryOf(r.contentType), dir);
         await ingestBatch(db.sql, ws, await readMultipartIngest(parts));
-      } else {
+      } else if (mode === "batch") {
         const body = JSON.parse(r.body as string) as { post: unknown[]; patch: unknown[] };
         await ingestBatch(db.sql, ws, body);
+      } else {
+        const bytes = typeof r.body === "string" ? Buffer.from(r.body) : Buffer.from(r.body as Uint8Array);
+        const answer = await exportTraces(db.sql, ws, { bytes, contentType: r.contentType });
+        if (answer.status !== 200) throw new Error(`OTLP: ${answer.status} ${await answer.text()}`);
       }
     };
     for (let i = 0; i < 20; i++) await one(i); // warm-up

@@ -5,6 +5,7 @@ import {
   escapeText,
   fromStorage,
   parseKeepingBytes,
+  parseKeepingText,
   storableJson,
   storableRecords,
   storedLength,
@@ -89,6 +90,15 @@ test("records splice the bytes a value was parsed from, unless they spell what s
   // Bytes that are not UTF-8 decode to U+FFFD: what was parsed is stored, not the bytes.
   const invalid = parseKeepingBytes(Buffer.from([0x5b, 0x22, 0xff, 0x22, 0x5d]));
   assert.equal(stored([{ id: "c", inputs: invalid }]), '[{"id":"c","inputs":["\ufffd"]}]');
+});
+
+test("records splice the text a value was parsed from (an OTLP attribute), unless it spells what storage escapes", () => {
+  const sent = '{"n": 1.50, "s": "caf\\u00e9 😀 …"}';
+  assert.equal(stored([{ id: "a", inputs: parseKeepingText(sent) }]), `[{"id":"a","inputs":${sent}}]`);
+  for (const text of ['{"a": "\\u0000"}', '{"a": "\ue000"}', '["\\ud800"]', '["\ud800"]']) {
+    const value = parseKeepingText(text);
+    assert.equal(stored([{ id: "b", inputs: value }]), storableJson([{ id: "b", inputs: value }]), text);
+  }
 });
 
 test("records are jsonb's binary form: version 1, then the text", () => {

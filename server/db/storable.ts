@@ -89,10 +89,11 @@ export class JsonbBytes {
 }
 
 /**
- * The UTF-8 bytes a value was parsed from (a multipart part of a run), so that storing the value
- * again splices those bytes instead of serialising the value anew: the value must not change after.
+ * The UTF-8 bytes (a multipart part of a run) or the text (an OTLP attribute holding a run's
+ * inputs) a value was parsed from, so that storing the value again splices them instead of
+ * serialising the value anew: the value must not change after.
  */
-const PARSED_FROM = new WeakMap<object, Buffer>();
+const PARSED_FROM = new WeakMap<object, Buffer | string>();
 const ESC_BYTES = Buffer.from(ESC);
 const UNICODE_ESCAPE = Buffer.from("\\u");
 /** jsonb's binary form is a version byte (1) and the text. */
@@ -122,8 +123,24 @@ export function parseKeepingBytes(bytes: Buffer): unknown {
 }
 
 /**
+ * JSON text holding what jsonb refuses or this module escapes (U+0000, U+E000, a surrogate) as an
+ * escape or U+E000 itself: such text is serialised anew (a lone surrogate unescaped: isWellFormed).
+ */
+const TEXT_NEEDS_ESCAPE = /\\u0000|\uE000|\\ue000|\\ud[89a-f]/i;
+
+/** String.prototype.isWellFormed (Node 20; the compiler's library predates it): no lone surrogate. */
+const wellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** JSON.parse that remembers the text of an object or array it returns (see storableRecords). */
+export function parseKeepingText(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (value !== null && typeof value === "object" && !TEXT_NEEDS_ESCAPE.test(text) && wellFormed(text)) PARSED_FROM.set(value, text);
+  return value;
+}
+
+/**
  * `storableJson` of an array of records, as jsonb bytes, where a record's value parsed by
- * `parseKeepingBytes` is written as the bytes it was parsed from (PostgreSQL reads the same jsonb
+ * `parseKeepingBytes` or `parseKeepingText` is written as what it was parsed from (PostgreSQL reads the same jsonb
  * from both, and numbers keep the digits they were sent with).
  */
 export function storableRecords(records: Record<string, unknown>[]): JsonbBytes {
@@ -131,7 +148,7 @@ export function storableRecords(records: Record<string, unknown>[]): JsonbBytes 
   for (let i = 0; i < records.length; i++) {
     const record = records[i];
     let rest: Record<string, unknown> | undefined;
-    let spliced: [string, Buffer][] | undefined;
+    let spliced: [string, Buffer | string][] | undefined;
     for (const key in record) {
       const value = record[key];
       const bytes = value !== null && typeof value === "object" ? PARSED_FROM.get(value) : undefined;
@@ -150,7 +167,7 @@ export function storableRecords(records: Record<string, unknown>[]): JsonbBytes 
     // The record without its closing brace, then each spliced key and its bytes.
     let head = json === "{}" ? `${separator}{` : `${separator}${json.slice(0, -1)},`;
     for (const [key, bytes] of spliced) {
-      chunks.push(Buffer.from(`${head}${JSON.stringify(key)}:`), bytes);
+      chunks.push(Buffer.from(`${head}${JSON.stringify(key)}:`), typeof bytes === "string" ? Buffer.from(bytes) : bytes);
       head = ",";
     }
     chunks.push(CLOSE_RECORD);

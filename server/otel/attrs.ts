@@ -30,12 +30,12 @@ export function firstNum(attrs: Attributes, keys: string[]): number | undefined 
  * whose JSON nests deeper than MAX_DEPTH, stays the string it was: the span is kept, and so is what
  * the exporter sent.
  */
-export function parsed(value: unknown): unknown {
+export function parsed(value: unknown, parse: (text: string) => unknown = JSON.parse): unknown {
   if (typeof value !== "string") return value;
   const t = value.trim();
   if (!(t.startsWith("{") || t.startsWith("[") || t.startsWith('"'))) return value;
   try {
-    const json: unknown = JSON.parse(t);
+    const json: unknown = parse(t);
     return jsonDepth(json) > MAX_DEPTH ? value : json;
   } catch {
     return value;

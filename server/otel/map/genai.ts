@@ -1,4 +1,5 @@
 import { firstNum, isRecord, num, parsed, str, unflatten } from "../attrs";
+import { parseKeepingText } from "../../db/storable";
 import { fromChatLike, systemMessage, toChatMessages, toChoices, finishReasonsOf, type ChatMessage, type Choice } from "../messages";
 import type { Attributes, OtlpSpan } from "../otlp";
 import { lsProvider } from "./provider";
@@ -95,7 +96,8 @@ function flattenedMessages(attrs: Attributes, prefix: string): Record<string, un
 /** A whole `gen_ai.prompt`/`gen_ai.completion` value: the LangSmith SDK puts the run's entire inputs/outputs there. */
 function wholeValue(value: unknown, key: "input" | "output"): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return undefined;
-  const v = parsed(value);
+  // An object is the run's inputs or outputs as they are: stored, its text is spliced, not serialised again.
+  const v = parsed(value, parseKeepingText);
   if (isRecord(v)) return v;
   if (Array.isArray(v)) {
     const messages = toChatMessages(v);
