@@ -19,7 +19,7 @@ const VALUE_TYPE: Record<IndexedMeasure, SqlFragment> = { total_tokens: raw("big
  * How many entries of each index the attempts read: a filter the indexes cannot answer is checked
  * row by row over them; when too few match, a wider attempt, then the scan.
  */
-const readsFor = (want: number) => [Math.max(200, 4 * want), Math.min(50_000, Math.max(2_000, 40 * want))];
+const readsFor = (want: number) => [Math.max(200, 4 * want), Math.min(50_000, Math.max(2_000, 10 * want))];
 
 /**
  * Whether the indexes can answer a selection: one project's runs, narrowed by conditions checked row
@@ -57,7 +57,10 @@ export async function indexedRuns(
   const othersWhere = sql`r.workspace_id = ${workspaceId} AND r.project_id = ${projectId} AND NOT r.is_root AND ${otherValue} IS NOT NULL`;
   const columns = runColumns("r", new Set());
   const where = runConditions(workspaceId, selection, "r");
-  for (const read of reads) {
+  let last = { read: 0, matched: 0 };
+  for (const most of reads) {
+    // After a first attempt, read as far as its share of matching runs says the page needs (with room).
+    const read = last.matched === 0 ? most : Math.min(most, Math.ceil(((last.read * want) / last.matched) * 1.5));
     // The read-th value of each index (null: the index holds fewer), and the earlier of the two.
     const kth = (value: SqlFragment, from: SqlFragment) =>
       sql`(SELECT ${value} FROM ${from} ORDER BY 1 ${order} OFFSET ${read - 1} LIMIT 1)`;
@@ -73,9 +76,12 @@ export async function indexedRuns(
     const branches = [
       ...(roots
         ? [
-            sql`SELECT ${columns}, ${rootValue} AS sort_value
-              FROM trace_totals tt JOIN runs r ON r.workspace_id = tt.workspace_id AND r.trace_id = tt.trace_id AND r.is_root
-              WHERE ${rootsWhere} AND ${before(rootValue)} AND ${where}`,
+            // Fewer than `read` traces lie before the bound: their roots are probed one by one (OFFSET 0
+            // keeps the planner from hashing every root of the project instead).
+            sql`SELECT r.*, tt.sort_value
+              FROM (SELECT tt.trace_id, ${rootValue} AS sort_value FROM trace_totals tt WHERE ${rootsWhere} AND ${before(rootValue)}
+                    ORDER BY 2 ${order} LIMIT ${read}) tt
+              CROSS JOIN LATERAL (SELECT ${columns} FROM runs r WHERE r.trace_id = tt.trace_id AND r.is_root AND ${where} OFFSET 0) r`,
           ]
         : []),
       ...(others
@@ -85,6 +91,7 @@ export async function indexedRuns(
     const rows = await db.query<RunRow & { sort_value: unknown }>(sql`
       SELECT * FROM (${join(branches, " UNION ALL ")}) s ORDER BY sort_value ${order}, id LIMIT ${want}`);
     if (rows.length === want) return rows.map(({ sort_value: _value, ...row }) => row);
+    last = { read, matched: rows.length };
     // Fewer than asked with no bound: the page reaches the runs without the measure.
     if (bound === null) return null;
   }
