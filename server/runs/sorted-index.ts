@@ -59,8 +59,11 @@ export async function indexedRuns(
   const where = runConditions(workspaceId, selection, "r");
   let last = { read: 0, matched: 0 };
   for (const most of reads) {
-    // After a first attempt, read as far as its share of matching runs says the page needs (with room).
-    const read = last.matched === 0 ? most : Math.min(most, Math.ceil(((last.read * want) / last.matched) * 1.5));
+    // After a first attempt, read as far as its share of matching runs says the page needs (with
+    // room); when that is further than this attempt may go, the scan is the shorter way.
+    const needed = last.matched === 0 ? Infinity : Math.ceil(((last.read * want) / last.matched) * 1.5);
+    if (last.read > 0 && needed > most) return null;
+    const read = last.read === 0 ? most : needed;
     // The read-th value of each index (null: the index holds fewer), and the earlier of the two.
     const kth = (value: SqlFragment, from: SqlFragment) =>
       sql`(SELECT ${value} FROM ${from} ORDER BY 1 ${order} OFFSET ${read - 1} LIMIT 1)`;
