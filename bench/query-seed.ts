@@ -1,6 +1,6 @@
 // Seeds the query benchmark's runs with one INSERT … SELECT generate_series per chunk: 10 runs per
 // trace (a chain root, 3 LLM calls, tools, retrievers, a parser) across 10 projects over 30 days,
-// with realistic names, tags, metadata, tokens, costs and a 3% error rate. The rollup triggers keep
+// with realistic names, tags, metadata, tokens, costs and a 3% error rate, and the traces' totals. The rollup triggers keep
 // the analytics buckets as the rows arrive; they are compacted at the end.
 import type { Database } from "../server/db/client";
 import { sql } from "../server/db/sql";
@@ -100,11 +100,33 @@ export async function seedRuns(
     await db.execScript(index.indexdef.replace(" ON ONLY ", " ON "));
     log(`  index ${index.indexname} built in ${((performance.now() - started) / 1000).toFixed(1)}s`);
   }
+  // What ingest's totals upsert keeps per trace (server/runs/trace-totals.ts), summed once over the load,
+  // a sixteenth of the traces at a time (the rollup trigger's statement stays short).
+  for (let digit = 0; digit < 16; digit++) {
+    const low = `${digit.toString(16)}0000000-0000-0000-0000-000000000000`;
+    const high = digit === 15 ? null : `${(digit + 1).toString(16)}0000000-0000-0000-0000-000000000000`;
+    await db.sql.query(sql`
+    INSERT INTO trace_totals (workspace_id, trace_id, runs, llm_runs, error_runs, prompt_tokens, completion_tokens, total_tokens,
+      prompt_cost, completion_cost, total_cost, project_id, root_total_tokens, root_total_cost)
+    SELECT r.workspace_id, r.trace_id, count(*), count(*) FILTER (WHERE r.run_type = 'llm'), count(*) FILTER (WHERE r.status = 'error'),
+      sum(r.prompt_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.completion_tokens) FILTER (WHERE r.run_type = 'llm'),
+      sum(r.total_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.prompt_cost) FILTER (WHERE r.run_type = 'llm'),
+      sum(r.completion_cost) FILTER (WHERE r.run_type = 'llm'), sum(r.total_cost) FILTER (WHERE r.run_type = 'llm'),
+      (array_agg(r.project_id) FILTER (WHERE r.is_root))[1], (array_agg(r.total_tokens) FILTER (WHERE r.is_root))[1],
+      (array_agg(r.total_cost) FILTER (WHERE r.is_root))[1]
+    FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.project_id = ANY(${projectIds}::uuid[])
+      AND r.trace_id >= ${low}::uuid AND (${high}::uuid IS NULL OR r.trace_id < ${high}::uuid)
+    GROUP BY r.workspace_id, r.trace_id
+    ON CONFLICT (workspace_id, trace_id) DO NOTHING`);
+  }
+  log("  trace totals summed");
   await db.sql.query(sql`
     INSERT INTO feedback (id, workspace_id, run_id, trace_id, project_id, key, score)
     SELECT md5('fb-' || r.id)::uuid, r.workspace_id, r.id, r.trace_id, r.project_id, 'correctness', (hashtext(r.id::text) & 1)::float8
     FROM runs r WHERE r.workspace_id = ${workspaceId} AND r.project_id = ANY(${projectIds}::uuid[]) AND r.is_root AND hashtext(r.id::text) % 10 = 0`);
   // As a live server's worker does every few seconds: fold the rollups' delta rows.
   await compactRollups(db.sql);
-  await db.execScript("ANALYZE runs; ANALYZE feedback; ANALYZE run_buckets; ANALYZE run_sketches; ANALYZE feedback_buckets");
+  await db.execScript(
+    "ANALYZE runs; ANALYZE trace_totals; ANALYZE feedback; ANALYZE run_buckets; ANALYZE run_sketches; ANALYZE feedback_buckets",
+  );
 }

@@ -191,18 +191,17 @@ withTestDatabases(
           // A UUIDv4 whose first bits read as 2038.
           "02000000-0000-4000-8000-000000000000",
         ];
-        await ingestRuns(db, ws, {
-          post: ids.map((id) => ({
-            id,
-            trace_id: id,
-            name: "r",
-            run_type: "llm",
-            session_name: "p",
-            start_time: Date.now(),
-            end_time: Date.now() + 5,
-          })),
-          attachments: [{ runId: ids[0]!, name: "file", mimeType: "text/plain", content: Buffer.from("kept") }],
-        });
+        // The runs and their attachment as that install's schema holds them (today's ingest writes
+        // trace totals' columns added later).
+        const project = randomUUID();
+        await db.query(sql`INSERT INTO projects (id, workspace_id, name) VALUES (${project}, ${ws}, 'p')`);
+        await db.query(sql`
+          INSERT INTO runs (id, workspace_id, project_id, trace_id, dotted_order, is_root, name, run_type, status, start_time, end_time, latency_ms)
+          SELECT id, ${ws}::uuid, ${project}::uuid, id, to_char(now() AT TIME ZONE 'UTC', 'YYYYMMDD"T"HH24MISSUS"Z"') || id, true, 'r', 'llm',
+            'success', now(), now() + interval '5 milliseconds', 5
+          FROM unnest(${ids}::uuid[]) AS id`);
+        await db.query(sql`INSERT INTO attachments (id, workspace_id, run_id, name, mime_type, size, blob_key)
+          VALUES (${randomUUID()}, ${ws}, ${ids[0]!}, 'file', 'text/plain', 4, 'kept')`);
         // The queue as that install's schema holds it (today's service writes columns added later).
         const queueId = randomUUID();
         await db.query(sql`INSERT INTO annotation_queues (id, workspace_id, name) VALUES (${queueId}, ${ws}, 'q')`);

@@ -12,15 +12,24 @@ export async function refreshTraceTotals(db: Sql, workspaceId: string, runIds: s
   await db.query(traceTotalsUpsert(workspaceId, runIds));
 }
 
-/** The INSERT … SELECT of a trace's totals from runs `r` (the FROM and GROUP BY r.trace_id follow). */
+/** The root's value of a column among the trace's runs `r` (the first root by id: a trace has one but for a moment). */
+const ofRoot = (column: string) => `(array_agg(r.${column} ORDER BY r.id) FILTER (WHERE r.is_root))[1]`;
+
+/**
+ * The INSERT … SELECT of a trace's totals from runs `r` (the FROM and GROUP BY r.trace_id follow), with
+ * its root's project and own tokens and cost: what the runs table sorted by tokens or cost reads for
+ * root runs through trace_totals' indexes (server/runs/sorted.ts). The project stays null until the root is written.
+ */
 const totalsOf = (workspaceId: string) => sql`
     INSERT INTO trace_totals AS t (workspace_id, trace_id, runs, llm_runs, error_runs, prompt_tokens, completion_tokens,
-                                   total_tokens, prompt_cost, completion_cost, total_cost, updated_at)
+                                   total_tokens, prompt_cost, completion_cost, total_cost, updated_at,
+                                   project_id, root_total_tokens, root_total_cost)
     SELECT ${workspaceId}::uuid, r.trace_id, count(*), count(*) FILTER (WHERE r.run_type = 'llm'),
            count(*) FILTER (WHERE r.status = 'error'),
            sum(r.prompt_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.completion_tokens) FILTER (WHERE r.run_type = 'llm'),
            sum(r.total_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.prompt_cost) FILTER (WHERE r.run_type = 'llm'),
-           sum(r.completion_cost) FILTER (WHERE r.run_type = 'llm'), sum(r.total_cost) FILTER (WHERE r.run_type = 'llm'), now()`;
+           sum(r.completion_cost) FILTER (WHERE r.run_type = 'llm'), sum(r.total_cost) FILTER (WHERE r.run_type = 'llm'), now(),
+           ${raw(ofRoot("project_id"))}, ${raw(ofRoot("total_tokens"))}, ${raw(ofRoot("total_cost"))}`;
 
 /** The upsert of `refreshTraceTotals` (for use in a WITH); `runIds` must not be empty. */
 export function traceTotalsUpsert(workspaceId: string, runIds: string[]): SqlFragment {
@@ -34,13 +43,16 @@ export function traceTotalsUpsert(workspaceId: string, runIds: string[]): SqlFra
       runs = EXCLUDED.runs, llm_runs = EXCLUDED.llm_runs, error_runs = EXCLUDED.error_runs,
       prompt_tokens = EXCLUDED.prompt_tokens, completion_tokens = EXCLUDED.completion_tokens, total_tokens = EXCLUDED.total_tokens,
       prompt_cost = EXCLUDED.prompt_cost, completion_cost = EXCLUDED.completion_cost, total_cost = EXCLUDED.total_cost,
-      updated_at = now()`;
+      updated_at = now(), project_id = EXCLUDED.project_id, root_total_tokens = EXCLUDED.root_total_tokens,
+      root_total_cost = EXCLUDED.root_total_cost`;
 }
 
 /** A run just inserted, as its INSERT returned it: what it adds to its trace's totals. */
 export interface InsertedRun {
   id: string;
   trace_id: string;
+  project_id: string;
+  is_root: boolean;
   run_type: string;
   status: string;
   prompt_tokens: number | null;
@@ -54,10 +66,13 @@ export interface InsertedRun {
 
 /** The columns of `runs` an INSERT … RETURNING gives for `traceTotalsAdd`. */
 export const INSERTED_RUN_COLUMNS =
-  "id, trace_id, run_type, status, prompt_tokens, completion_tokens, total_tokens, prompt_cost::text, completion_cost::text, total_cost::text";
+  "id, trace_id, project_id, is_root, run_type, status, prompt_tokens, completion_tokens, total_tokens, prompt_cost::text, completion_cost::text, total_cost::text";
 
 const added = (column: string) =>
   `${column} = CASE WHEN EXCLUDED.${column} IS NULL THEN t.${column} ELSE coalesce(t.${column}, 0) + EXCLUDED.${column} END`;
+
+/** A root's column, kept when the inserted runs hold no root of the trace (its project is then null). */
+const rootOnly = (column: string) => `${column} = CASE WHEN EXCLUDED.project_id IS NULL THEN t.${column} ELSE EXCLUDED.${column} END`;
 
 /**
  * Adds runs just inserted to their traces' totals (for use in a WITH; `runs` must not be empty).
@@ -67,16 +82,16 @@ const added = (column: string) =>
  * are recomputed by `traceTotalsUpsert` instead.
  */
 export function traceTotalsAdd(workspaceId: string, runs: InsertedRun[]): SqlFragment {
-  const rows = runs.map(({ id: _id, ...run }) => run);
   return sql`
     ${totalsOf(workspaceId)}
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(trace_id uuid, run_type text, status text, prompt_tokens bigint,
-      completion_tokens bigint, total_tokens bigint, prompt_cost numeric, completion_cost numeric, total_cost numeric)
+    FROM jsonb_to_recordset(${JSON.stringify(runs)}::jsonb) AS r(id uuid, trace_id uuid, project_id uuid, is_root boolean, run_type text,
+      status text, prompt_tokens bigint, completion_tokens bigint, total_tokens bigint, prompt_cost numeric, completion_cost numeric,
+      total_cost numeric)
     GROUP BY r.trace_id
     ON CONFLICT (workspace_id, trace_id) DO UPDATE SET
       runs = t.runs + EXCLUDED.runs, llm_runs = t.llm_runs + EXCLUDED.llm_runs, error_runs = t.error_runs + EXCLUDED.error_runs,
       ${raw([added("prompt_tokens"), added("completion_tokens"), added("total_tokens"), added("prompt_cost"), added("completion_cost"), added("total_cost")].join(",\n      "))},
-      updated_at = now()`;
+      updated_at = now(), ${raw(["project_id", "root_total_tokens", "root_total_cost"].map(rootOnly).join(", "))}`;
 }
 
 export interface TraceTotals {
