@@ -13,6 +13,8 @@ export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRou
 function makeQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
+      // What a server page read for the browser (app/_trpc/server.ts serverQueries) comes as superjson.
+      hydrate: { deserializeData: superjson.deserialize },
       queries: {
         staleTime: 15_000,
         refetchOnWindowFocus: false,
