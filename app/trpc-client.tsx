@@ -1,7 +1,7 @@
 "use client";
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchStreamLink } from "@trpc/client";
+import { createTRPCClient, httpBatchStreamLink, httpLink, splitLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import superjson from "superjson";
@@ -13,6 +13,8 @@ export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRou
 function makeQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
+      // What a server page read for the browser (app/_trpc/server.ts serverQueries) comes as superjson.
+      hydrate: { deserializeData: superjson.deserialize },
       queries: {
         staleTime: 15_000,
         refetchOnWindowFocus: false,
@@ -38,8 +40,17 @@ export function TrpcQueryProvider({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      // Streamed batches: a slow procedure (statistics over millions of runs) does not hold back a fast one (the first page).
-      links: [httpBatchStreamLink({ url: "/api/trpc", transformer: superjson, maxURLLength: 4000 })],
+      links: [
+        splitLink({
+          // A trace's outline is one JSON text of up to tens of megabytes. The streamed batch splits
+          // its answer into lines by re-scanning all it has received at every chunk (quadratic: seconds
+          // for a 100,000-run trace); a request of its own is read and parsed once.
+          condition: (op) => op.path === "trace.get",
+          true: httpLink({ url: "/api/trpc", transformer: superjson }),
+          // Streamed batches: a slow procedure (statistics over millions of runs) does not hold back a fast one (the first page).
+          false: httpBatchStreamLink({ url: "/api/trpc", transformer: superjson, maxURLLength: 4000 }),
+        }),
+      ],
     }),
   );
   return (

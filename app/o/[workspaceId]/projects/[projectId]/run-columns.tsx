@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from "react"
 import type { RunSummary } from "@/app/trpc-types";
 import { formatCost, formatExactTime, formatLatency, formatTime, formatTokens, secondsBetween } from "../../_components/format";
 import { runTypeColor } from "../../_components/ui";
+import type { RunSort } from "./runs-input";
 import styles from "./runs.module.css";
 
 export interface RunColumn {
@@ -16,7 +17,7 @@ export interface RunColumn {
   /** Shown until the user chooses otherwise. */
   shown: boolean;
   /** The runs list's sort key when the column can be sorted by. */
-  sort?: "start_time" | "latency" | "first_token" | "total_tokens" | "total_cost";
+  sort?: RunSort["by"];
   cell: (run: RunSummary) => ReactNode;
 }
 
@@ -193,15 +194,6 @@ export function gridOf(columns: RunColumn[]): { tracks: string; minWidth: number
     tracks: columns.map((c) => (c.grow ? `minmax(${c.min}px, ${c.grow}fr)` : `${c.min}px`)).join(" "),
     minWidth: columns.reduce((sum, c) => sum + c.min, 0),
   };
-}
-
-export type RunSort = { by: NonNullable<RunColumn["sort"]>; dir: "asc" | "desc" };
-
-/** `sort=latency:asc` in the URL; none means newest first. */
-export function parseSort(value: string | null): RunSort | undefined {
-  const [by, dir] = (value ?? "").split(":");
-  const column = RUN_COLUMNS.find((c) => c.sort === by);
-  return column?.sort && (dir === "asc" || dir === "desc") ? { by: column.sort, dir } : undefined;
 }
 
 /** A header click: descending first, then ascending, then back to newest first. */

@@ -1,12 +1,14 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { RunSummary } from "@/app/trpc-types";
-import { gridOf, type RunColumn, type RunSort } from "./run-columns";
+import { gridOf, type RunColumn } from "./run-columns";
+import type { RunSort } from "./runs-input";
 import styles from "./runs.module.css";
 
 const ROW_HEIGHT = 36;
+const unchanging = () => () => {};
 
 /** The rows ticked for a bulk action (add to dataset, export). */
 export interface Checked {
@@ -84,7 +86,14 @@ export function RunsTable({
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
-  const items = virtualizer.getVirtualItems();
+  // The rows are the browser's own (their times are in its time zone): on the server, and while the
+  // page hydrates, the table is its header; the rows follow in the render right after.
+  const hydrated = useSyncExternalStore(
+    unchanging,
+    () => true,
+    () => false,
+  );
+  const items = hydrated ? virtualizer.getVirtualItems() : [];
   const lastIndex = items.length ? items[items.length - 1].index : 0;
   useEffect(() => {
     if (hasMore && !loadingMore && lastIndex >= runs.length - 10) onLoadMore();

@@ -3,22 +3,30 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
-import { hasListState, paramsFromState, showsState, stateFromParams } from "./view-state";
+import { hasListState, paramsFromState, showsState, stateFromParams, withView } from "./view-state";
 import styles from "./list-controls.module.css";
 
 type SetParams = (patch: Record<string, string | null>) => void;
 
 /**
  * Opens the project's default view when the project is opened without list state in its address
- * (once per visit: clearing the filters afterwards stays cleared). Answers whether the list may be
- * read: not until the default is known, so the unfiltered runs are not read for nothing.
+ * (once per visit: clearing the filters afterwards stays cleared). Answers the list state the page
+ * shows — the default view's as soon as it is known, before the address shows it, so the runs are
+ * read once, with the view's state (the server's first read of the page does the same) — and
+ * whether the list may be read: not until the default is known, so the unfiltered runs are not
+ * read for nothing.
  */
-export function useDefaultView(workspaceId: string, projectId: string, params: URLSearchParams, setParams: SetParams): boolean {
+export function useDefaultView(
+  workspaceId: string,
+  projectId: string,
+  address: URLSearchParams,
+  setParams: SetParams,
+): { params: URLSearchParams; ready: boolean } {
   const trpc = useTRPC();
-  const [initial] = useState(() => !hasListState(params));
+  const [initial] = useState(() => !hasListState(address));
   const [applied, setApplied] = useState(false);
-  // The address takes the view a render or two after it is set: until it shows the view, the list
-  // would be read with the address's old (unfiltered) state, then again with the view's.
+  // The address takes the view a render or two after it is set; until then the page shows the
+  // view as the address will.
   const [shown, setShown] = useState(false);
   const view = useQuery({ ...trpc.views.default.queryOptions({ workspaceId, projectId }), enabled: initial, retry: false });
   useEffect(() => {
@@ -26,8 +34,11 @@ export function useDefaultView(workspaceId: string, projectId: string, params: U
     setApplied(true);
     setParams({ ...paramsFromState(view.data.state), saved: view.data.id });
   }, [initial, applied, view.data, setParams]);
-  if (applied && !shown && params.get("saved") === view.data?.id) setShown(true);
-  return !initial || shown || view.isError || (view.isSuccess && view.data === null);
+  if (applied && !shown && address.get("saved") === view.data?.id) setShown(true);
+  return {
+    params: initial && !shown && view.data ? withView(address, view.data) : address,
+    ready: !initial || view.isError || view.isSuccess,
+  };
 }
 
 /** The "Views" menu: the project's saved views (shared and one's own), save the current one, a default. */

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { paramsFromState, rangeBounds, showsState, stateFromParams } from "./view-state";
+import { parseSort, runsSelection } from "./runs-input";
+import { paramsFromState, rangeBounds, showsState, stateFromParams, withView } from "./view-state";
 
 test("a view's state goes to the address and back unchanged", () => {
   const state = {
@@ -30,4 +31,37 @@ test("relative ranges start at a whole minute; custom ranges are from/to; junk i
     endTime: "2026-11-02T00:00:00.000Z",
   });
   assert.deepEqual(rangeBounds(new URLSearchParams("range=2w&from=nonsense"), now), { startTime: undefined, endTime: undefined });
+});
+
+test("the address with a view shown: its keys set or cleared, the rest kept, `saved` its id", () => {
+  const address = new URLSearchParams("run=r1&trace=t1&q=old&cols=name");
+  const shown = withView(address, { id: "v1", state: { filter: 'eq(run_type, "llm")', range: "7d", sort: { by: "latency", dir: "asc" } } });
+  assert.deepEqual(Object.fromEntries(shown), {
+    run: "r1",
+    trace: "t1",
+    filter: 'eq(run_type, "llm")',
+    range: "7d",
+    sort: "latency:asc",
+    saved: "v1",
+  });
+  assert.equal(address.get("q"), "old");
+});
+
+test("the runs the list reads follow the address: filters, root runs, range and sort", () => {
+  const now = Date.parse("2026-11-28T10:30:45.123Z");
+  const params = new URLSearchParams("filter=eq(status,%22error%22)&type=llm&root=0&q=refund&range=1h");
+  assert.deepEqual(runsSelection("w", "p", params, now), {
+    workspaceId: "w",
+    projectId: "p",
+    filter: 'eq(status,"error")',
+    runType: "llm",
+    rootOnly: false,
+    search: "refund",
+    startTime: "2026-11-28T09:30:00.000Z",
+    endTime: undefined,
+  });
+  assert.equal(runsSelection("w", "p", new URLSearchParams(), now).rootOnly, true);
+  assert.deepEqual(parseSort("total_cost:desc"), { by: "total_cost", dir: "desc" });
+  assert.equal(parseSort("name:asc"), undefined);
+  assert.equal(parseSort("latency:sideways"), undefined);
 });

@@ -71,3 +71,12 @@ export function showsState(params: URLSearchParams, state: ViewState): boolean {
   const wanted = paramsFromState(state);
   return VIEW_PARAMS.every((k) => (current[k] ?? null) === (wanted[k] ?? null));
 }
+
+/** The address once a view is shown (what opening it writes there): its keys set or cleared, `saved` its id. */
+export function withView(params: URLSearchParams, view: { id: string; state: ViewState }): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries({ ...paramsFromState(view.state), saved: view.id }))
+    if (value === null || value === "") next.delete(key);
+    else next.set(key, value);
+  return next;
+}
