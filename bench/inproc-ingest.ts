@@ -14,10 +14,15 @@ import { readMultipartIngest } from "../server/ingest/multipart";
 import { ingestBatch } from "../server/ingest/service";
 import { scratchDatabase } from "../e2e/harness/server";
 import { exportTraces } from "../server/otel/export";
-import { ingestRequest, type IngestMode } from "./requests";
+import { INGEST_MODES, ingestRequest, type IngestMode } from "./requests";
 
 const mode = (process.argv[2] ?? "multipart") as IngestMode;
 const REQUESTS = Number(process.argv[3] ?? 200);
+const WARM_UP = 20;
+if (!INGEST_MODES.includes(mode) || !(REQUESTS > WARM_UP)) {
+  console.error(`Usage: npx tsx bench/inproc-ingest.ts [${INGEST_MODES.join("|")}] [requests, more than ${WARM_UP}]`);
+  process.exit(2);
+}
 const pgUrl = process.env.BENCH_DATABASE_URL;
 
 async function main() {
@@ -42,17 +47,17 @@ async function main() {
         if (answer.status !== 200) throw new Error(`OTLP: ${answer.status} ${await answer.text()}`);
       }
     };
-    for (let i = 0; i < 20; i++) await one(i); // warm-up
+    for (let i = 0; i < WARM_UP; i++) await one(i);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    let next = 20;
+    let next = WARM_UP;
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         while (next < REQUESTS) await one(next++);
       }),
     );
     const cpu = process.cpuUsage(cpu0);
-    const n = REQUESTS - 20;
+    const n = REQUESTS - WARM_UP;
     console.log(
       `${mode}: ${n} requests in ${(performance.now() - t0).toFixed(0)} ms; process CPU per 100 runs ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms (user ${(cpu.user / 1000 / n).toFixed(2)})`,
     );

@@ -5,7 +5,7 @@ import { asText, refuseNestedRollback, withPrisma, type Database, type Sql } fro
 import { initializeDataDir } from "./initdb";
 import { joinable, joinedTransaction } from "./join";
 import { compile, type SqlFragment } from "./sql";
-import { JsonbBytes } from "./storable";
+import { isJsonbBytes } from "./storable";
 
 type Parsers = Record<number, (value: string) => unknown>;
 
@@ -30,7 +30,7 @@ function oneAtATime(): Owner["inTurn"] {
 }
 
 /** PGlite takes a jsonb parameter as its text (node-postgres sends the bytes). */
-const forPglite = (value: unknown) => (value instanceof JsonbBytes ? value.text() : value);
+const forPglite = (value: unknown) => (isJsonbBytes(value) ? value.text() : value);
 
 /** PGlite parses the types it knows (its own, and the array types it found) unless told otherwise: each read as text. */
 function textParsers(pglite: PGlite): Parsers {

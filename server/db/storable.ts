@@ -70,6 +70,8 @@ export function storableJson(value: unknown): string {
   return text !== undefined && JSON_NEEDS_ESCAPE.test(text) ? JSON.stringify(value, escapingReplacer) : text;
 }
 
+const JSONB_BYTES = Symbol.for("tracelight.jsonbBytes");
+
 /**
  * JSON text as UTF-8 bytes for a `$n::jsonb` parameter. node-postgres sends it as a binary parameter
  * (jsonb's binary form: the version byte 1, then the text), so a request's rows are never one
@@ -78,6 +80,8 @@ export function storableJson(value: unknown): string {
  * measure and transcode (about 6× the cost of a one-byte one). PGlite is given the text.
  */
 export class JsonbBytes {
+  /** A brand, not `instanceof`: the built server may hold this module twice (bundled chunks). */
+  readonly [JSONB_BYTES] = true;
   constructor(private readonly bytes: Buffer) {}
   /** What node-postgres sends (a Buffer is a binary parameter). */
   toPostgres(): Buffer {
@@ -87,6 +91,9 @@ export class JsonbBytes {
     return this.bytes.toString("utf8", 1);
   }
 }
+
+export const isJsonbBytes = (value: unknown): value is JsonbBytes =>
+  value !== null && typeof value === "object" && (value as Record<symbol, unknown>)[JSONB_BYTES] === true;
 
 /**
  * The UTF-8 bytes (a multipart part of a run) or the text (an OTLP attribute holding a run's
