@@ -6,7 +6,6 @@ import path from "node:path";
 import { openDatabase } from "./client";
 import { EMBEDDED_SHARED_BUFFERS } from "./deadline";
 import { sql } from "./sql";
-import type { Sql } from "./handle";
 
 test("embedded: the buffer pool is EMBEDDED_SHARED_BUFFERS (not initdb's 128MB), or what the server is told", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "tl-embedded-"));
@@ -58,20 +57,4 @@ test("embedded: a read waits behind the running transaction only, not behind eve
   await assert.rejects(failing, /refused/);
   await Promise.all([first, ...queued, read]);
   assert.deepEqual(order, ["first", "read", "tx1", "tx2"], "a failed transaction does not hold up the next");
-});
-
-test("embedded: a long jsonb parameter (sent as bytes) reads back as the same value, in and out of a transaction", async (t) => {
-  const db = await openDatabase({ dataDir: "memory" });
-  t.after(() => db.close());
-  const value = { text: 'é ✓ 𝄞 \\ " \n'.repeat(1000), escaped: "\uE0000", n: [1.5, -2, 1e30], nested: { empty: {}, none: null } };
-  const text = JSON.stringify(value);
-  assert.ok(text.length >= 4096);
-  const read = async (db: Sql) => {
-    const [row] = await db.query<{ same: boolean }>(sql`SELECT ${text}::jsonb = ${text}::text::jsonb AS same`);
-    return row;
-  };
-  const [back] = await db.sql.query<{ v: string }>(sql`SELECT (${text}::jsonb)::text AS v`);
-  assert.deepEqual(JSON.parse(back.v), value);
-  assert.equal((await read(db.sql)).same, true);
-  assert.equal((await db.sql.tx(read)).same, true);
 });

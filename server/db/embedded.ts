@@ -1,4 +1,4 @@
-import type { PGlite, SerializerOptions } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaClient } from "./generated/client";
 import { boundedTransaction, openCancellable } from "./deadline";
 import { asText, refuseNestedRollback, withPrisma, type Database, type Sql } from "./handle";
@@ -8,29 +8,6 @@ import { compile, type SqlFragment } from "./sql";
 import { JsonbBytes } from "./storable";
 
 type Parsers = Record<number, (value: string) => unknown>;
-
-/** A jsonb parameter at least this long goes to PGlite as bytes (see `jsonbAsBytes`). */
-const JSONB_BYTES_FROM = 4096;
-
-/**
- * PGlite measures a text parameter's UTF-8 length in a JavaScript loop over its characters (twice):
- * for ingest's rows, one jsonb parameter of ~200 kB per 100 runs, that loop was ~8 % of a request's
- * CPU. A long jsonb value is sent in binary format instead (a version byte, then the same text
- * PostgreSQL would parse), which Buffer encodes natively; shorter ones as PGlite serialises them.
- */
-function jsonbAsBytes(pglite: PGlite, jsonb: number): SerializerOptions {
-  const serialize = pglite.serializers[jsonb];
-  return {
-    [jsonb]: (value: unknown) => {
-      if (typeof value !== "string" || value.length < JSONB_BYTES_FROM) return serialize(value);
-      const bytes = Buffer.allocUnsafe(1 + Buffer.byteLength(value));
-      bytes[0] = 1;
-      bytes.write(value, 1);
-      // PGlite binds a Uint8Array in binary format (its types name only the text form).
-      return bytes as unknown as string;
-    },
-  };
-}
 
 /** The PGlite a handle opens transactions on, and the turn each of them waits for. */
 interface Owner {
@@ -60,21 +37,15 @@ function textParsers(pglite: PGlite): Parsers {
   return Object.fromEntries(Object.keys(pglite.parsers).map((oid) => [Number(oid), asText]));
 }
 
-interface Codecs {
-  rawParsers: Parsers;
-  serializers: SerializerOptions;
-}
-
-function pgliteSql(db: Pick<PGlite, "query" | "exec">, codecs: Codecs, owner?: Owner, prisma?: PrismaClient, joined = false): Sql {
-  const { rawParsers, serializers } = codecs;
+function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owner?: Owner, prisma?: PrismaClient, joined = false): Sql {
   const self: Sql = withPrisma(
     {
       async query<T>(query: SqlFragment) {
         const { text, values } = compile(query);
-        return (await db.query<T>(text, values.map(forPglite), { serializers })).rows;
+        return (await db.query<T>(text, values.map(forPglite))).rows;
       },
       async text(text: string, values?: unknown[]) {
-        if (values?.length) return db.query(text, values, { serializers });
+        if (values?.length) return db.query(text, values);
         return (await db.exec(text)).at(-1) ?? { rows: [] };
       },
       async arrays(text: string) {
@@ -84,7 +55,7 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, codecs: Codecs, owner?: O
         if (!owner) return options?.rollback ? refuseNestedRollback() : fn(self);
         return owner.inTurn(() =>
           owner.pglite.transaction(async (tx) => {
-            const result = await fn(pgliteSql(tx, codecs));
+            const result = await fn(pgliteSql(tx, rawParsers));
             if (options?.rollback) await tx.rollback();
             return result;
           }),
@@ -94,13 +65,13 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, codecs: Codecs, owner?: O
         if (joined || !owner || !prisma) return fn(self);
         return joinedTransaction(
           prisma,
-          (connection, tx) => pgliteSql(connection as Pick<PGlite, "query" | "exec">, codecs, undefined, tx, true),
+          (connection, tx) => pgliteSql(connection as Pick<PGlite, "query" | "exec">, rawParsers, undefined, tx, true),
           fn,
         );
       },
       async bounded<T>(ms: number, fn: (sql: Sql) => Promise<T>) {
         if (!owner) return refuseNestedRollback();
-        return boundedTransaction(owner.pglite, ms, (tx) => fn(pgliteSql(tx, codecs)));
+        return boundedTransaction(owner.pglite, ms, (tx) => fn(pgliteSql(tx, rawParsers)));
       },
     },
     prisma,
@@ -118,8 +89,7 @@ export async function openEmbedded(dataDir: string, sharedBuffers?: string): Pro
     sharedBuffers,
   );
   const prisma = new PrismaClient({ adapter: joinable(new PrismaPGlite(pglite)) });
-  const codecs = { rawParsers: textParsers(pglite), serializers: jsonbAsBytes(pglite, types.JSONB) };
-  const sql = pgliteSql(pglite, codecs, { pglite, inTurn: oneAtATime() }, prisma);
+  const sql = pgliteSql(pglite, textParsers(pglite), { pglite, inTurn: oneAtATime() }, prisma);
   return {
     sql,
     ingestSql: sql,
