@@ -178,7 +178,9 @@ withTestDatabases(
       try {
         const all = await listMigrations();
         const before = all.findIndex((m) => m.name.endsWith("_runs_partitions"));
-        for (const m of all.slice(0, before)) await cp(path.join("prisma/migrations", m.name), path.join(dir, m.name), { recursive: true });
+        // With the function today's ingest calls (below), which works on the older table as well.
+        const older = [...all.slice(0, before), ...all.filter((m) => m.name.endsWith("_ingest_cached_plans"))];
+        for (const m of older) await cp(path.join("prisma/migrations", m.name), path.join(dir, m.name), { recursive: true });
         await migrate(database, dir);
         // The workspace as the older schema holds it (Prisma Client reads today's columns).
         const ws = randomUUID();

@@ -156,5 +156,5 @@ export async function writeDerived(db: Sql, workspaceId: string, rows: RunRow[])
  * LIMIT 1: with LIMIT the planner may prefer a sequential scan hoping to stop early.
  */
 export function pendingChildrenCount(workspaceId: string, ids: string[]): SqlFragment {
-  return sql`SELECT count(*)::int FROM runs WHERE placement_pending AND parent_run_id = ANY(${ids}::uuid[]) AND ${inWorkspace(workspaceId)}`;
+  return sql`SELECT runs_pending_children(${workspaceId}::uuid, ${ids}::uuid[])`;
 }
