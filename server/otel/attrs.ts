@@ -1,4 +1,5 @@
 import { jsonDepth, MAX_DEPTH } from "../core/json-depth";
+import { parseKeepingText } from "../db/storable";
 import type { Attributes, AttrValue } from "./otlp";
 
 /** Attribute helpers shared by the adapters: typed reads, JSON-or-structured values, flattened lists. */
@@ -30,7 +31,12 @@ export function firstNum(attrs: Attributes, keys: string[]): number | undefined 
  * whose JSON nests deeper than MAX_DEPTH, stays the string it was: the span is kept, and so is what
  * the exporter sent.
  */
-export function parsed(value: unknown, parse: (text: string) => unknown = JSON.parse): unknown {
+export const parsed = (value: unknown): unknown => parsedBy(value, JSON.parse);
+
+/** `parsed`, remembering the text of an object it returns: storing that object splices the text (db/storable). */
+export const parsedKeepingText = (value: unknown): unknown => parsedBy(value, parseKeepingText);
+
+function parsedBy(value: unknown, parse: (text: string) => unknown): unknown {
   if (typeof value !== "string") return value;
   const t = value.trim();
   if (!(t.startsWith("{") || t.startsWith("[") || t.startsWith('"'))) return value;

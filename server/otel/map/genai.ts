@@ -1,5 +1,4 @@
-import { firstNum, isRecord, num, parsed, str, unflatten } from "../attrs";
-import { parseKeepingText } from "../../db/storable";
+import { firstNum, isRecord, num, parsed, parsedKeepingText, str, unflatten } from "../attrs";
 import { fromChatLike, systemMessage, toChatMessages, toChoices, finishReasonsOf, type ChatMessage, type Choice } from "../messages";
 import type { Attributes, OtlpSpan } from "../otlp";
 import { lsProvider } from "./provider";
@@ -97,7 +96,7 @@ function flattenedMessages(attrs: Attributes, prefix: string): Record<string, un
 function wholeValue(value: unknown, key: "input" | "output"): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return undefined;
   // An object is the run's inputs or outputs as they are: stored, its text is spliced, not serialised again.
-  const v = parsed(value, parseKeepingText);
+  const v = parsedKeepingText(value);
   if (isRecord(v)) return v;
   if (Array.isArray(v)) {
     const messages = toChatMessages(v);
