@@ -15,13 +15,12 @@ import { indexedRuns } from "../server/runs/sorted-index";
 import { TABLE_FIELDS } from "../server/runs/table";
 import { scratchDatabase } from "../e2e/harness/server";
 import { seedRuns } from "./query-seed";
+import { percentile } from "./timing";
 
 const pgUrl = process.env.BENCH_DATABASE_URL;
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
 const REPS = Number(process.env.BENCH_REPS ?? 7);
 const LIMIT = 100;
-
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
 async function time(fn: () => Promise<unknown>): Promise<number[]> {
   await fn();
