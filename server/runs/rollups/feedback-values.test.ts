@@ -77,7 +77,16 @@ withTestDatabases(
         const ws = randomUUID();
         const ids = [randomUUID(), randomUUID(), randomUUID()];
         const hours = ["2026-05-01T10:00:00Z", "2026-05-01T11:00:00Z", "2026-05-01T11:30:00Z"];
-        await ingestRuns(db, ws, { post: ids.map((id, i) => ({ id, name: "r", run_type: "chain", start_time: hours[i] })) });
+        // The runs as that install's schema holds them (today's ingest writes columns and calls a
+        // function added later).
+        const project = randomUUID();
+        await db.query(sql`INSERT INTO workspaces (id, name) VALUES (${ws}::uuid, 'upgrade')`);
+        await db.query(sql`INSERT INTO projects (id, workspace_id, name) VALUES (${project}, ${ws}, 'default')`);
+        await db.query(sql`
+          INSERT INTO runs (id, workspace_id, project_id, trace_id, dotted_order, is_root, name, run_type, status, start_time)
+          SELECT id, ${ws}::uuid, ${project}::uuid, id, to_char(start AT TIME ZONE 'UTC', 'YYYYMMDD"T"HH24MISSUS"Z"') || id, true, 'r',
+            'chain', 'pending', start
+          FROM unnest(${ids}::uuid[], ${hours}::timestamptz[]) AS t(id, start)`);
         const long = wide(600);
         await oldFeedback(db, [
           { run_id: ids[0], value: long, score: 1 },
