@@ -71,6 +71,9 @@ async function claimPage(db: Sql, workspaceId: string, upTo: string): Promise<bo
  * moves its cursor: a rule enabled later acts on runs from then on, as a new one does.
  */
 export async function claimRuns(db: Sql): Promise<void> {
+  const [{ any }] = await db.query<{ any: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM rule_cursors) AS any`);
+  claims.cursors = any;
+  if (!any) return;
   const upTo = await watermark(db);
   await db.query(sql`
     UPDATE rule_cursors c SET claimed_time = ${upTo}::timestamptz, claimed_id = ${NIL}::uuid
@@ -90,9 +93,19 @@ export async function startCursor(db: Sql, workspaceId: string): Promise<void> {
     INSERT INTO rule_cursors (workspace_id, claimed_time) VALUES (${workspaceId}, now()) ON CONFLICT (workspace_id) DO NOTHING`);
 }
 
-// One claim at a time per process; a wake-up during one runs another right after it.
-const state = globalThis as unknown as { tracelightClaims?: { db: Sql | null; running: Promise<void> | null; again: boolean } };
-const claims = (state.tracelightClaims ??= { db: null, running: null, again: false });
+/**
+ * One claim at a time per process. A wake-up during one runs another after it, but not sooner than
+ * CLAIM_GAP_MS after the last one began: under steady ingest every commit wakes the claim, and its
+ * statements (a watermark, the cursors, a probe of the runs) would otherwise follow every request
+ * back to back — on the embedded database ~20 ms of its one thread each time. `cursors` is whether
+ * the last claim found any cursor (none until a rule is made): without one, ingest wakes nothing
+ * and the periodic round is one probe.
+ */
+const CLAIM_GAP_MS = 250;
+const state = globalThis as unknown as {
+  tracelightClaims?: { db: Sql | null; running: Promise<void> | null; again: boolean; cursors: boolean };
+};
+const claims = (state.tracelightClaims ??= { db: null, running: null, again: false, cursors: true });
 
 function wake(db: Sql): Promise<void> {
   claims.db = db;
@@ -104,7 +117,9 @@ function wake(db: Sql): Promise<void> {
     try {
       do {
         claims.again = false;
+        const began = Date.now();
         await claimRuns(db);
+        if (claims.again) await new Promise((resolve) => setTimeout(resolve, Math.max(0, began + CLAIM_GAP_MS - Date.now())));
       } while (claims.again);
     } finally {
       claims.running = null;
@@ -117,10 +132,10 @@ function wake(db: Sql): Promise<void> {
 onEvery("rule claims", () => 1, wake);
 
 /**
- * Ingest's commit wakes the claim at once in a process that runs jobs, so a rule acts within
- * moments; elsewhere (a web instance beside workers) the workers' next round finds the runs.
+ * Ingest's commit wakes the claim in a process that runs jobs (once a workspace has a rule), so a
+ * rule acts within moments; elsewhere (a web instance beside workers) the workers' next round finds the runs.
  * The runs table is the record either way: nothing here needs to survive a crash.
  */
 afterIngest("Automation rules", async () => {
-  if (claims.db) await wake(claims.db);
+  if (claims.db && claims.cursors) await wake(claims.db);
 });
