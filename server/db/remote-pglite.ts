@@ -18,6 +18,8 @@ export interface PGliteHandle extends Pick<PGlite, "query" | "exec" | "transacti
  */
 const WORKER_FILE = path.join(/* turbopackIgnore: true */ process.cwd(), "server/db/pglite-worker.mjs");
 
+const YOUNG_GENERATION_MB = 8;
+
 /** An error as the worker sends it: PGlite's own fields, and whether it was a DatabaseError. */
 interface SentError {
   message: string;
@@ -40,7 +42,12 @@ interface Call {
  */
 export async function openInWorker(dataDir: string, sharedBuffers: string | undefined, textTypes: number[]): Promise<PGliteHandle> {
   const { messages } = await import("@electric-sql/pglite");
-  const worker = new Worker(/* turbopackIgnore: true */ WORKER_FILE, { workerData: { dataDir, sharedBuffers, textTypes } });
+  const worker = new Worker(/* turbopackIgnore: true */ WORKER_FILE, {
+    workerData: { dataDir, sharedBuffers, textTypes },
+    // What the thread allocates lives for one call (a statement's parameters, its rows before they
+    // are sent): a small young generation keeps that from adding V8's default 48 MB to the server.
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
   let stopped: Error | undefined;
   let nextCall = 1;
