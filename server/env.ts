@@ -61,6 +61,8 @@ const schema = z
         .regex(/^\d+(kB|MB|GB)$/, "must be a size such as 32MB")
         .optional(),
     ),
+    /** The embedded database runs in a worker thread (its own core); 0 runs it in the server's thread. */
+    EMBEDDED_WORKER: bool.default(true),
     REGION: z.enum(["us", "eu"]).default("us"),
     /** Each region's public base URL, when configured (see regionBaseUrl). */
     US_BASE_URL: z.string().url().optional(),

@@ -7,16 +7,17 @@ export type { ArrayResult, Database, Sql, Tx } from "./handle";
 
 /**
  * Opens PostgreSQL when a URL is given, else PGlite under `dataDir` ("memory" for none), its buffer
- * pool `sharedBuffers` (PostgreSQL units, "32MB"; default EMBEDDED_SHARED_BUFFERS).
+ * pool `sharedBuffers` (PostgreSQL units, "32MB"; default EMBEDDED_SHARED_BUFFERS), in a worker thread
+ * unless `worker` is false (default: EMBEDDED_WORKER).
  */
 export async function openDatabase(
-  options: { url?: string; replicaUrls?: string[]; dataDir?: string; sharedBuffers?: string } = {},
+  options: { url?: string; replicaUrls?: string[]; dataDir?: string; sharedBuffers?: string; worker?: boolean } = {},
 ): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.replicaUrls ?? []);
   const { mkdirSync } = await import("node:fs");
   const dataDir = options.dataDir ?? "./data";
   if (dataDir !== "memory") mkdirSync(dataDir, { recursive: true });
-  return openEmbedded(dataDir, options.sharedBuffers);
+  return openEmbedded(dataDir, options.sharedBuffers, options.worker ?? env().EMBEDDED_WORKER);
 }
 
 const globalForDb = globalThis as unknown as { tracelightDb?: Promise<Database> };

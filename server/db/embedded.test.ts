@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "./client";
-import { EMBEDDED_SHARED_BUFFERS } from "./deadline";
+import { EMBEDDED_SHARED_BUFFERS } from "./deadline.mjs";
 import { sql } from "./sql";
 
 test("embedded: the buffer pool is EMBEDDED_SHARED_BUFFERS (not initdb's 128MB), or what the server is told", async () => {

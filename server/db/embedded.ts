@@ -1,17 +1,18 @@
-import type { PGlite } from "@electric-sql/pglite";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { PrismaClient } from "./generated/client";
-import { boundedTransaction, openCancellable } from "./deadline";
+import { boundedTransaction, openCancellable } from "./deadline.mjs";
 import { asText, refuseNestedRollback, withPrisma, type Database, type Sql } from "./handle";
 import { initializeDataDir } from "./initdb";
 import { joinable, joinedTransaction } from "./join";
 import { compile, type SqlFragment } from "./sql";
+import { openInWorker, type PGliteHandle } from "./remote-pglite";
 import { isJsonbBytes } from "./storable";
 
 type Parsers = Record<number, (value: string) => unknown>;
 
 /** The PGlite a handle opens transactions on, and the turn each of them waits for. */
 interface Owner {
-  pglite: PGlite;
+  pglite: PGliteHandle;
   inTurn: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
@@ -33,7 +34,7 @@ function oneAtATime(): Owner["inTurn"] {
 const forPglite = (value: unknown) => (isJsonbBytes(value) ? value.text() : value);
 
 /** PGlite parses the types it knows (its own, and the array types it found) unless told otherwise: each read as text. */
-function textParsers(pglite: PGlite): Parsers {
+function textParsers(pglite: { parsers: object }): Parsers {
   return Object.fromEntries(Object.keys(pglite.parsers).map((oid) => [Number(oid), asText]));
 }
 
@@ -71,7 +72,7 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
       },
       async bounded<T>(ms: number, fn: (sql: Sql) => Promise<T>) {
         if (!owner) return refuseNestedRollback();
-        return boundedTransaction(owner.pglite, ms, (tx) => fn(pgliteSql(tx, rawParsers)));
+        return owner.pglite.bounded(ms, (tx) => fn(pgliteSql(tx, rawParsers)));
       },
     },
     prisma,
@@ -79,16 +80,27 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
   return self;
 }
 
-/** PGlite under `dataDir` ("memory" for none), in the server's own thread. */
-export async function openEmbedded(dataDir: string, sharedBuffers?: string): Promise<Database> {
+/** PGlite in the server's own thread, as the worker runs it (EMBEDDED_WORKER=0). */
+async function openInThread(dataDir: string, sharedBuffers: string | undefined, textTypes: number[]): Promise<PGliteHandle> {
+  const pglite = await openCancellable(dataDir, Object.fromEntries(textTypes.map((oid) => [oid, asText])), sharedBuffers);
+  return Object.assign(pglite, {
+    bounded: <T>(ms: number, fn: (tx: Transaction) => Promise<T>) => boundedTransaction(pglite, ms, fn),
+  });
+}
+
+/**
+ * PGlite under `dataDir` ("memory" for none): in a worker thread (server/db/remote-pglite.ts), so
+ * its statements run on another core than the server's JavaScript, or with `worker` false in the
+ * server's own thread.
+ */
+export async function openEmbedded(dataDir: string, sharedBuffers?: string, worker = true): Promise<Database> {
   if (dataDir !== "memory") await initializeDataDir(dataDir);
   const [{ types }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
-  const pglite = await openCancellable(
-    dataDir,
-    { [types.TIMESTAMPTZ]: (v: string) => v, [types.TIMESTAMP]: (v: string) => v },
-    sharedBuffers,
-  );
-  const prisma = new PrismaClient({ adapter: joinable(new PrismaPGlite(pglite)) });
+  // Times are read as their text: they keep PostgreSQL's microseconds (a Date would cut them to milliseconds).
+  const textTypes = [types.TIMESTAMPTZ, types.TIMESTAMP];
+  const pglite = worker ? await openInWorker(dataDir, sharedBuffers, textTypes) : await openInThread(dataDir, sharedBuffers, textTypes);
+  // The adapter calls query, exec and transaction, which the worker's handle answers as PGlite does.
+  const prisma = new PrismaClient({ adapter: joinable(new PrismaPGlite(pglite as unknown as PGlite)) });
   const sql = pgliteSql(pglite, textParsers(pglite), { pglite, inTurn: oneAtATime() }, prisma);
   return {
     sql,

@@ -39,7 +39,7 @@ export interface Sql {
   transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   /**
    * `fn` in a transaction that is rolled back, its statements cancelled after `ms` (statement_timeout;
-   * on the embedded database a deadline, one such transaction at a time: server/db/deadline.ts).
+   * on the embedded database a deadline, one such transaction at a time: server/db/deadline.mjs).
    */
   bounded<T>(ms: number, fn: (sql: Sql) => Promise<T>): Promise<T>;
 }
