@@ -123,7 +123,8 @@ test("threads: runs grouped by thread id, opening as a transcript of the turns",
   }
   await client.awaitPendingTraceBatches();
   await page.goto(projectUrl);
-  await page.getByTestId("threads-tab").click();
+  // Visible only: while the page streams in, React may hold its next content in a hidden copy.
+  await page.getByTestId("threads-tab").filter({ visible: true }).click();
   const thread = page.locator('[data-testid="thread-row"]', { hasText: "trip-42" });
   await thread.waitFor();
   assert.match(await thread.innerText(), /Hi! Can you help me plan a trip\?[\s\S]*\b2\b/);
