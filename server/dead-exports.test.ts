@@ -17,7 +17,8 @@ function files(dir: string): string[] {
     if (name === "node_modules" || name === "generated" || name.startsWith(".")) return [];
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) return files(full);
-    return SOURCE.test(name) && !name.endsWith(".d.ts") ? [full] : [];
+    // Declaration files (`.d.ts`, `.d.mts` beside a plain .mjs) describe another file's exports.
+    return SOURCE.test(name) && !/\.d\.[mc]?ts$/.test(name) ? [full] : [];
   });
 }
 
