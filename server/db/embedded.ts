@@ -80,7 +80,7 @@ function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owne
   return self;
 }
 
-/** PGlite in the server's own thread, as the worker runs it (EMBEDDED_WORKER=0). */
+/** PGlite in the server's own thread, as the worker runs it (the default; EMBEDDED_WORKER=1 for the worker). */
 async function openInThread(dataDir: string, sharedBuffers: string | undefined, textTypes: number[]): Promise<PGliteHandle> {
   const pglite = await openCancellable(dataDir, Object.fromEntries(textTypes.map((oid) => [oid, asText])), sharedBuffers);
   return Object.assign(pglite, {
@@ -93,7 +93,7 @@ async function openInThread(dataDir: string, sharedBuffers: string | undefined, 
  * its statements run on another core than the server's JavaScript, or with `worker` false in the
  * server's own thread.
  */
-export async function openEmbedded(dataDir: string, sharedBuffers?: string, worker = true): Promise<Database> {
+export async function openEmbedded(dataDir: string, sharedBuffers?: string, worker = false): Promise<Database> {
   if (dataDir !== "memory") await initializeDataDir(dataDir);
   const [{ types }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   // Times are read as their text: they keep PostgreSQL's microseconds (a Date would cut them to milliseconds).
