@@ -89,9 +89,8 @@ async function openInThread(dataDir: string, sharedBuffers: string | undefined, 
 }
 
 /**
- * PGlite under `dataDir` ("memory" for none): in a worker thread (server/db/remote-pglite.ts), so
- * its statements run on another core than the server's JavaScript, or with `worker` false in the
- * server's own thread.
+ * PGlite under `dataDir` ("memory" for none): in the server's own thread, or with `worker` in a worker
+ * thread (server/db/remote-pglite.ts), so its statements run on another core than the server's JavaScript.
  */
 export async function openEmbedded(dataDir: string, sharedBuffers?: string, worker = false): Promise<Database> {
   if (dataDir !== "memory") await initializeDataDir(dataDir);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { afterIngest } from "../ingest/after-ingest";
@@ -71,9 +72,8 @@ async function claimPage(db: Sql, workspaceId: string, upTo: string): Promise<bo
  * moves its cursor: a rule enabled later acts on runs from then on, as a new one does.
  */
 export async function claimRuns(db: Sql): Promise<void> {
-  const [{ any }] = await db.query<{ any: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM rule_cursors) AS any`);
-  claims.cursors = any;
-  if (!any) return;
+  claims.cursors = (await db.prisma.ruleCursor.findFirst({ select: { workspaceId: true } })) !== null;
+  if (!claims.cursors) return;
   const upTo = await watermark(db);
   await db.query(sql`
     UPDATE rule_cursors c SET claimed_time = ${upTo}::timestamptz, claimed_id = ${NIL}::uuid
@@ -119,7 +119,7 @@ function wake(db: Sql): Promise<void> {
         claims.again = false;
         const began = Date.now();
         await claimRuns(db);
-        if (claims.again) await new Promise((resolve) => setTimeout(resolve, Math.max(0, began + CLAIM_GAP_MS - Date.now())));
+        if (claims.again) await sleep(Math.max(0, began + CLAIM_GAP_MS - Date.now()));
       } while (claims.again);
     } finally {
       claims.running = null;
