@@ -108,6 +108,53 @@ describe("security", () => {
     assert.match((await served("photo")).get("content-security-policy") ?? "", /^sandbox/);
   });
 
+  test("ingest answered by the front (after Next.js loaded the route) keeps the route's statuses and headers", async () => {
+    const batch = (name: string) =>
+      JSON.stringify({
+        post: [{ id: randomUUID(), trace_id: undefined, name, run_type: "chain", start_time: new Date().toISOString(), inputs: {} }],
+      });
+    const send = (body: BodyInit, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/runs/batch`, {
+        method: "POST",
+        headers: { "x-api-key": server.apiKey, "content-type": "application/json", ...headers },
+        body,
+        duplex: "half",
+      } as RequestInit);
+    // Next.js adds `vary` for its page payloads (RSC); ingest answers have no variants.
+    const shape = async (r: Response) => ({
+      status: r.status,
+      body: await r.text(),
+      headers: [...r.headers.keys()]
+        .filter((k) => !["date", "connection", "keep-alive", "transfer-encoding", "content-length", "vary"].includes(k))
+        .sort(),
+    });
+    const firstAnswer = await send(batch("through-next"));
+    const laterAnswer = await send(batch("direct"));
+    // Next.js's mark on the first answer, absent from the front's: the second one did skip Next.js.
+    assert.ok(firstAnswer.headers.has("vary") && !laterAnswer.headers.has("vary"));
+    const first = await shape(firstAnswer);
+    const later = await shape(laterAnswer);
+    assert.deepEqual(later, first);
+    assert.equal(later.status, 202);
+    assert.ok(
+      later.headers.includes("x-content-type-options") && later.headers.includes("access-control-allow-origin"),
+      later.headers.join(),
+    );
+    // A chunked body (no Content-Length) streams to the route, which still enforces its limits.
+    const chunked = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(batch("chunked")));
+        c.close();
+      },
+    });
+    assert.equal((await send(chunked)).status, 202);
+    const bad = await send("{not json");
+    assert.equal(bad.status, 400);
+    assert.match((await bad.json()).detail, /JSON/i);
+    const unauthorized = await send(batch("no key"), { "x-api-key": "nope" });
+    assert.equal(unauthorized.status, 401);
+  });
+
   test("pages carry a nonce CSP that forbids framing and plugins; every answer is nosniff", async () => {
     const page = await fetch(`${server.url}/signin`);
     const csp = page.headers.get("content-security-policy") ?? "";

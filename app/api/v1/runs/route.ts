@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { methodNotAllowed } from "@/server/http/not-found";
+import { serveDirectly } from "@/server/http/direct";
 import { route } from "@/server/http/route";
 import { ingestRuns } from "@/server/ingest/service";
 import { wireRun } from "@/server/ingest/schema";
@@ -15,5 +16,7 @@ export const POST = route({
     return { message: "Run created" };
   },
 });
+
+serveDirectly("POST", "/api/v1/runs", POST);
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

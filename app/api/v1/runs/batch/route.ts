@@ -1,4 +1,5 @@
 import { methodNotAllowed } from "@/server/http/not-found";
+import { serveDirectly } from "@/server/http/direct";
 import { route } from "@/server/http/route";
 import { batchReply } from "@/server/ingest/batch-reply";
 import { batchBody } from "@/server/ingest/schema";
@@ -16,5 +17,7 @@ export const POST = route({
   body: batchBody,
   handler: async ({ ctx, body }) => batchReply(await ingestBatch(ctx.sql, ctx.workspaceId, body)),
 });
+
+serveDirectly("POST", "/api/v1/runs/batch", POST);
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

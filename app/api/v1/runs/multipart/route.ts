@@ -1,4 +1,5 @@
 import { methodNotAllowed } from "@/server/http/not-found";
+import { serveDirectly } from "@/server/http/direct";
 import { route } from "@/server/http/route";
 import { batchReply } from "@/server/ingest/batch-reply";
 import { readMultipartIngest } from "@/server/ingest/multipart";
@@ -19,5 +20,7 @@ export const POST = route({
     return batchReply(await ingestBatch(ctx.sql, ctx.workspaceId, input), !!input.feedback?.length);
   },
 });
+
+serveDirectly("POST", "/api/v1/runs/multipart", POST);
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");

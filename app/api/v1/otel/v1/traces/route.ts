@@ -1,4 +1,5 @@
 import { methodNotAllowed } from "@/server/http/not-found";
+import { serveDirectly } from "@/server/http/direct";
 import { route } from "@/server/http/route";
 import { exportTraces } from "@/server/otel/export";
 
@@ -18,5 +19,7 @@ export const POST = route({
       projectName: request.headers.get("langsmith-project") ?? undefined,
     }),
 });
+
+serveDirectly("POST", "/api/v1/otel/v1/traces", POST);
 
 export const { GET, PUT, PATCH, DELETE } = methodNotAllowed("POST");
