@@ -134,12 +134,10 @@ async function answerDirectly(handler, req, res) {
       if (Array.isArray(value)) for (const v of value) headers.append(name, v);
       else if (value !== undefined) headers.set(name, value);
     }
-    const declared = req.headers["content-length"];
-    const body = declared !== undefined && Number(declared) <= MiB ? Buffer.concat(await req.toArray()) : Readable.toWeb(req);
     const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
       method: req.method,
       headers,
-      body,
+      body: Readable.toWeb(req),
       duplex: "half",
     });
     const response = await handler(request, { params: Promise.resolve({}) });
@@ -147,6 +145,7 @@ async function answerDirectly(handler, req, res) {
     res.writeHead(response.status, { ...everyAnswer, ...Object.fromEntries(response.headers), "content-length": bytes.length });
     res.end(bytes);
   } catch (error) {
+    if (req.destroyed) return void res.destroy(); // the client went away mid-body
     console.error("Ingest request failed:", error);
     if (!res.headersSent) refuse(res, 500, "Internal error.");
     else res.destroy();
