@@ -12,29 +12,43 @@ export async function refreshTraceTotals(db: Sql, workspaceId: string, runIds: s
   await db.query(traceTotalsUpsert(workspaceId, runIds));
 }
 
-/** The root's value of a column among the trace's runs `r` (the first root by id: a trace has one but for a moment). */
-const ofRoot = (column: string) => `(array_agg(r.${column} ORDER BY r.id) FILTER (WHERE r.is_root))[1]`;
+/** The root's value of an expression over the trace's runs `r` (the first root by id: a trace has one but for a moment). */
+const ofRoot = (expression: string) => `(array_agg(${expression} ORDER BY r.id) FILTER (WHERE r.is_root))[1]`;
+
+/**
+ * The root's columns a trace's row keeps, and how each is read from `runs` and from the inserted
+ * runs' rows (`INSERTED_RUN_COLUMNS`, which return them for roots only).
+ */
+const ROOT_COLUMNS: { column: string; fromRuns: string; fromInserted: string }[] = [
+  { column: "project_id", fromRuns: "r.project_id", fromInserted: "r.project_id" },
+  { column: "root_total_tokens", fromRuns: "r.total_tokens", fromInserted: "r.total_tokens" },
+  { column: "root_total_cost", fromRuns: "r.total_cost", fromInserted: "r.total_cost" },
+  { column: "root_user_id", fromRuns: "run_user_id(r.extra)", fromInserted: "r.root_user_id" },
+  { column: "root_thread_id", fromRuns: "r.thread_id", fromInserted: "r.root_thread_id" },
+  { column: "root_start_time", fromRuns: "r.start_time", fromInserted: "r.root_start_time" },
+  { column: "root_error", fromRuns: "r.error IS NOT NULL", fromInserted: "r.root_error" },
+];
 
 /**
  * The INSERT … SELECT of a trace's totals from runs `r` (the FROM and GROUP BY r.trace_id follow), with
  * its root's project and own tokens and cost: what the runs table sorted by tokens or cost reads for
  * root runs through trace_totals' indexes (server/runs/sorted.ts). The project stays null until the root is written.
  */
-const totalsOf = (workspaceId: string) => sql`
+const totalsOf = (workspaceId: string, from: "fromRuns" | "fromInserted") => sql`
     INSERT INTO trace_totals AS t (workspace_id, trace_id, runs, llm_runs, error_runs, prompt_tokens, completion_tokens,
                                    total_tokens, prompt_cost, completion_cost, total_cost, updated_at,
-                                   project_id, root_total_tokens, root_total_cost)
+                                   ${raw(ROOT_COLUMNS.map((c) => c.column).join(", "))})
     SELECT ${workspaceId}::uuid, r.trace_id, count(*), count(*) FILTER (WHERE r.run_type = 'llm'),
            count(*) FILTER (WHERE r.status = 'error'),
            sum(r.prompt_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.completion_tokens) FILTER (WHERE r.run_type = 'llm'),
            sum(r.total_tokens) FILTER (WHERE r.run_type = 'llm'), sum(r.prompt_cost) FILTER (WHERE r.run_type = 'llm'),
            sum(r.completion_cost) FILTER (WHERE r.run_type = 'llm'), sum(r.total_cost) FILTER (WHERE r.run_type = 'llm'), now(),
-           ${raw(ofRoot("project_id"))}, ${raw(ofRoot("total_tokens"))}, ${raw(ofRoot("total_cost"))}`;
+           ${raw(ROOT_COLUMNS.map((c) => ofRoot(c[from])).join(", "))}`;
 
 /** The upsert of `refreshTraceTotals` (for use in a WITH); `runIds` must not be empty. */
 export function traceTotalsUpsert(workspaceId: string, runIds: string[]): SqlFragment {
   return sql`
-    ${totalsOf(workspaceId)}
+    ${totalsOf(workspaceId, "fromRuns")}
     FROM runs r
     WHERE ${inWorkspace(workspaceId, "r")}
       AND r.trace_id IN (SELECT trace_id FROM runs WHERE ${inWorkspace(workspaceId)} AND id = ANY(${runIds}::uuid[]) AND trace_id IS NOT NULL)
@@ -43,8 +57,7 @@ export function traceTotalsUpsert(workspaceId: string, runIds: string[]): SqlFra
       runs = EXCLUDED.runs, llm_runs = EXCLUDED.llm_runs, error_runs = EXCLUDED.error_runs,
       prompt_tokens = EXCLUDED.prompt_tokens, completion_tokens = EXCLUDED.completion_tokens, total_tokens = EXCLUDED.total_tokens,
       prompt_cost = EXCLUDED.prompt_cost, completion_cost = EXCLUDED.completion_cost, total_cost = EXCLUDED.total_cost,
-      updated_at = now(), project_id = EXCLUDED.project_id, root_total_tokens = EXCLUDED.root_total_tokens,
-      root_total_cost = EXCLUDED.root_total_cost`;
+      updated_at = now(), ${raw(ROOT_COLUMNS.map((c) => `${c.column} = EXCLUDED.${c.column}`).join(", "))}`;
 }
 
 /** A run just inserted, as its INSERT returned it: what it adds to its trace's totals. */
@@ -62,11 +75,18 @@ export interface InsertedRun {
   prompt_cost: string | null;
   completion_cost: string | null;
   total_cost: string | null;
+  /** A root's end user, thread, start (PostgreSQL's text of the timestamp) and failure; null for other runs. */
+  root_user_id: string | null;
+  root_thread_id: string | null;
+  root_start_time: string | null;
+  root_error: boolean | null;
 }
 
 /** The columns of `runs` an INSERT … RETURNING gives for `traceTotalsAdd`. */
 export const INSERTED_RUN_COLUMNS =
-  "id, trace_id, project_id, is_root, run_type, status, prompt_tokens, completion_tokens, total_tokens, prompt_cost::text, completion_cost::text, total_cost::text";
+  "id, trace_id, project_id, is_root, run_type, status, prompt_tokens, completion_tokens, total_tokens, prompt_cost::text, completion_cost::text, total_cost::text, " +
+  "CASE WHEN is_root THEN run_user_id(extra) END AS root_user_id, CASE WHEN is_root THEN thread_id END AS root_thread_id, " +
+  "CASE WHEN is_root THEN start_time::text END AS root_start_time, CASE WHEN is_root THEN error IS NOT NULL END AS root_error";
 
 const added = (column: string) =>
   `${column} = CASE WHEN EXCLUDED.${column} IS NULL THEN t.${column} ELSE coalesce(t.${column}, 0) + EXCLUDED.${column} END`;
@@ -83,15 +103,15 @@ const rootOnly = (column: string) => `${column} = CASE WHEN EXCLUDED.project_id 
  */
 export function traceTotalsAdd(workspaceId: string, runs: InsertedRun[]): SqlFragment {
   return sql`
-    ${totalsOf(workspaceId)}
+    ${totalsOf(workspaceId, "fromInserted")}
     FROM jsonb_to_recordset(${JSON.stringify(runs)}::jsonb) AS r(id uuid, trace_id uuid, project_id uuid, is_root boolean, run_type text,
       status text, prompt_tokens bigint, completion_tokens bigint, total_tokens bigint, prompt_cost numeric, completion_cost numeric,
-      total_cost numeric)
+      total_cost numeric, root_user_id text, root_thread_id text, root_start_time timestamptz, root_error boolean)
     GROUP BY r.trace_id
     ON CONFLICT (workspace_id, trace_id) DO UPDATE SET
       runs = t.runs + EXCLUDED.runs, llm_runs = t.llm_runs + EXCLUDED.llm_runs, error_runs = t.error_runs + EXCLUDED.error_runs,
       ${raw([added("prompt_tokens"), added("completion_tokens"), added("total_tokens"), added("prompt_cost"), added("completion_cost"), added("total_cost")].join(",\n      "))},
-      updated_at = now(), ${raw(["project_id", "root_total_tokens", "root_total_cost"].map(rootOnly).join(", "))}`;
+      updated_at = now(), ${raw(ROOT_COLUMNS.map((c) => rootOnly(c.column)).join(", "))}`;
 }
 
 export interface TraceTotals {

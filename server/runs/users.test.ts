@@ -8,6 +8,9 @@ import { queryRuns } from "./query";
 import { runGroupBody, runQueryBody, runQueryFromWire, threadQueryFromWire } from "./schema";
 import { seedFeedback, seedProject, seedRun } from "./test-seed";
 import { listAppUsers } from "./users";
+import { refreshTraceTotals } from "./trace-totals";
+import { ingestRuns } from "../ingest/service";
+import { randomUUID } from "node:crypto";
 import { threadTurns } from "./thread-turns";
 import { groupThreads } from "./threads";
 import { createFeedback } from "../feedback/service";
@@ -36,6 +39,13 @@ withTestDatabases("end users and threads as a unit", (open) => {
     // A child run naming a user is not a trace of theirs.
     await seedRun(db, ws, project, { metadata: { user_id: "dave" }, parent: { ...a1, id: a1.id } });
     await seedFeedback(db, ws, { ...a1, projectId: project }, "helpful", 1);
+    // Ingest writes each trace's totals with its runs; the seeded runs get theirs here.
+    const seeded = await db.query<{ id: string }>(sql`SELECT id FROM runs WHERE workspace_id = ${ws}`);
+    await refreshTraceTotals(
+      db,
+      ws,
+      seeded.map((r) => r.id),
+    );
   });
 
   test("each user's traces, threads, errors, tokens, cost, feedback and last seen", async () => {
@@ -64,6 +74,41 @@ withTestDatabases("end users and threads as a unit", (open) => {
     );
     const lastDay = await listAppUsers(db, ws, { projectId: project, startTime: new Date(now - 24 * HOUR).toISOString() });
     assert.equal(lastDay.users.find((u) => u.user_id === "alice")!.traces, 1);
+  });
+
+  test("through ingest: a child before its root, a user named by a later patch, a failed child", async () => {
+    const other = await seedProject(db, ws, "ingested users");
+    const root = randomUUID();
+    const child = randomUUID();
+    const start = new Date(now - HOUR);
+    const dotted = (at: Date, id: string) => `${at.toISOString().replace(/[-:.]/g, "").replace("Z", "000Z")}${id}`;
+    const rootOrder = dotted(start, root);
+    const childStart = new Date(start.getTime() + 10);
+    const run = (id: string, extra: Record<string, unknown>) => ({
+      id,
+      trace_id: root,
+      session_id: other,
+      name: "step",
+      run_type: "chain",
+      start_time: start.toISOString(),
+      inputs: {},
+      ...extra,
+    });
+    await ingestRuns(db, ws, {
+      post: [run(child, { parent_run_id: root, dotted_order: `${rootOrder}.${dotted(childStart, child)}`, error: "tool failed" })],
+    });
+    await ingestRuns(db, ws, { post: [run(root, { dotted_order: rootOrder, extra: { metadata: { thread_id: "th-9" } } })] });
+    assert.equal((await listAppUsers(db, ws, { projectId: other })).total, 0, "no user named yet");
+    await ingestRuns(db, ws, {
+      patch: [
+        { id: root, trace_id: root, dotted_order: rootOrder, end_time: new Date().toISOString(), extra: { metadata: { user_id: "erin" } } },
+      ],
+    });
+    const { users } = await listAppUsers(db, ws, { projectId: other });
+    assert.deepEqual(
+      users.map((u) => [u.user_id, u.traces, u.threads, u.errors, Date.parse(u.first_seen!)]),
+      [["erin", 1, 1, 1, start.getTime()]],
+    );
   });
 
   test("the runs list filtered by user: eq(user_id, ...) over any of the keys", async () => {

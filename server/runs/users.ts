@@ -3,7 +3,6 @@ import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
 import { escapeText, fromStorage } from "../db/storable";
 import { isoFromDb } from "../core/time";
-import { runUserId } from "./filter/index";
 import { likeContains } from "./filter/values";
 import { instantOf } from "./range";
 
@@ -47,45 +46,45 @@ const ORDER: Record<(typeof USER_SORTS)[number], SqlFragment> = {
 /**
  * The Users page: a project's end users (the id a root run's metadata names, `run_user_id()`), each
  * with their traces, threads, traces with an error, tokens and cost (the traces' totals), first and
- * last seen, and the mean score per feedback key on their traces. Reads the root runs that name a
- * user through the partial expression index `runs_user_idx` (one range per project, one per user for
- * the feedback), so projects with many runs and no users cost nothing and the rest cost their users'
- * traces, within the time range when one is given. Set-based SQL rather than Prisma Client: the
- * users are a GROUP BY over an expression (`run_user_id(extra)`, the one its index holds) with the
- * traces' totals joined, sorted and paged in the database; Prisma's groupBy groups by columns only,
- * so it would read every root run of the project to group them here.
+ * last seen, and the mean score per feedback key on their traces. The aggregate reads `trace_totals`,
+ * whose row for a trace carries its root's user, thread, start and failure (written by ingest with
+ * the sums; migration 20261128070000_trace_users), through the partial index `trace_totals_users_idx`:
+ * one narrow row per trace of a user, within the time range when one is given, so projects without
+ * users cost nothing; the page's users' feedback joins their traces' rows to feedback by trace.
+ * Set-based SQL rather than Prisma Client: a GROUP BY with a distinct count, sorted and paged in the
+ * database over a window count; Prisma's groupBy would bring every trace here.
  */
 export async function listAppUsers(db: Sql, workspaceId: string, raw_: UserListInput): Promise<{ users: AppUser[]; total: number }> {
   const input = userListInput.parse(raw_);
-  const uid = runUserId("r");
-  const where: SqlFragment[] = [
-    sql`r.workspace_id = ${workspaceId}`,
-    sql`r.project_id = ${input.projectId}::uuid`,
-    sql`r.is_root`,
-    sql`${uid} IS NOT NULL`,
+  const startTime = input.startTime ? instantOf(input.startTime, "startTime") : null;
+  const endTime = input.endTime ? instantOf(input.endTime, "endTime") : null;
+  const traces: SqlFragment[] = [
+    sql`t.workspace_id = ${workspaceId}`,
+    sql`t.project_id = ${input.projectId}::uuid`,
+    sql`t.root_user_id IS NOT NULL`,
   ];
-  if (input.startTime) where.push(sql`r.start_time >= ${instantOf(input.startTime, "startTime")}::timestamptz`);
-  if (input.endTime) where.push(sql`r.start_time <= ${instantOf(input.endTime, "endTime")}::timestamptz`);
-  const all = where.reduce((acc, p) => sql`${acc} AND ${p}`);
-  const matching = input.search ? sql`${all} AND ${uid} ILIKE ${likeContains(escapeText(input.search))}` : all;
+  if (startTime) traces.push(sql`t.root_start_time >= ${startTime}::timestamptz`);
+  if (endTime) traces.push(sql`t.root_start_time <= ${endTime}::timestamptz`);
+  if (input.search) traces.push(sql`t.root_user_id ILIKE ${likeContains(escapeText(input.search))}`);
+  const where = traces.reduce((acc, p) => sql`${acc} AND ${p}`);
   const rows = await db.query<Omit<AppUser, "feedback"> & { total: number }>(sql`
     SELECT u.*, count(*) OVER ()::int AS total FROM (
-      SELECT ${uid} AS user_id, count(*)::int AS traces, count(DISTINCT r.thread_id)::int AS threads,
-        count(*) FILTER (WHERE r.error IS NOT NULL OR coalesce(tt.error_runs, 0) > 0)::int AS errors,
-        coalesce(sum(coalesce(tt.total_tokens, r.total_tokens)), 0)::float8 AS total_tokens,
-        sum(coalesce(tt.total_cost, r.total_cost))::float8 AS total_cost,
-        min(r.start_time) AS first_seen, max(r.start_time) AS last_seen
-      FROM runs r LEFT JOIN trace_totals tt ON tt.workspace_id = r.workspace_id AND tt.trace_id = r.trace_id
-      WHERE ${matching}
+      SELECT t.root_user_id AS user_id, count(*)::int AS traces, count(DISTINCT t.root_thread_id)::int AS threads,
+        count(*) FILTER (WHERE t.root_error OR t.error_runs > 0)::int AS errors,
+        coalesce(sum(coalesce(t.total_tokens, t.root_total_tokens)), 0)::float8 AS total_tokens,
+        sum(coalesce(t.total_cost, t.root_total_cost))::float8 AS total_cost,
+        min(t.root_start_time) AS first_seen, max(t.root_start_time) AS last_seen
+      FROM trace_totals t
+      WHERE ${where}
       GROUP BY 1) u
     ORDER BY ${ORDER[input.sort.by]} ${raw(input.sort.dir === "asc" ? "ASC" : "DESC")} NULLS LAST, u.user_id
     LIMIT ${input.limit} OFFSET ${input.offset}`);
   if (rows.length === 0) return { users: [], total: 0 };
   const ids = rows.map((r) => r.user_id);
   const feedback = await db.query<{ user_id: string; key: string; n: number; avg: number | null }>(sql`
-    SELECT ${uid} AS user_id, f.key, count(*)::int AS n, avg(f.score)::float8 AS avg
-    FROM runs r JOIN feedback f ON f.workspace_id = r.workspace_id AND f.trace_id = r.trace_id
-    WHERE ${all} AND ${uid} = ANY(${ids}::text[])
+    SELECT t.root_user_id AS user_id, f.key, count(*)::int AS n, avg(f.score)::float8 AS avg
+    FROM trace_totals t JOIN feedback f ON f.workspace_id = t.workspace_id AND f.trace_id = t.trace_id
+    WHERE ${where} AND t.root_user_id = ANY(${ids}::text[])
     GROUP BY 1, 2`);
   const byUser = new Map<string, AppUser["feedback"]>();
   for (const f of feedback) {
