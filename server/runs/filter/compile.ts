@@ -23,7 +23,7 @@ export function searchText(alias: string): SqlFragment {
  * The end user a run names (metadata `user_id`, `ls_user_id`, `user.id` or `userId`): the same
  * expression as the Users page's index (migration 20261128050100_run_users).
  */
-export function runUserId(alias: string): SqlFragment {
+function runUserId(alias: string): SqlFragment {
   return sql`run_user_id(${raw(alias)}.extra)`;
 }
 

@@ -4,7 +4,7 @@ import { parseFilter } from "./parse";
 
 export { FilterSyntaxError } from "./errors";
 export { parseFilter } from "./parse";
-export { runUserId, searchText } from "./compile";
+export { searchText } from "./compile";
 
 /**
  * A filter string as a boolean SQL condition over the runs row aliased `alias` (a fixed alias
