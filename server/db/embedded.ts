@@ -30,34 +30,20 @@ function oneAtATime(): Owner["inTurn"] {
   };
 }
 
-type Param = (value: unknown) => unknown;
-
 /** PGlite takes a jsonb parameter as its text (node-postgres sends the bytes). */
-const forPglite: Param = (value) => (isJsonbBytes(value) ? value.text() : value);
-/**
- * The worker's handle takes the bytes (server/db/remote-pglite.ts moves them to its thread, where
- * they become the text): no copy of a large parameter as a string in this thread's heap.
- */
-const forWorker: Param = (value) => value;
+const forPglite = (value: unknown) => (isJsonbBytes(value) ? value.text() : value);
 
 /** PGlite parses the types it knows (its own, and the array types it found) unless told otherwise: each read as text. */
 function textParsers(pglite: { parsers: object }): Parsers {
   return Object.fromEntries(Object.keys(pglite.parsers).map((oid) => [Number(oid), asText]));
 }
 
-function pgliteSql(
-  db: Pick<PGlite, "query" | "exec">,
-  rawParsers: Parsers,
-  param: Param,
-  owner?: Owner,
-  prisma?: PrismaClient,
-  joined = false,
-): Sql {
+function pgliteSql(db: Pick<PGlite, "query" | "exec">, rawParsers: Parsers, owner?: Owner, prisma?: PrismaClient, joined = false): Sql {
   const self: Sql = withPrisma(
     {
       async query<T>(query: SqlFragment) {
         const { text, values } = compile(query);
-        return (await db.query<T>(text, values.map(param))).rows;
+        return (await db.query<T>(text, values.map(forPglite))).rows;
       },
       async text(text: string, values?: unknown[]) {
         if (values?.length) return db.query(text, values);
@@ -70,7 +56,7 @@ function pgliteSql(
         if (!owner) return options?.rollback ? refuseNestedRollback() : fn(self);
         return owner.inTurn(() =>
           owner.pglite.transaction(async (tx) => {
-            const result = await fn(pgliteSql(tx, rawParsers, param));
+            const result = await fn(pgliteSql(tx, rawParsers));
             if (options?.rollback) await tx.rollback();
             return result;
           }),
@@ -80,13 +66,13 @@ function pgliteSql(
         if (joined || !owner || !prisma) return fn(self);
         return joinedTransaction(
           prisma,
-          (connection, tx) => pgliteSql(connection as Pick<PGlite, "query" | "exec">, rawParsers, param, undefined, tx, true),
+          (connection, tx) => pgliteSql(connection as Pick<PGlite, "query" | "exec">, rawParsers, undefined, tx, true),
           fn,
         );
       },
       async bounded<T>(ms: number, fn: (sql: Sql) => Promise<T>) {
         if (!owner) return refuseNestedRollback();
-        return owner.pglite.bounded(ms, (tx) => fn(pgliteSql(tx, rawParsers, param)));
+        return owner.pglite.bounded(ms, (tx) => fn(pgliteSql(tx, rawParsers)));
       },
     },
     prisma,
@@ -114,7 +100,7 @@ export async function openEmbedded(dataDir: string, sharedBuffers?: string, work
   const pglite = worker ? await openInWorker(dataDir, sharedBuffers, textTypes) : await openInThread(dataDir, sharedBuffers, textTypes);
   // The adapter calls query, exec and transaction, which the worker's handle answers as PGlite does.
   const prisma = new PrismaClient({ adapter: joinable(new PrismaPGlite(pglite as unknown as PGlite)) });
-  const sql = pgliteSql(pglite, textParsers(pglite), worker ? forWorker : forPglite, { pglite, inTurn: oneAtATime() }, prisma);
+  const sql = pgliteSql(pglite, textParsers(pglite), { pglite, inTurn: oneAtATime() }, prisma);
   return {
     sql,
     ingestSql: sql,

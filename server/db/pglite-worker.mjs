@@ -37,13 +37,6 @@ function serialised(error) {
   return { message: error.message, database: error instanceof messages.DatabaseError, fields };
 }
 
-/** A jsonb parameter arrives as its UTF-8 bytes (remote-pglite.ts, `sendable`): PGlite takes the text. */
-const JSONB_UTF8 = "__tracelightJsonbUtf8";
-const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-/** @param {unknown[] | undefined} params */
-const received = (params) =>
-  params?.map((p) => (p !== null && typeof p === "object" && p[JSONB_UTF8] instanceof Uint8Array ? utf8.decode(p[JSONB_UTF8]) : p));
-
 const answer = (id, result) => port.postMessage({ id, result });
 const fail = (id, error) => port.postMessage({ id, error: serialised(error) });
 
@@ -93,7 +86,7 @@ function end(m) {
 async function handle(m) {
   switch (m.op) {
     case "query":
-      return target(m).query(m.text, received(m.params), options(m));
+      return target(m).query(m.text, m.params, options(m));
     case "exec":
       return target(m).exec(m.text, options(m));
     case "rollback":

@@ -9,7 +9,6 @@ import { openDatabase } from "./client";
 import type { Database } from "./handle";
 import { migrate } from "./migrate";
 import { sql } from "./sql";
-import { storableRecords } from "./storable";
 
 /** The embedded database in its worker thread and in the server's thread answer alike. */
 for (const worker of [true, false]) {
@@ -60,16 +59,6 @@ for (const worker of [true, false]) {
       const found = await db.prisma.workspace.findUniqueOrThrow({ where: { id } });
       assert.equal(found.name, `w-${id}`);
       await assert.rejects(db.prisma.workspace.create({ data: { id, name: "again" } }), (e: { code?: string }) => e.code === "P2002");
-    });
-
-    test(`embedded ${where}: a jsonb parameter given as its bytes is stored as its text, in and out of a transaction`, async () => {
-      const records = [{ s: "é ✓ 𝄞 \\ \"q\"", n: 1 }, { s: "x".repeat(300_000), n: 2 }];
-      const bytes = storableRecords(records);
-      const read = (t: typeof db.sql) =>
-        t.query<{ s: string; n: number }>(sql`SELECT s, n FROM jsonb_to_recordset(${bytes}::jsonb) AS v(s text, n int) ORDER BY n`);
-      assert.deepEqual(await read(db.sql), records);
-      assert.deepEqual(await db.sql.tx(read), records);
-      assert.deepEqual(await db.sql.transaction(read), records);
     });
 
     test(`embedded ${where}: a transaction commits, rolls back on a failure, and tx.rollback() keeps nothing`, async () => {

@@ -1,7 +1,6 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { PGlite, QueryOptions, Results, Transaction } from "@electric-sql/pglite";
-import { isJsonbBytes } from "./storable";
 
 type Parsers = NonNullable<QueryOptions["parsers"]>;
 
@@ -20,9 +19,6 @@ export interface PGliteHandle extends Pick<PGlite, "query" | "exec" | "transacti
 const WORKER_FILE = path.join(/* turbopackIgnore: true */ process.cwd(), "server/db/pglite-worker.mjs");
 
 const YOUNG_GENERATION_MB = 8;
-
-/** The key of a jsonb parameter sent as its UTF-8 bytes (pglite-worker.mjs reads it as text). */
-const JSONB_UTF8 = "__tracelightJsonbUtf8";
 
 /** An error as the worker sends it: PGlite's own fields, and whether it was a DatabaseError. */
 interface SentError {
@@ -86,31 +82,14 @@ export async function openInWorker(dataDir: string, sharedBuffers: string | unde
   });
   worker.unref();
 
-  function call(message: Call, transfer: ArrayBuffer[] = []): Promise<unknown> {
+  function call(message: Call): Promise<unknown> {
     if (stopped) return Promise.reject(stopped);
     const id = nextCall++;
     if (pending.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      worker.postMessage({ ...message, id }, transfer);
+      worker.postMessage({ ...message, id });
     });
-  }
-
-  /**
-   * A jsonb parameter's bytes (server/db/storable.ts) are moved to the worker, which reads them as
-   * the text PGlite takes: this thread never holds them as a string (a large one lives in the old
-   * generation until a full collection if it waits through a scavenge), nor does the copy cross.
-   */
-  function sendable(params: unknown[] | undefined): { params?: unknown[]; transfer: ArrayBuffer[] } {
-    const transfer: ArrayBuffer[] = [];
-    if (!params?.some(isJsonbBytes)) return { params, transfer };
-    const sent = params.map((p) => {
-      if (!isJsonbBytes(p)) return p;
-      const utf8 = p.utf8();
-      transfer.push(utf8.buffer as ArrayBuffer);
-      return { [JSONB_UTF8]: utf8 };
-    });
-    return { params: sent, transfer };
   }
 
   /** The worker's error rebuilt as PGlite throws it (a DatabaseError carries code, detail, position…). */
@@ -135,14 +114,9 @@ export async function openInWorker(dataDir: string, sharedBuffers: string | unde
     return { rowMode, paramTypes, parsers: id, textOids: Object.keys(parsers).map(Number) };
   }
 
-  async function run<R>(
-    message: Call,
-    params: unknown[] | undefined,
-    options: QueryOptions | undefined,
-    transfer?: ArrayBuffer[],
-  ): Promise<R> {
+  async function run<R>(message: Call, params: unknown[] | undefined, options: QueryOptions | undefined): Promise<R> {
     try {
-      return (await call({ ...message, ...declared(options) }, transfer)) as R;
+      return (await call({ ...message, ...declared(options) })) as R;
     } catch (error) {
       throw error instanceof Error ? error : rebuilt(error as SentError, params, options);
     }
@@ -151,8 +125,7 @@ export async function openInWorker(dataDir: string, sharedBuffers: string | unde
   function queries(tx?: number) {
     return {
       async query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
-        const sent = sendable(params);
-        const result = await run<Results<T>>({ op: "query", tx, text, params: sent.params }, params, options, sent.transfer);
+        const result = await run<Results<T>>({ op: "query", tx, text, params }, params, options);
         return parsed(result, options);
       },
       async exec(text: string, options?: QueryOptions): Promise<Results[]> {

@@ -90,10 +90,6 @@ export class JsonbBytes {
   text(): string {
     return this.bytes.toString("utf8", 1);
   }
-  /** The text's UTF-8 bytes in a buffer of their own (one that can be transferred to another thread). */
-  utf8(): Uint8Array {
-    return new Uint8Array(this.bytes.subarray(1));
-  }
 }
 
 export const isJsonbBytes = (value: unknown): value is JsonbBytes =>
