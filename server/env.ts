@@ -62,8 +62,8 @@ const schema = z
         .optional(),
     ),
     /**
-     * 1 runs the embedded database in a worker thread (its own core); off by default until a backfill
-     * killed midway (e2e/evaluator-jobs.test.ts) is understood: with it on, one batch's log lines were missing.
+     * 1 runs the embedded database in a worker thread (its own core); off by default (its peak memory,
+     * docs/storage.md). The backfill failure seen with it on was a race in the evaluators' log lines, now fixed.
      */
     EMBEDDED_WORKER: bool.default(false),
     REGION: z.enum(["us", "eu"]).default("us"),

@@ -1,5 +1,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { messages } from "@electric-sql/pglite";
 import { openDatabase } from "./client";
 import type { Database } from "./handle";
@@ -91,6 +95,41 @@ for (const worker of [true, false]) {
       assert.ok(performance.now() - started < 5_000, "cancelled soon after the deadline");
       const [row] = await db.sql.bounded(1_000, (t) => t.query<{ one: number }>(sql`SELECT 1 AS one`));
       assert.equal(row.one, 1);
+    });
+
+    test(`embedded ${where}: a commit acknowledged before the process is SIGKILLed is there after the restart`, async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), "tl-acked-"));
+      try {
+        let acknowledged = 0;
+        for (const killAfter of [40, 90]) {
+          // Killed from the handler that reads the acknowledgement: the child is in its next commit.
+          const child = spawn(process.execPath, ["--import", "tsx", "server/db/test-acknowledged-child.ts", dataDir, worker ? "1" : "0"], {
+            stdio: ["ignore", "pipe", "inherit"],
+          });
+          const exited = new Promise((resolve) => child.once("exit", resolve));
+          let buffered = "";
+          child.stdout.on("data", (chunk: Buffer) => {
+            buffered += chunk.toString();
+            const lines = buffered.split("\n");
+            buffered = lines.pop()!;
+            for (const line of lines) if (/^\d+$/.test(line)) acknowledged = Math.max(acknowledged, Number(line));
+            if (acknowledged >= killAfter) child.kill("SIGKILL");
+          });
+          assert.equal(await exited, null, "killed, not exited");
+          assert.ok(acknowledged >= killAfter, `${acknowledged} commits acknowledged`);
+        }
+        const reopened = await openDatabase({ dataDir, worker });
+        try {
+          const [row] = await reopened.sql.query<{ n: number; missing: number }>(
+            sql`SELECT count(*)::int AS n, ${acknowledged}::int - count(*) FILTER (WHERE n <= ${acknowledged})::int AS missing FROM acked`,
+          );
+          assert.equal(row.missing, 0, `every acknowledged commit of ${acknowledged} is there (${row.n} rows)`);
+        } finally {
+          await reopened.close();
+        }
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
     });
   });
 }

@@ -147,6 +147,48 @@ withTestDatabases("online evaluators", (open) => {
     assert.equal(n, 2);
   });
 
+  test("an instance that dies before a recorded evaluation's log line is written leaves neither: the job run again writes both", async () => {
+    const own = await storeProject(db, ws);
+    // Sampling 0: the rules' claim leaves the run alone, this test runs its evaluation itself.
+    const rule = await createRule(
+      db,
+      ws,
+      ruleCreate.parse({ display_name: "dies", session_id: own, evaluator_id: evaluatorId, sampling_rate: 0 }),
+    );
+    const run = await storeRun(db, ws, own, { name: "dies", inputs: { question: "q" }, outputs: { answer: "a" } });
+    const job: EvaluationJob = {
+      workspace_id: ws,
+      rule_id: rule.id!,
+      evaluator_id: evaluatorId,
+      run_id: run,
+      backfill_id: null,
+      attempt: 1,
+      deferred: 0,
+    };
+    // The log line's write fails, as it never happens when the process is killed right before it:
+    // whatever of the evaluation was acknowledged before that point stays.
+    await db.text(`CREATE FUNCTION test_dies_before_log() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'killed before the log line'; END $$`);
+    await db.text(`CREATE TRIGGER test_dies_before_log BEFORE INSERT ON run_rule_logs FOR EACH ROW
+      WHEN (NEW.run_id = '${run}') EXECUTE FUNCTION test_dies_before_log()`);
+    try {
+      await assert.rejects(runEvaluations(db, [{ id: "dies", data: job }]), /killed before the log line/);
+    } finally {
+      await db.text("DROP TRIGGER test_dies_before_log ON run_rule_logs");
+      await db.text("DROP FUNCTION test_dies_before_log()");
+    }
+    const [{ n: recorded }] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM evaluations WHERE run_id = ${run}`);
+    assert.equal(recorded, 0, "no evaluation recorded without its log line (a job run again skips a recorded one)");
+    await runEvaluations(db, [{ id: "dies", data: job }]);
+    const logs = await ruleLogs(db, ws, rule.id!, { offset: 0, limit: 10 });
+    assert.deepEqual(
+      logs.map((l) => [l.run_id, l.outcome]),
+      [[run, "success"]],
+    );
+    const [{ n }] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM feedback WHERE run_id = ${run}`);
+    assert.equal(n, 2);
+  });
+
   test("a 429 is retried after its Retry-After; a 500 that persists is given up after 5 attempts, in the rule's logs", async () => {
     const own = await storeProject(db, ws);
     const rule = await createRule(db, ws, ruleCreate.parse({ display_name: "flaky", session_id: own, evaluator_id: evaluatorId }));

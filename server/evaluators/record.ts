@@ -82,8 +82,8 @@ const outcomeOf = (o: Outcome) => ("feedback" in o ? "success" : "skipped" in o 
 /**
  * Records a batch's outcomes, per workspace: the evaluator calls are ingested as LLM runs of the
  * "evaluators" project (tokens and cost derived as for any run), then one transaction writes each
- * evaluation's row and its feedback; an evaluation written already (its job ran twice) is skipped
- * whole. Each written evaluation is logged in its rule's logs.
+ * evaluation's row, its feedback and its line in its rule's logs; an evaluation written already (its
+ * job ran twice) is skipped whole.
  */
 export async function recordEvaluations(db: Sql, outcomes: Outcome[]): Promise<void> {
   const byWorkspace = new Map<string, Outcome[]>();
@@ -111,7 +111,10 @@ export async function recordEvaluations(db: Sql, outcomes: Outcome[]): Promise<v
       total_cost: costs.get(evaluatorRunId(o.job)) ?? null,
       attempts: o.job.attempt,
     }));
-    const written = await db.tx(async (tx) => {
+    // The evaluations, their feedback and their log lines are one transaction: a job that runs
+    // again skips an evaluation written already (notYetEvaluated), so a log line written after the
+    // commit would be lost for good by an instance that died in between.
+    await db.transaction(async (tx) => {
       const inserted = await tx.query<{ rule_id: string; run_id: string }>(sql`
         INSERT INTO evaluations (rule_id, run_id, workspace_id, evaluator_id, backfill_id, outcome, evaluator_run_id, total_cost, attempts)
         SELECT v.rule_id, v.run_id, ${workspaceId}::uuid, v.evaluator_id, v.backfill_id, v.outcome, v.evaluator_run_id, v.total_cost, v.attempts
@@ -120,23 +123,22 @@ export async function recordEvaluations(db: Sql, outcomes: Outcome[]): Promise<v
         ON CONFLICT DO NOTHING
         RETURNING rule_id, run_id`);
       const keys = new Set(inserted.map((r) => `${r.rule_id}:${r.run_id}`));
-      const fresh = group.filter((o) => keys.has(`${o.job.rule_id}:${o.target.id}`));
-      await insertFeedback(tx, workspaceId, fresh.flatMap(feedbackOf));
-      return fresh;
-    });
-    if (written.length === 0) continue;
-    await db.prisma.runRuleLog.createMany({
-      data: written.map((o) => ({
-        id: randomUUID(),
-        workspaceId,
-        ruleId: o.job.rule_id,
-        runId: o.target.id,
-        action: "evaluator",
-        outcome: outcomeOf(o),
-        attempts: o.job.attempt,
-        statusCode: "status" in o ? o.status : null,
-        detail: logDetail(o).slice(0, 2000),
-      })),
+      const written = group.filter((o) => keys.has(`${o.job.rule_id}:${o.target.id}`));
+      if (written.length === 0) return;
+      await insertFeedback(tx, workspaceId, written.flatMap(feedbackOf));
+      await tx.prisma.runRuleLog.createMany({
+        data: written.map((o) => ({
+          id: randomUUID(),
+          workspaceId,
+          ruleId: o.job.rule_id,
+          runId: o.target.id,
+          action: "evaluator",
+          outcome: outcomeOf(o),
+          attempts: o.job.attempt,
+          statusCode: "status" in o ? o.status : null,
+          detail: logDetail(o).slice(0, 2000),
+        })),
+      });
     });
   }
 }
