@@ -168,7 +168,10 @@ export interface DimRange {
 
 export function dimRange(startMicros: bigint | null, endMicros: bigint | null, days: boolean): DimRange | null {
   if (startMicros === null && endMicros === null) {
-    return { merged: (alias) => sql`${raw(alias)}.span = 0`, deltas: (alias) => sql`NOT ${raw(alias)}.merged` };
+    return {
+      merged: (alias) => sql`${raw(alias)}.span = 0 AND ${raw(alias)}.bucket_start = '-infinity'`,
+      deltas: (alias) => sql`NOT ${raw(alias)}.merged`,
+    };
   }
   const from = startMicros === null ? null : ceilTo(startMicros, HOUR_MICROS);
   const to = endMicros === null ? null : floorTo(endMicros, HOUR_MICROS);
