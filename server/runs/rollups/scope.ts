@@ -160,8 +160,12 @@ const DAY_MICROS = 24n * HOUR_MICROS;
  * Null when the range holds no whole hour.
  */
 export interface DimRange {
-  /** Conditions over run_dim_sketches / feedback_dim_buckets aliased `alias`. */
-  merged(alias: string): SqlFragment;
+  /**
+   * Disjoint conditions over run_dim_sketches / feedback_dim_buckets aliased `alias`, each a range of
+   * their index (read as a union: an OR of them is no index range, and the embedded database's
+   * planner scanned the whole table for it).
+   */
+  merged(alias: string): SqlFragment[];
   /** Conditions over the delta rows of run_sketches / feedback_buckets aliased `alias`. */
   deltas(alias: string): SqlFragment;
 }
@@ -169,7 +173,7 @@ export interface DimRange {
 export function dimRange(startMicros: bigint | null, endMicros: bigint | null, days: boolean): DimRange | null {
   if (startMicros === null && endMicros === null) {
     return {
-      merged: (alias) => sql`${raw(alias)}.span = 0 AND ${raw(alias)}.bucket_start = '-infinity'`,
+      merged: (alias) => [sql`${raw(alias)}.span = 0 AND ${raw(alias)}.bucket_start = '-infinity'`],
       deltas: (alias) => sql`NOT ${raw(alias)}.merged`,
     };
   }
@@ -183,15 +187,15 @@ export function dimRange(startMicros: bigint | null, endMicros: bigint | null, d
     merged: (alias) => {
       const a = raw(alias);
       const b = raw(`${alias}.bucket_start`);
-      const hours = (lo: bigint | null, hi: bigint | null) => sql`(${a}.span = 1 AND ${within(b, lo, hi)})`;
-      if (!days) return hours(from, to);
+      const hours = (lo: bigint | null, hi: bigint | null) => sql`${a}.span = 1 AND ${within(b, lo, hi)}`;
+      if (!days) return [hours(from, to)];
       const dayFrom = from === null ? null : ceilTo(from, DAY_MICROS);
       const dayTo = to === null ? null : floorTo(to, DAY_MICROS);
-      if (dayFrom !== null && dayTo !== null && dayFrom >= dayTo) return hours(from, to);
-      const parts = [sql`(${a}.span = 24 AND ${within(b, dayFrom, dayTo)})`];
+      if (dayFrom !== null && dayTo !== null && dayFrom >= dayTo) return [hours(from, to)];
+      const parts = [sql`${a}.span = 24 AND ${within(b, dayFrom, dayTo)}`];
       if (from !== null && from !== dayFrom) parts.push(hours(from, dayFrom));
       if (to !== null && to !== dayTo) parts.push(hours(dayTo, to));
-      return sql`(${join(parts, " OR ")})`;
+      return parts;
     },
     deltas: (alias) => sql`NOT ${raw(alias)}.merged AND ${within(raw(`${alias}.bucket_start`), from, to)}`,
   };
