@@ -108,9 +108,12 @@ const DIM_COLUMNS = [...DIMS, "name", "model", "provider"];
 export function dimSketchRows(metrics: number[], where: SqlFragment, dim: Dim, range: DimRange, edges: SqlFragment | null): SqlFragment {
   const columns = raw(`${DIM_COLUMNS.map((c) => `b.${c}`).join(", ")}, b.metric, b.bin, b.n`);
   const metric = sql`b.metric = ANY(${metrics}::smallint[])`;
-  const merged = range.merged("b").map(
-    (span) => sql`SELECT b.bucket_start AS t, ${columns} FROM run_dim_sketches b WHERE ${where} AND b.dim = ${dim} AND ${span} AND ${metric} UNION ALL `,
-  );
+  const merged = range
+    .merged("b")
+    .map(
+      (span) =>
+        sql`SELECT b.bucket_start AS t, ${columns} FROM run_dim_sketches b WHERE ${where} AND b.dim = ${dim} AND ${span} AND ${metric} UNION ALL `,
+    );
   const rows = sql`${join(merged, "")}SELECT b.bucket_start, ${columns} FROM run_sketches b WHERE ${where} AND ${range.deltas("b")} AND ${metric}`;
   if (!edges) return rows;
   const values = join(metrics.map((m) => raw(`(${m}::smallint, ${SKETCH_VALUE[m]})`)));
@@ -120,9 +123,12 @@ export function dimSketchRows(metrics: number[], where: SqlFragment, dim: Dim, r
 
 export function dimFeedbackRows(where: SqlFragment, dim: Dim, range: DimRange, edges: SqlFragment | null): SqlFragment {
   const columns = raw(`${DIM_COLUMNS.map((c) => `b.${c}`).join(", ")}, b.key, b.value, b.n, b.score_n, b.score_sum, b.score_sq`);
-  const merged = range.merged("b").map(
-    (span) => sql`SELECT b.bucket_start AS t, ${columns} FROM feedback_dim_buckets b WHERE ${where} AND b.dim = ${dim} AND ${span} UNION ALL `,
-  );
+  const merged = range
+    .merged("b")
+    .map(
+      (span) =>
+        sql`SELECT b.bucket_start AS t, ${columns} FROM feedback_dim_buckets b WHERE ${where} AND b.dim = ${dim} AND ${span} UNION ALL `,
+    );
   const rows = sql`${join(merged, "")}SELECT b.bucket_start, ${columns} FROM feedback_buckets b WHERE ${where} AND ${range.deltas("b")}`;
   if (!edges) return rows;
   return sql`${rows} UNION ALL SELECT r.start_time, ${raw(DIM_COLUMNS.map((c) => `r.${c}`).join(", "))}, f.key,

@@ -70,7 +70,10 @@ withTestDatabases("rollups answer as the scan does", (open) => {
     ["names, roots", { filter: 'or(eq(name, "rag"), eq(name, "chat"))', is_root: true }],
     ["one model", { filter: 'eq(model, "gpt-4o")' }],
     ["not a model", { session: [projects[1]], filter: 'and(neq(model, "gpt-4o"), eq(run_type, "llm"))' }],
-    ["one provider in a range", { filter: 'eq(provider, "anthropic")', start_time: "2026-05-01T10:17:00Z", end_time: "2026-05-03T07:41:13.5Z" }],
+    [
+      "one provider in a range",
+      { filter: 'eq(provider, "anthropic")', start_time: "2026-05-01T10:17:00Z", end_time: "2026-05-03T07:41:13.5Z" },
+    ],
     ["one name from a time", { filter: 'eq(name, "ChatOpenAI")', start_time: "2026-05-01T23:30:00Z" }],
     ["one model until a time", { filter: 'eq(model, "claude-3-5-sonnet")', end_time: "2026-05-02T12:00:00Z", error: false }],
   ];
@@ -214,7 +217,14 @@ withTestDatabases("rollups answer as the scan does", (open) => {
       "two of name, model and provider: no single-dimension rollup holds them together",
     );
     assert.equal(
-      await rollupChartRows(db, ws, { filter: 'eq(name, "agent")' }, ["latency_p50"], { attribute: "model" }, { startMs: DAY, endMs: DAY + 86_400_000, seconds: 3600 }),
+      await rollupChartRows(
+        db,
+        ws,
+        { filter: 'eq(name, "agent")' },
+        ["latency_p50"],
+        { attribute: "model" },
+        { startMs: DAY, endMs: DAY + 86_400_000, seconds: 3600 },
+      ),
       null,
       "percentiles filtered by name and grouped by model",
     );

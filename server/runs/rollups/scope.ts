@@ -162,8 +162,7 @@ const DAY_MICROS = 24n * HOUR_MICROS;
 export interface DimRange {
   /**
    * Disjoint conditions over run_dim_sketches / feedback_dim_buckets aliased `alias`, each a range of
-   * their index (read as a union: an OR of them is no index range, and the embedded database's
-   * planner scanned the whole table for it).
+   * their index, read as a union (one OR of them is no index range).
    */
   merged(alias: string): SqlFragment[];
   /** Conditions over the delta rows of run_sketches / feedback_buckets aliased `alias`. */

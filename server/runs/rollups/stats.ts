@@ -92,7 +92,9 @@ export async function rollupStats(db: Sql, source: Source): Promise<Keyed<RunSta
       SELECT ${key} AS k, key, value, sum(n)::float8 AS n, sum(score_n)::float8 AS score_n, sum(score_sum)::float8 AS score_sum,
         sum(score_sq)::float8 AS score_sq
       FROM (${
-        source.dim ? dimFeedbackRows(source.dims, source.dim.dim, source.dim.range, source.edges) : feedbackRows(source.buckets, source.edges)
+        source.dim
+          ? dimFeedbackRows(source.dims, source.dim.dim, source.dim.range, source.edges)
+          : feedbackRows(source.buckets, source.edges)
       }) x GROUP BY 1, 2, 3 HAVING sum(n) <> 0`),
     lastStarts(db, source, key),
   ]);
