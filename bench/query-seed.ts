@@ -127,6 +127,6 @@ export async function seedRuns(
   // As a live server's worker does every few seconds: fold the rollups' delta rows.
   await compactRollups(db.sql);
   await db.execScript(
-    "ANALYZE runs; ANALYZE trace_totals; ANALYZE feedback; ANALYZE run_buckets; ANALYZE run_sketches; ANALYZE feedback_buckets",
+    "ANALYZE runs; ANALYZE trace_totals; ANALYZE feedback; ANALYZE run_buckets; ANALYZE run_sketches; ANALYZE feedback_buckets; ANALYZE run_dim_sketches; ANALYZE feedback_dim_buckets",
   );
 }

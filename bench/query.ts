@@ -223,10 +223,15 @@ async function analytics(db: Database, ws: string): Promise<void> {
     "analytics-",
   );
   console.log(`Seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)}s (rollups kept by the triggers, then compacted)`);
-  const [size] = await q.query<{ buckets: number; sketches: number }>(sql`
+  const [size] = await q.query<{ buckets: number; sketches: number; dim_sketches: number; dim_feedback: number }>(sql`
     SELECT (SELECT count(*)::int FROM run_buckets WHERE project_id = ${big}) AS buckets,
-           (SELECT count(*)::int FROM run_sketches WHERE project_id = ${big}) AS sketches`);
-  console.log(`The project's rollups: ${size.buckets.toLocaleString()} bucket rows, ${size.sketches.toLocaleString()} sketch rows`);
+           (SELECT count(*)::int FROM run_sketches WHERE project_id = ${big}) AS sketches,
+           (SELECT count(*)::int FROM run_dim_sketches WHERE project_id = ${big}) AS dim_sketches,
+           (SELECT count(*)::int FROM feedback_dim_buckets WHERE project_id = ${big}) AS dim_feedback`);
+  console.log(
+    `The project's rollups: ${size.buckets.toLocaleString()} bucket rows, ${size.sketches.toLocaleString()} sketch rows, ` +
+      `${size.dim_sketches.toLocaleString()} single-dimension sketch rows, ${size.dim_feedback.toLocaleString()} single-dimension feedback rows`,
+  );
 
   const end = Date.now();
   const chart = chartQueryFromWire(
@@ -240,6 +245,20 @@ async function analytics(db: Database, ws: string): Promise<void> {
     }),
   );
   const window = { startMs: end - 30 * 86_400_000, endMs: end, seconds: 86_400 };
+  const latencyByModel = chartQueryFromWire(
+    chartRequest.parse({
+      session: [big],
+      metrics: ["latency_p50", "latency_p99", "first_token_p50"],
+      group_by: { attribute: "model" },
+      start_time: end - 30 * 86_400_000,
+      end_time: end,
+      bucket: "1d",
+    }),
+  );
+  const filtered = (name: string, filter: string, extra: Record<string, unknown> = {}): Case => {
+    const selection = () => selectionFromWire(runSelection.parse({ session: [big], filter, ...extra }));
+    return { name, target: 100, service: () => runStats(q, ws, selection()), baseline: () => runStatsScan(q, ws, selection()) };
+  };
   const projects = (await q.query<{ id: string }>(sql`SELECT id FROM projects WHERE workspace_id = ${ws}`)).map((p) => p.id);
   const cases: Case[] = [
     {
@@ -259,6 +278,17 @@ async function analytics(db: Database, ws: string): Promise<void> {
       target: 300,
       service: () => chartSeries(q, ws, chart),
       baseline: () => scanChartRows(q, ws, { projectIds: [big] }, chart, window),
+    },
+    filtered("stats, one name", 'eq(name, "agent")'),
+    filtered("stats, one model", 'eq(model, "gpt-4o")'),
+    filtered("stats, one provider", 'eq(provider, "claude")'),
+    filtered("stats, one model, last 7 days", 'eq(model, "gpt-4o")', { start_time: new Date(end - 7 * 86_400_000).toISOString() }),
+    filtered(`stats, one tag (a scan)`, `has(tags, "${RARE_TAG}")`),
+    {
+      name: "30-day latency percentiles by model",
+      target: 100,
+      service: () => chartSeries(q, ws, latencyByModel),
+      baseline: () => scanChartRows(q, ws, { projectIds: [big] }, latencyByModel, window),
     },
     {
       name: `projects list with stats (${projects.length})`,

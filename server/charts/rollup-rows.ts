@@ -2,8 +2,8 @@ import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
 import { formatMicros } from "../core/time";
 import { runConditions } from "../runs/conditions";
-import { countRows, feedbackRows, SKETCH, sketchRows } from "../runs/rollups/measures";
-import { hourRange, rollupConditions } from "../runs/rollups/scope";
+import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH, sketchRows } from "../runs/rollups/measures";
+import { dimRange, filterDim, hourRange, rollupConditions, type Dim } from "../runs/rollups/scope";
 import { percentiles } from "../runs/rollups/sketch";
 import type { RunSelection } from "../runs/selection";
 import type { GroupBy, Metric } from "./schema";
@@ -70,11 +70,21 @@ export async function rollupChartRows(
   if (!dims) return null;
   const sketched = [...new Set(metrics.flatMap((m) => (PERCENTILES[m] ? [PERCENTILES[m].metric] : [])))];
   const needsShared = sketched.length > 0 || metrics.includes("feedback");
-  if (needsShared && (dims.reach !== "all" || (group && !SHARED_GROUPS.has(group.attribute)))) return null;
+  // Percentiles and feedback by name, model or provider (filtered or grouped by one of them, not two):
+  // the single-dimension rollups of that dimension.
+  let dim: Dim | null = null;
+  if (needsShared && (dims.reach !== "all" || (group && !SHARED_GROUPS.has(group.attribute)))) {
+    const named = filterDim(selection);
+    const grouped = group && !SHARED_GROUPS.has(group.attribute) ? (group.attribute as Dim) : null;
+    if (named === null || (named !== "none" && grouped && grouped !== named)) return null;
+    dim = grouped ?? (named === "none" ? null : named);
+    if (!dim) return null;
+  }
   const start = BigInt(window.startMs) * 1000n;
   const end = BigInt(window.endMs) * 1000n;
   const hours = hourRange(start, end);
-  if (!hours) return null;
+  const dimHours = dim && dimRange(start, end, window.seconds % 86_400 === 0);
+  if (!hours || (dim && !dimHours)) return null;
 
   const edge = hours.edges("r");
   const edges =
@@ -91,12 +101,14 @@ export async function rollupChartRows(
     sketched.length
       ? db.query<{ bucket: number; label: string | null; metric: number; bin: number; n: number }>(sql`
         SELECT ${bucket} AS bucket, ${label(group)} AS label, metric, bin, sum(n)::float8 AS n
-        FROM (${sketchRows(sketched, buckets, edges)}) x GROUP BY 1, 2, 3, 4 HAVING sum(n) > 0`)
+        FROM (${dim && dimHours ? dimSketchRows(sketched, dims.where, dim, dimHours, edges) : sketchRows(sketched, buckets, edges)}) x
+        GROUP BY 1, 2, 3, 4 HAVING sum(n) > 0`)
       : Promise.resolve([]),
     metrics.includes("feedback")
       ? db.query<ChartRows["feedback"][number]>(sql`
         SELECT ${bucket} AS bucket, ${label(group)} AS label, key, (sum(score_sum) / sum(score_n))::float8 AS avg
-        FROM (${feedbackRows(buckets, edges)}) x GROUP BY 1, 2, 3 HAVING sum(score_n) > 0`)
+        FROM (${dim && dimHours ? dimFeedbackRows(dims.where, dim, dimHours, edges) : feedbackRows(buckets, edges)}) x
+        GROUP BY 1, 2, 3 HAVING sum(score_n) > 0`)
       : Promise.resolve([]),
   ]);
 

@@ -1,4 +1,5 @@
 import { join, raw, sql, type SqlFragment } from "../../db/sql";
+import type { Dim, DimRange } from "./scope";
 
 /**
  * The measures of run_buckets, each with what one run adds to it (runs aliased `r`, its trace's
@@ -90,6 +91,47 @@ export function feedbackRows(buckets: SqlFragment[], edges: SqlFragment | null):
   );
   if (!edges) return fromBuckets;
   return sql`${fromBuckets} UNION ALL SELECT r.start_time, ${raw(DIMS.map((c) => `r.${c}`).join(", "))}, f.key,
+      rollup_feedback_value(f.value), 1, (f.score IS NOT NULL)::int,
+      coalesce(f.score, 0), coalesce(f.score * f.score, 0)
+    FROM runs r JOIN feedback f ON f.workspace_id = r.workspace_id AND f.run_id = r.id WHERE ${edges}`;
+}
+
+/**
+ * The same rows from the single-dimension rollups, for a selection whose filter names `dim` (and
+ * nothing else beyond the shared dimensions): the merged rows of that dimension in `range`, the
+ * delta rows (which carry name, model and provider) and the runs at the edges. `where` is the
+ * selection over alias b (rollupConditions): in a row of `dim` that column holds the run's value, so
+ * the filter compiled for runs applies as it is. Rows: t, the dimensions, name, model, provider, …
+ */
+const DIM_COLUMNS = [...DIMS, "name", "model", "provider"];
+
+export function dimSketchRows(metrics: number[], where: SqlFragment, dim: Dim, range: DimRange, edges: SqlFragment | null): SqlFragment {
+  const columns = raw(`${DIM_COLUMNS.map((c) => `b.${c}`).join(", ")}, b.metric, b.bin, b.n`);
+  const metric = sql`b.metric = ANY(${metrics}::smallint[])`;
+  const merged = range
+    .merged("b")
+    .map(
+      (span) =>
+        sql`SELECT b.bucket_start AS t, ${columns} FROM run_dim_sketches b WHERE ${where} AND b.dim = ${dim} AND ${span} AND ${metric} UNION ALL `,
+    );
+  const rows = sql`${join(merged, "")}SELECT b.bucket_start, ${columns} FROM run_sketches b WHERE ${where} AND ${range.deltas("b")} AND ${metric}`;
+  if (!edges) return rows;
+  const values = join(metrics.map((m) => raw(`(${m}::smallint, ${SKETCH_VALUE[m]})`)));
+  return sql`${rows} UNION ALL SELECT r.start_time, ${raw(DIM_COLUMNS.map((c) => `r.${c}`).join(", "))}, m.metric, rollup_bin(m.x), 1
+    FROM ${RUNS_WITH_TOTALS} CROSS JOIN LATERAL (VALUES ${values}) m(metric, x) WHERE ${edges} AND m.x IS NOT NULL`;
+}
+
+export function dimFeedbackRows(where: SqlFragment, dim: Dim, range: DimRange, edges: SqlFragment | null): SqlFragment {
+  const columns = raw(`${DIM_COLUMNS.map((c) => `b.${c}`).join(", ")}, b.key, b.value, b.n, b.score_n, b.score_sum, b.score_sq`);
+  const merged = range
+    .merged("b")
+    .map(
+      (span) =>
+        sql`SELECT b.bucket_start AS t, ${columns} FROM feedback_dim_buckets b WHERE ${where} AND b.dim = ${dim} AND ${span} UNION ALL `,
+    );
+  const rows = sql`${join(merged, "")}SELECT b.bucket_start, ${columns} FROM feedback_buckets b WHERE ${where} AND ${range.deltas("b")}`;
+  if (!edges) return rows;
+  return sql`${rows} UNION ALL SELECT r.start_time, ${raw(DIM_COLUMNS.map((c) => `r.${c}`).join(", "))}, f.key,
       rollup_feedback_value(f.value), 1, (f.score IS NOT NULL)::int,
       coalesce(f.score, 0), coalesce(f.score * f.score, 0)
     FROM runs r JOIN feedback f ON f.workspace_id = r.workspace_id AND f.run_id = r.id WHERE ${edges}`;

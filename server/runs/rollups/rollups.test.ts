@@ -65,6 +65,17 @@ withTestDatabases("rollups answer as the scan does", (open) => {
     ["a range with partial hours", { start_time: "2026-05-01T10:17:00Z", end_time: "2026-05-03T07:41:13.5Z" }],
     ["roots from a time", { is_root: true, start_time: "2026-05-02T00:30:00Z" }],
     ["until a time", { session: [projects[1]], end_time: "2026-05-02T12:00:00Z" }],
+    // The single-dimension rollups: one of name, model and provider (with the shared dimensions).
+    ["one name", { session: [projects[0]], filter: 'eq(name, "agent")' }],
+    ["names, roots", { filter: 'or(eq(name, "rag"), eq(name, "chat"))', is_root: true }],
+    ["one model", { filter: 'eq(model, "gpt-4o")' }],
+    ["not a model", { session: [projects[1]], filter: 'and(neq(model, "gpt-4o"), eq(run_type, "llm"))' }],
+    [
+      "one provider in a range",
+      { filter: 'eq(provider, "anthropic")', start_time: "2026-05-01T10:17:00Z", end_time: "2026-05-03T07:41:13.5Z" },
+    ],
+    ["one name from a time", { filter: 'eq(name, "ChatOpenAI")', start_time: "2026-05-01T23:30:00Z" }],
+    ["one model until a time", { filter: 'eq(model, "claude-3-5-sonnet")', end_time: "2026-05-02T12:00:00Z", error: false }],
   ];
 
   async function compareEverything(label: string): Promise<void> {
@@ -76,7 +87,9 @@ withTestDatabases("rollups answer as the scan does", (open) => {
     for (const [name, selection] of selections()) {
       const parsed = selectionFromWire(runSelection.parse(selection));
       assert.ok(statsSource(ws, parsed), `${name} is answered by the rollups`);
-      assertStatsMatch(await runStats(db, ws, parsed), await runStatsScan(db, ws, parsed), `${label} / ${name}`);
+      const scanned = await runStatsScan(db, ws, parsed);
+      if (selection.filter) assert.ok(scanned.run_count > 0, `${label} / ${name}: runs to compare`);
+      assertStatsMatch(await runStats(db, ws, parsed), scanned, `${label} / ${name}`);
     }
     const listed = await projectStats(db, ws, projects);
     for (const project of projects) {
@@ -94,6 +107,11 @@ withTestDatabases("rollups answer as the scan does", (open) => {
       { metrics: ["run_count", "latency_p99"], group_by: { attribute: "run_type" }, is_root: false, bucket: "3h" },
       { metrics: ["run_count", "error_rate"], group_by: { attribute: "name" }, session: projects[0], max_groups: 2 },
       { metrics: ["feedback", "latency_p50"], group_by: { attribute: "status" }, filter: 'eq(run_type, "chain")' },
+      // Percentiles and feedback by one of name, model and provider, in day buckets and in 6-hour ones.
+      { metrics: ["run_count", "latency_p50", "first_token_p99", "feedback"], group_by: { attribute: "model" }, bucket: "1d" },
+      { metrics: ["latency_p99", "feedback"], group_by: { attribute: "name" }, is_root: true },
+      { metrics: ["latency_p50", "run_count"], group_by: { attribute: "provider" }, filter: 'eq(provider, "openai")', bucket: "1d" },
+      { metrics: ["latency_p50", "feedback"], group_by: { attribute: "run_type" }, filter: 'eq(name, "search")', bucket: "1d" },
     ];
     for (const spec of charts) {
       const request = chartQueryFromWire(
@@ -107,7 +125,7 @@ withTestDatabases("rollups answer as the scan does", (open) => {
       const window = {
         startMs: Date.parse(request.startTime as string),
         endMs: Date.parse(request.endTime as string),
-        seconds: request.bucket === "3h" ? 10_800 : 21_600,
+        seconds: request.bucket === "3h" ? 10_800 : request.bucket === "1d" ? 86_400 : 21_600,
       };
       // The chart's own selection (its project, filter and root flag), as the service reads it.
       const { selection } = request;
@@ -173,6 +191,10 @@ withTestDatabases("rollups answer as the scan does", (open) => {
     await compactRollups(db);
     const [left] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM run_sketches WHERE NOT merged`);
     assert.equal(left.n, 0, "every delta row folded");
+    const [split] = await db.query<{ sketches: number; feedback: number }>(sql`
+      SELECT (SELECT count(*)::int FROM run_dim_sketches WHERE workspace_id = ${ws}) AS sketches,
+        (SELECT count(*)::int FROM feedback_dim_buckets WHERE workspace_id = ${ws}) AS feedback`);
+    assert.ok(split.sketches > 0 && split.feedback > 0, "the fold wrote the single-dimension rollups");
     await compareEverything("compacted");
     await db.query(sql`DELETE FROM projects WHERE id = ${projects[2]}`);
     await compactRollups(db);
@@ -191,8 +213,20 @@ withTestDatabases("rollups answer as the scan does", (open) => {
       assert.equal(statsSource(ws, selectionFromWire(runSelection.parse(selection))), null, JSON.stringify(selection));
     }
     assert.ok(
-      statsSource(ws, selectionFromWire(runSelection.parse({ filter: 'eq(name, "agent")' }))) === null,
-      "sketches have no name: stats scan",
+      statsSource(ws, selectionFromWire(runSelection.parse({ filter: 'and(eq(name, "agent"), eq(model, "gpt-4o"))' }))) === null,
+      "two of name, model and provider: no single-dimension rollup holds them together",
+    );
+    assert.equal(
+      await rollupChartRows(
+        db,
+        ws,
+        { filter: 'eq(name, "agent")' },
+        ["latency_p50"],
+        { attribute: "model" },
+        { startMs: DAY, endMs: DAY + 86_400_000, seconds: 3600 },
+      ),
+      null,
+      "percentiles filtered by name and grouped by model",
     );
     const window = { startMs: DAY, endMs: DAY + 86_400_000, seconds: 1800 };
     assert.equal(await rollupChartRows(db, ws, {}, ["run_count"], null, window), null, "half-hour buckets");

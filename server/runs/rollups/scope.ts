@@ -37,6 +37,44 @@ function nodeReach(node: FilterNode): Reach | null {
   }
 }
 
+/** The run's dimensions that run_dim_sketches and feedback_dim_buckets hold one at a time. */
+export type Dim = "name" | "model" | "provider";
+
+/** The columns a filter names (null: something the rollups do not carry). */
+function columnsOf(node: FilterNode, into: Set<string>): Set<string> | null {
+  switch (node.kind) {
+    case "and":
+    case "or":
+      for (const arg of node.args) if (!columnsOf(arg, into)) return null;
+      return into;
+    case "not":
+      return columnsOf(node.arg, into);
+    case "compare":
+    case "exists":
+      if (!isField(node.field)) return null;
+      {
+        const spec = fieldSpec(node.field);
+        if (spec.kind !== "text" && spec.kind !== "uuid" && spec.kind !== "bool") return null;
+        into.add(spec.column);
+      }
+      return into;
+    case "search":
+      return null;
+  }
+}
+
+/**
+ * The one dimension among name, model and provider a selection's filter names, "none" when it names
+ * none of them, or null when it names two or more (no single-dimension rollup holds them together).
+ */
+export function filterDim(s: RunSelection): Dim | "none" | null {
+  if (!s.filter) return "none";
+  const columns = columnsOf(parseFilter(s.filter), new Set());
+  if (!columns) return null;
+  const named = [...columns].filter((c) => c === "name" || c === "model" || c === "provider") as Dim[];
+  return named.length === 0 ? "none" : named.length === 1 ? named[0] : null;
+}
+
 /**
  * A selection as conditions over a rollup table aliased `alias`, or null when the rollups cannot
  * answer it (run ids, a trace, a parent, examples, full-text search, trace and tree filters, or a
@@ -110,6 +148,56 @@ export function selectionRange(s: RunSelection): { start: bigint | null; end: bi
   const end = s.endTime === undefined ? null : parseInstant(s.endTime);
   if ((s.startTime !== undefined && start === null) || (s.endTime !== undefined && end === null)) return null;
   return { start, end: end === null ? null : end + 1n };
+}
+
+const DAY_MICROS = 24n * HOUR_MICROS;
+
+/**
+ * The rows of the single-dimension rollups (run_dim_sketches, feedback_dim_buckets) answering the
+ * whole hours of [start, end): all time from the all-time rows; else whole UTC days from the day
+ * rows (when `days`: a chart's buckets are whole days) and the other hours from the hour rows. Beside
+ * them, the delta rows of run_sketches / feedback_buckets in those hours, which carry every dimension.
+ * Null when the range holds no whole hour.
+ */
+export interface DimRange {
+  /**
+   * Disjoint conditions over run_dim_sketches / feedback_dim_buckets aliased `alias`, each a range of
+   * their index, read as a union (one OR of them is no index range).
+   */
+  merged(alias: string): SqlFragment[];
+  /** Conditions over the delta rows of run_sketches / feedback_buckets aliased `alias`. */
+  deltas(alias: string): SqlFragment;
+}
+
+export function dimRange(startMicros: bigint | null, endMicros: bigint | null, days: boolean): DimRange | null {
+  if (startMicros === null && endMicros === null) {
+    return {
+      merged: (alias) => [sql`${raw(alias)}.span = 0 AND ${raw(alias)}.bucket_start = '-infinity'`],
+      deltas: (alias) => sql`NOT ${raw(alias)}.merged`,
+    };
+  }
+  const from = startMicros === null ? null : ceilTo(startMicros, HOUR_MICROS);
+  const to = endMicros === null ? null : floorTo(endMicros, HOUR_MICROS);
+  if (from !== null && to !== null && from >= to) return null;
+  const at = (micros: bigint) => sql`${formatMicros(micros)}::timestamptz`;
+  const within = (b: SqlFragment, lo: bigint | null, hi: bigint | null) =>
+    sql`${lo === null ? sql`TRUE` : sql`${b} >= ${at(lo)}`} AND ${hi === null ? sql`TRUE` : sql`${b} < ${at(hi)}`}`;
+  return {
+    merged: (alias) => {
+      const a = raw(alias);
+      const b = raw(`${alias}.bucket_start`);
+      const hours = (lo: bigint | null, hi: bigint | null) => sql`${a}.span = 1 AND ${within(b, lo, hi)}`;
+      if (!days) return [hours(from, to)];
+      const dayFrom = from === null ? null : ceilTo(from, DAY_MICROS);
+      const dayTo = to === null ? null : floorTo(to, DAY_MICROS);
+      if (dayFrom !== null && dayTo !== null && dayFrom >= dayTo) return [hours(from, to)];
+      const parts = [sql`${a}.span = 24 AND ${within(b, dayFrom, dayTo)}`];
+      if (from !== null && from !== dayFrom) parts.push(hours(from, dayFrom));
+      if (to !== null && to !== dayTo) parts.push(hours(dayTo, to));
+      return parts;
+    },
+    deltas: (alias) => sql`NOT ${raw(alias)}.merged AND ${within(raw(`${alias}.bucket_start`), from, to)}`,
+  };
 }
 
 const floorTo = (x: bigint, unit: bigint) => ((x >= 0n ? x : x - unit + 1n) / unit) * unit;

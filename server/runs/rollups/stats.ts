@@ -4,8 +4,8 @@ import { isoFromDb } from "../../core/time";
 import { runConditions } from "../conditions";
 import type { RunSelection } from "../selection";
 import type { FeedbackKeyStats, RunStats } from "../stats";
-import { countRows, feedbackRows, SKETCH, sketchRows } from "./measures";
-import { hourRange, rollupConditions, selectionRange } from "./scope";
+import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH, sketchRows } from "./measures";
+import { dimRange, filterDim, hourRange, rollupConditions, selectionRange, type Dim, type DimRange } from "./scope";
 import { percentiles, type Bin } from "./sketch";
 
 /** Where a statistic reads: the rollup rows (`buckets`, alias b) and the runs at the edges (alias r). */
@@ -21,15 +21,27 @@ interface Source {
   /** Root runs count their trace's tokens and costs. */
   traceTotals: boolean;
   byProject: boolean;
+  /**
+   * The filter names the run's name, model or provider (one of them): sketches and feedback come from
+   * the single-dimension rollups of that dimension over `dimRange` (counts from run_buckets as ever).
+   */
+  dim: { dim: Dim; range: DimRange } | null;
 }
 
 /** The selection's source in the rollups, or null when only a scan of the runs can answer it. */
 export function statsSource(workspaceId: string, selection: RunSelection, byProject = false): Source | null {
   const dims = rollupConditions(workspaceId, selection, "b");
   const range = selectionRange(selection);
-  if (!dims || dims.reach !== "all" || !range) return null;
+  if (!dims || !range) return null;
   const hours = hourRange(range.start, range.end);
   if (!hours) return null;
+  let dim: Source["dim"] = null;
+  if (dims.reach !== "all") {
+    const named = filterDim(selection);
+    const dayRange = dimRange(range.start, range.end, true);
+    if (named === null || named === "none" || !dayRange) return null;
+    dim = { dim: named, range: dayRange };
+  }
   const runs = runConditions(workspaceId, selection, "r");
   const edges = hours.edges("r");
   return {
@@ -40,6 +52,7 @@ export function statsSource(workspaceId: string, selection: RunSelection, byProj
     hourly: sql`${dims.where} AND ${range.start === null && range.end === null ? sql`b.bucket_start > '-infinity'` : hours.buckets("b")[0]}`,
     traceTotals: selection.isRoot === true,
     byProject,
+    dim,
   };
 }
 
@@ -70,11 +83,19 @@ export async function rollupStats(db: Sql, source: Source): Promise<Keyed<RunSta
         ${raw(["prompt_cost", "completion_cost", "total_cost"].map((c) => `sum(${t}${c}_runs)::float8 AS ${c}_runs`).join(", "))}
       FROM (${countRows(source.buckets, source.edges)}) x GROUP BY 1`),
     db.query<{ k: string | null; metric: number; bin: number; n: number }>(sql`
-      SELECT ${key} AS k, metric, bin, sum(n)::float8 AS n FROM (${sketchRows(metrics, source.buckets, source.edges)}) x GROUP BY 1, 2, 3`),
+      SELECT ${key} AS k, metric, bin, sum(n)::float8 AS n FROM (${
+        source.dim
+          ? dimSketchRows(metrics, source.dims, source.dim.dim, source.dim.range, source.edges)
+          : sketchRows(metrics, source.buckets, source.edges)
+      }) x GROUP BY 1, 2, 3`),
     db.query<{ k: string | null; key: string; value: string | null; n: number; score_n: number; score_sum: number; score_sq: number }>(sql`
       SELECT ${key} AS k, key, value, sum(n)::float8 AS n, sum(score_n)::float8 AS score_n, sum(score_sum)::float8 AS score_sum,
         sum(score_sq)::float8 AS score_sq
-      FROM (${feedbackRows(source.buckets, source.edges)}) x GROUP BY 1, 2, 3 HAVING sum(n) <> 0`),
+      FROM (${
+        source.dim
+          ? dimFeedbackRows(source.dims, source.dim.dim, source.dim.range, source.edges)
+          : feedbackRows(source.buckets, source.edges)
+      }) x GROUP BY 1, 2, 3 HAVING sum(n) <> 0`),
     lastStarts(db, source, key),
   ]);
   const out: Keyed<RunStats> = new Map();
