@@ -47,6 +47,8 @@ const state = globalThis as unknown as {
 const queueNames = (state.tracelightQueues ??= new Set());
 const handlers = (state.tracelightHandlers ??= new Map());
 const periodic = (state.tracelightPeriodic ??= new Map());
+/** The periodic rounds running now (their errors are caught and logged). */
+const rounds = new Set<Promise<void>>();
 
 /**
  * pg-boss over `db`, its schema migrated and the defined queues created (once per process; later
@@ -119,13 +121,17 @@ export async function startJobs(db: Sql, workers = env().JOB_WORKERS): Promise<v
   if (workers === 0) return;
   state.tracelightTimers ??= [];
   for (const [name, { seconds, task }] of periodic) {
-    let running = false;
+    let running: Promise<void> | null = null;
     const timer = setInterval(() => {
       if (running) return;
-      running = true;
-      task(db)
+      const round = task(db)
         .catch((error: unknown) => console.error(`Periodic task ${name} failed:`, error))
-        .finally(() => (running = false));
+        .finally(() => {
+          running = null;
+          rounds.delete(round);
+        });
+      running = round;
+      rounds.add(round);
     }, seconds() * 1000);
     timer.unref();
     state.tracelightTimers.push(timer);
@@ -161,6 +167,8 @@ export async function queueDepths(db: Sql): Promise<{ queue: string; waiting: nu
 /** Stops this process's workers and lets running jobs finish (tests, shutdown). */
 export async function stopJobs(): Promise<void> {
   for (const timer of state.tracelightTimers?.splice(0) ?? []) clearInterval(timer);
+  // A periodic round in flight finishes before the caller closes the database under it.
+  await Promise.all([...rounds]);
   const starting = state.tracelightBoss;
   state.tracelightBoss = undefined;
   if (starting) await (await starting).stop({ graceful: true, wait: true });
