@@ -126,19 +126,22 @@ withTestDatabases("online evaluators", (open) => {
     assert.ok(logs.every((l) => l.action === "evaluator" && l.outcome === "success"));
   });
 
+  /** A first attempt at evaluating `runId` under `ruleId`, as the rules' claim enqueues it. */
+  const jobOf = (ruleId: string, runId: string): EvaluationJob => ({
+    workspace_id: ws,
+    rule_id: ruleId,
+    evaluator_id: evaluatorId,
+    run_id: runId,
+    backfill_id: null,
+    attempt: 1,
+    deferred: 0,
+  });
+
   test("a job run again (its instance died after writing) neither calls the model nor writes feedback twice", async () => {
     const own = await storeProject(db, ws);
     const rule = await createRule(db, ws, ruleCreate.parse({ display_name: "again", session_id: own, evaluator_id: evaluatorId }));
     const run = await storeRun(db, ws, own, { name: "again", inputs: { question: "q" }, outputs: { answer: "a" } });
-    const job: EvaluationJob = {
-      workspace_id: ws,
-      rule_id: rule.id!,
-      evaluator_id: evaluatorId,
-      run_id: run,
-      backfill_id: null,
-      attempt: 1,
-      deferred: 0,
-    };
+    const job = jobOf(rule.id!, run);
     await runEvaluations(db, [{ id: "a", data: job }]);
     const calls = model.requests.length;
     await runEvaluations(db, [{ id: "a", data: job }]);
@@ -156,15 +159,7 @@ withTestDatabases("online evaluators", (open) => {
       ruleCreate.parse({ display_name: "dies", session_id: own, evaluator_id: evaluatorId, sampling_rate: 0 }),
     );
     const run = await storeRun(db, ws, own, { name: "dies", inputs: { question: "q" }, outputs: { answer: "a" } });
-    const job: EvaluationJob = {
-      workspace_id: ws,
-      rule_id: rule.id!,
-      evaluator_id: evaluatorId,
-      run_id: run,
-      backfill_id: null,
-      attempt: 1,
-      deferred: 0,
-    };
+    const job = jobOf(rule.id!, run);
     // The log line's write fails, as it never happens when the process is killed right before it:
     // whatever of the evaluation was acknowledged before that point stays.
     await db.text(`CREATE FUNCTION test_dies_before_log() RETURNS trigger LANGUAGE plpgsql AS $$
