@@ -3,8 +3,8 @@ import { raw, sql, type SqlFragment } from "../db/sql";
 import { formatMicros } from "../core/time";
 import { runConditions } from "../runs/conditions";
 import type { RunSelection } from "../runs/selection";
-import { countRows, feedbackRows, RUNS_WITH_TOTALS, SKETCH, sketchRows } from "../runs/rollups/measures";
-import { hourRange, rollupConditions } from "../runs/rollups/scope";
+import { countRows, dimSketchRows, feedbackRows, RUNS_WITH_TOTALS, SKETCH } from "../runs/rollups/measures";
+import { dimRange, hourRange, rollupConditions, type DimRange } from "../runs/rollups/scope";
 import { percentiles } from "../runs/rollups/sketch";
 import type { AlertMetric } from "./schema";
 
@@ -45,6 +45,7 @@ const PERCENTILE: Partial<Record<AlertMetric, { sketch: number; q: number; scale
 const at = (ms: number) => sql`${formatMicros(BigInt(ms) * 1000n)}::timestamptz`;
 /** Matches no rollup row: a window inside one hour is read from the runs alone. */
 const NO_BUCKETS = [sql`FALSE`];
+const NO_SKETCHES: DimRange = { merged: () => [sql`FALSE`], deltas: () => sql`FALSE` };
 
 const selection = (q: MetricQuery): RunSelection => ({
   projectIds: [q.projectId],
@@ -69,15 +70,23 @@ async function fromRollups(db: Sql, q: MetricQuery): Promise<Measured | null> {
   const edge = hours ? hours.edges("r") : sql`TRUE`;
   const edges = edge && sql`${inWindow} AND ${edge}`;
   const buckets = hours ? hours.buckets("b").map((where) => sql`${dims.where} AND ${where}`) : NO_BUCKETS;
-  const value = await measure(db, q, buckets, edges);
+  const sketches = { where: dims.where, range: (hours && dimRange(start, end, true)) || NO_SKETCHES };
+  const value = await measure(db, q, buckets, sketches, edges);
   return { value, source: "rollups" };
 }
 
-async function measure(db: Sql, q: MetricQuery, buckets: SqlFragment[], edges: SqlFragment | null): Promise<number | null> {
+async function measure(
+  db: Sql,
+  q: MetricQuery,
+  buckets: SqlFragment[],
+  sketches: { where: SqlFragment; range: DimRange },
+  edges: SqlFragment | null,
+): Promise<number | null> {
   const p = PERCENTILE[q.metric];
   if (p) {
     const bins = await db.query<{ bin: number; n: number }>(sql`
-      SELECT bin, sum(n)::float8 AS n FROM (${sketchRows([p.sketch], buckets, edges)}) x GROUP BY 1 HAVING sum(n) > 0`);
+      SELECT bin, sum(n)::float8 AS n FROM (${dimSketchRows([p.sketch], sketches.where, "none", sketches.range, edges)}) x
+      GROUP BY 1 HAVING sum(n) > 0`);
     const [v] = percentiles(
       bins.map((b) => ({ code: b.bin, n: Number(b.n) })),
       [p.q],

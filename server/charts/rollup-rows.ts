@@ -2,7 +2,7 @@ import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
 import { formatMicros } from "../core/time";
 import { runConditions } from "../runs/conditions";
-import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH, sketchRows } from "../runs/rollups/measures";
+import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH } from "../runs/rollups/measures";
 import { dimRange, filterDim, hourRange, rollupConditions, type Dim } from "../runs/rollups/scope";
 import { percentiles } from "../runs/rollups/sketch";
 import type { RunSelection } from "../runs/selection";
@@ -83,8 +83,9 @@ export async function rollupChartRows(
   const start = BigInt(window.startMs) * 1000n;
   const end = BigInt(window.endMs) * 1000n;
   const hours = hourRange(start, end);
-  const dimHours = dim && dimRange(start, end, window.seconds % 86_400 === 0);
-  if (!hours || (dim && !dimHours)) return null;
+  // Sketches of the dimension, or of none: whole days from day rows when the chart's buckets are days.
+  const dimHours = dimRange(start, end, window.seconds % 86_400 === 0);
+  if (!hours || !dimHours) return null;
 
   const edge = hours.edges("r");
   const edges =
@@ -101,13 +102,13 @@ export async function rollupChartRows(
     sketched.length
       ? db.query<{ bucket: number; label: string | null; metric: number; bin: number; n: number }>(sql`
         SELECT ${bucket} AS bucket, ${label(group)} AS label, metric, bin, sum(n)::float8 AS n
-        FROM (${dim && dimHours ? dimSketchRows(sketched, dims.where, dim, dimHours, edges) : sketchRows(sketched, buckets, edges)}) x
+        FROM (${dimSketchRows(sketched, dims.where, dim ?? "none", dimHours, edges)}) x
         GROUP BY 1, 2, 3, 4 HAVING sum(n) > 0`)
       : Promise.resolve([]),
     metrics.includes("feedback")
       ? db.query<ChartRows["feedback"][number]>(sql`
         SELECT ${bucket} AS bucket, ${label(group)} AS label, key, (sum(score_sum) / sum(score_n))::float8 AS avg
-        FROM (${dim && dimHours ? dimFeedbackRows(dims.where, dim, dimHours, edges) : feedbackRows(buckets, edges)}) x
+        FROM (${dim ? dimFeedbackRows(dims.where, dim, dimHours, edges) : feedbackRows(buckets, edges)}) x
         GROUP BY 1, 2, 3 HAVING sum(score_n) > 0`)
       : Promise.resolve([]),
   ]);

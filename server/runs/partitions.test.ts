@@ -58,7 +58,8 @@ withTestDatabases("runs partitioned by month", (open) => {
       SELECT (SELECT coalesce(sum(runs), 0)::int FROM run_buckets WHERE project_id = ${id} AND bucket_start > '-infinity') AS runs,
              (SELECT coalesce(sum(total_tokens), 0)::int FROM run_buckets WHERE project_id = ${id} AND bucket_start > '-infinity') AS tokens,
              (SELECT coalesce(sum(trace_total_tokens), 0)::int FROM run_buckets WHERE project_id = ${id} AND bucket_start > '-infinity') AS trace_tokens,
-             (SELECT coalesce(sum(n), 0)::int FROM run_sketches WHERE project_id = ${id} AND bucket_start > '-infinity' AND metric = 1) AS latencies,
+             (SELECT coalesce(sum(n), 0)::int FROM run_sketches WHERE project_id = ${id} AND metric = 1)
+               + (SELECT coalesce(sum(n), 0)::int FROM run_dim_sketches WHERE project_id = ${id} AND dim = 'none' AND span = 1 AND metric = 1) AS latencies,
              (SELECT coalesce(sum(n), 0)::int FROM feedback_buckets WHERE project_id = ${id} AND bucket_start > '-infinity') AS feedback`);
     const [counted] = await db.query<Record<string, number>>(sql`
       SELECT (SELECT count(*)::int FROM runs WHERE project_id = ${id}) AS runs,

@@ -69,19 +69,6 @@ const SKETCH_VALUE: Record<number, string> = {
   6: `${TRACE("total_cost")}::float8`,
 };
 
-/** run_sketches rows of `metrics` matching `buckets`, and the runs matching `edges` binned alike: t, dimensions, metric, bin, n. */
-export function sketchRows(metrics: number[], buckets: SqlFragment[], edges: SqlFragment | null): SqlFragment {
-  const fromBuckets = rowsOf(
-    "run_sketches",
-    `${DIMS.map((c) => `b.${c}`).join(", ")}, b.metric, b.bin, b.n`,
-    buckets.map((where) => sql`${where} AND b.metric = ANY(${metrics}::smallint[])`),
-  );
-  if (!edges) return fromBuckets;
-  const values = join(metrics.map((m) => raw(`(${m}::smallint, ${SKETCH_VALUE[m]})`)));
-  return sql`${fromBuckets} UNION ALL SELECT r.start_time, ${raw(DIMS.map((c) => `r.${c}`).join(", "))}, m.metric, rollup_bin(m.x), 1
-    FROM ${RUNS_WITH_TOTALS} CROSS JOIN LATERAL (VALUES ${values}) m(metric, x) WHERE ${edges} AND m.x IS NOT NULL`;
-}
-
 /** feedback_buckets rows matching `buckets`, and the feedback on runs matching `edges` alike. */
 export function feedbackRows(buckets: SqlFragment[], edges: SqlFragment | null): SqlFragment {
   const fromBuckets = rowsOf(
@@ -97,15 +84,23 @@ export function feedbackRows(buckets: SqlFragment[], edges: SqlFragment | null):
 }
 
 /**
- * The same rows from the single-dimension rollups, for a selection whose filter names `dim` (and
- * nothing else beyond the shared dimensions): the merged rows of that dimension in `range`, the
- * delta rows (which carry name, model and provider) and the runs at the edges. `where` is the
- * selection over alias b (rollupConditions): in a row of `dim` that column holds the run's value, so
- * the filter compiled for runs applies as it is. Rows: t, the dimensions, name, model, provider, …
+ * Rows from the single-dimension rollups for a selection whose filter names `dim` (and nothing else
+ * beyond the shared dimensions), or names none of name, model and provider (`dim` "none": the
+ * sketches of the whole selection): the merged rows of that dimension in `range`, the delta rows
+ * (which carry name, model and provider) and the runs at the edges. `where` is the selection over
+ * alias b (rollupConditions): in a row of `dim` that column holds the run's value, so the filter
+ * compiled for runs applies as it is. Rows: t, the dimensions, name, model, provider, …
+ * Feedback of the whole selection is read from feedback_buckets (feedbackRows).
  */
 const DIM_COLUMNS = [...DIMS, "name", "model", "provider"];
 
-export function dimSketchRows(metrics: number[], where: SqlFragment, dim: Dim, range: DimRange, edges: SqlFragment | null): SqlFragment {
+export function dimSketchRows(
+  metrics: number[],
+  where: SqlFragment,
+  dim: Dim | "none",
+  range: DimRange,
+  edges: SqlFragment | null,
+): SqlFragment {
   const columns = raw(`${DIM_COLUMNS.map((c) => `b.${c}`).join(", ")}, b.metric, b.bin, b.n`);
   const metric = sql`b.metric = ANY(${metrics}::smallint[])`;
   const merged = range

@@ -107,6 +107,9 @@ withTestDatabases("rollups answer as the scan does", (open) => {
       { metrics: ["run_count", "latency_p99"], group_by: { attribute: "run_type" }, is_root: false, bucket: "3h" },
       { metrics: ["run_count", "error_rate"], group_by: { attribute: "name" }, session: projects[0], max_groups: 2 },
       { metrics: ["feedback", "latency_p50"], group_by: { attribute: "status" }, filter: 'eq(run_type, "chain")' },
+      // Percentiles of the whole selection in day buckets (the day rows of no dimension).
+      { metrics: ["latency_p50", "latency_p99", "first_token_p99", "run_count"], bucket: "1d" },
+      { metrics: ["latency_p99", "feedback"], group_by: { attribute: "status" }, is_root: true, bucket: "1d" },
       // Percentiles and feedback by one of name, model and provider, in day buckets and in 6-hour ones.
       { metrics: ["run_count", "latency_p50", "first_token_p99", "feedback"], group_by: { attribute: "model" }, bucket: "1d" },
       { metrics: ["latency_p99", "feedback"], group_by: { attribute: "name" }, is_root: true },

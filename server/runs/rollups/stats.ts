@@ -4,7 +4,7 @@ import { isoFromDb } from "../../core/time";
 import { runConditions } from "../conditions";
 import type { RunSelection } from "../selection";
 import type { FeedbackKeyStats, RunStats } from "../stats";
-import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH, sketchRows } from "./measures";
+import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH } from "./measures";
 import { dimRange, filterDim, hourRange, rollupConditions, selectionRange, type Dim, type DimRange } from "./scope";
 import { percentiles, type Bin } from "./sketch";
 
@@ -22,10 +22,11 @@ interface Source {
   traceTotals: boolean;
   byProject: boolean;
   /**
-   * The filter names the run's name, model or provider (one of them): sketches and feedback come from
-   * the single-dimension rollups of that dimension over `dimRange` (counts from run_buckets as ever).
+   * Sketches come from the single-dimension rollups over `range` (whole days from day rows): of the
+   * dimension the filter names (the run's name, model or provider), whose feedback comes from them
+   * too, or of none. Counts come from run_buckets as ever.
    */
-  dim: { dim: Dim; range: DimRange } | null;
+  dim: { dim: Dim | "none"; range: DimRange };
 }
 
 /** The selection's source in the rollups, or null when only a scan of the runs can answer it. */
@@ -35,13 +36,10 @@ export function statsSource(workspaceId: string, selection: RunSelection, byProj
   if (!dims || !range) return null;
   const hours = hourRange(range.start, range.end);
   if (!hours) return null;
-  let dim: Source["dim"] = null;
-  if (dims.reach !== "all") {
-    const named = filterDim(selection);
-    const dayRange = dimRange(range.start, range.end, true);
-    if (named === null || named === "none" || !dayRange) return null;
-    dim = { dim: named, range: dayRange };
-  }
+  const dayRange = dimRange(range.start, range.end, true);
+  const named = dims.reach === "all" ? "none" : filterDim(selection);
+  if (named === null || (dims.reach !== "all" && named === "none") || !dayRange) return null;
+  const dim: Source["dim"] = { dim: named, range: dayRange };
   const runs = runConditions(workspaceId, selection, "r");
   const edges = hours.edges("r");
   return {
@@ -83,16 +81,13 @@ export async function rollupStats(db: Sql, source: Source): Promise<Keyed<RunSta
         ${raw(["prompt_cost", "completion_cost", "total_cost"].map((c) => `sum(${t}${c}_runs)::float8 AS ${c}_runs`).join(", "))}
       FROM (${countRows(source.buckets, source.edges)}) x GROUP BY 1`),
     db.query<{ k: string | null; metric: number; bin: number; n: number }>(sql`
-      SELECT ${key} AS k, metric, bin, sum(n)::float8 AS n FROM (${
-        source.dim
-          ? dimSketchRows(metrics, source.dims, source.dim.dim, source.dim.range, source.edges)
-          : sketchRows(metrics, source.buckets, source.edges)
-      }) x GROUP BY 1, 2, 3`),
+      SELECT ${key} AS k, metric, bin, sum(n)::float8 AS n
+      FROM (${dimSketchRows(metrics, source.dims, source.dim.dim, source.dim.range, source.edges)}) x GROUP BY 1, 2, 3`),
     db.query<{ k: string | null; key: string; value: string | null; n: number; score_n: number; score_sum: number; score_sq: number }>(sql`
       SELECT ${key} AS k, key, value, sum(n)::float8 AS n, sum(score_n)::float8 AS score_n, sum(score_sum)::float8 AS score_sum,
         sum(score_sq)::float8 AS score_sq
       FROM (${
-        source.dim
+        source.dim.dim !== "none"
           ? dimFeedbackRows(source.dims, source.dim.dim, source.dim.range, source.edges)
           : feedbackRows(source.buckets, source.edges)
       }) x GROUP BY 1, 2, 3 HAVING sum(n) <> 0`),
