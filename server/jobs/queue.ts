@@ -47,8 +47,19 @@ const state = globalThis as unknown as {
 const queueNames = (state.tracelightQueues ??= new Set());
 const handlers = (state.tracelightHandlers ??= new Map());
 const periodic = (state.tracelightPeriodic ??= new Map());
-/** The periodic rounds running now (their errors are caught and logged). */
-const rounds = new Set<Promise<void>>();
+/** The periodic rounds and other upkeep running now, which stopJobs waits for. */
+const rounds = new Set<Promise<unknown>>();
+
+/**
+ * Upkeep started outside a periodic round (a claim woken by ingest's commit) that stopJobs must
+ * wait for before the caller closes the database under it. Returns `work`.
+ */
+export function inFlight<T>(work: Promise<T>): Promise<T> {
+  rounds.add(work);
+  const done = () => rounds.delete(work);
+  work.then(done, done);
+  return work;
+}
 
 /**
  * pg-boss over `db`, its schema migrated and the defined queues created (once per process; later
@@ -124,14 +135,13 @@ export async function startJobs(db: Sql, workers = env().JOB_WORKERS): Promise<v
     let running: Promise<void> | null = null;
     const timer = setInterval(() => {
       if (running) return;
-      const round = task(db)
-        .catch((error: unknown) => console.error(`Periodic task ${name} failed:`, error))
-        .finally(() => {
-          running = null;
-          rounds.delete(round);
-        });
-      running = round;
-      rounds.add(round);
+      running = inFlight(
+        task(db)
+          .catch((error: unknown) => console.error(`Periodic task ${name} failed:`, error))
+          .finally(() => {
+            running = null;
+          }),
+      );
     }, seconds() * 1000);
     timer.unref();
     state.tracelightTimers.push(timer);
@@ -167,8 +177,8 @@ export async function queueDepths(db: Sql): Promise<{ queue: string; waiting: nu
 /** Stops this process's workers and lets running jobs finish (tests, shutdown). */
 export async function stopJobs(): Promise<void> {
   for (const timer of state.tracelightTimers?.splice(0) ?? []) clearInterval(timer);
-  // A periodic round in flight finishes before the caller closes the database under it.
-  await Promise.all([...rounds]);
+  // A periodic round or a woken claim in flight finishes before the caller closes the database under it.
+  await Promise.allSettled([...rounds]);
   const starting = state.tracelightBoss;
   state.tracelightBoss = undefined;
   if (starting) await (await starting).stop({ graceful: true, wait: true });

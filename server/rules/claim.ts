@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Sql } from "../db/client";
 import { sql } from "../db/sql";
 import { afterIngest } from "../ingest/after-ingest";
-import { onEvery } from "../jobs/queue";
+import { inFlight, onEvery } from "../jobs/queue";
 import { finishedRunAfterExists, finishedRunsAfter } from "../runs/sets";
 import { evaluateRules } from "./evaluate";
 
@@ -113,18 +113,20 @@ function wake(db: Sql): Promise<void> {
     claims.again = true;
     return claims.running;
   }
-  claims.running = (async () => {
-    try {
-      do {
-        claims.again = false;
-        const began = Date.now();
-        await claimRuns(db);
-        if (claims.again) await sleep(Math.max(0, began + CLAIM_GAP_MS - Date.now()));
-      } while (claims.again);
-    } finally {
-      claims.running = null;
-    }
-  })();
+  claims.running = inFlight(
+    (async () => {
+      try {
+        do {
+          claims.again = false;
+          const began = Date.now();
+          await claimRuns(db);
+          if (claims.again) await sleep(Math.max(0, began + CLAIM_GAP_MS - Date.now()));
+        } while (claims.again);
+      } finally {
+        claims.running = null;
+      }
+    })(),
+  );
   return claims.running;
 }
 
