@@ -36,9 +36,10 @@ export function statsSource(workspaceId: string, selection: RunSelection, byProj
   if (!dims || !range) return null;
   const hours = hourRange(range.start, range.end);
   if (!hours) return null;
-  const dayRange = dimRange(range.start, range.end, true);
+  // Filters on name, model or provider ("counts") read that dimension's sketches, if they name one.
   const named = dims.reach === "all" ? "none" : filterDim(selection);
-  if (named === null || (dims.reach !== "all" && named === "none") || !dayRange) return null;
+  const dayRange = dimRange(range.start, range.end, true);
+  if (!named || !dayRange) return null;
   const dim: Source["dim"] = { dim: named, range: dayRange };
   const runs = runConditions(workspaceId, selection, "r");
   const edges = hours.edges("r");
