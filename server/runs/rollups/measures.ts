@@ -83,6 +83,8 @@ export function feedbackRows(buckets: SqlFragment[], edges: SqlFragment | null):
     FROM runs r JOIN feedback f ON f.workspace_id = r.workspace_id AND f.run_id = r.id WHERE ${edges}`;
 }
 
+const DIM_COLUMNS = [...DIMS, "name", "model", "provider"];
+
 /**
  * Rows from the single-dimension rollups for a selection whose filter names `dim` (and nothing else
  * beyond the shared dimensions), or names none of name, model and provider (`dim` "none": the
@@ -92,8 +94,6 @@ export function feedbackRows(buckets: SqlFragment[], edges: SqlFragment | null):
  * compiled for runs applies as it is. Rows: t, the dimensions, name, model, provider, …
  * Feedback of the whole selection is read from feedback_buckets (feedbackRows).
  */
-const DIM_COLUMNS = [...DIMS, "name", "model", "provider"];
-
 export function dimSketchRows(
   metrics: number[],
   where: SqlFragment,

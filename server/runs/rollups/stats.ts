@@ -26,7 +26,7 @@ interface Source {
    * dimension the filter names (the run's name, model or provider), whose feedback comes from them
    * too, or of none. Counts come from run_buckets as ever.
    */
-  dim: { dim: Dim | "none"; range: DimRange };
+  sketches: { dim: Dim | "none"; range: DimRange };
 }
 
 /** The selection's source in the rollups, or null when only a scan of the runs can answer it. */
@@ -40,7 +40,7 @@ export function statsSource(workspaceId: string, selection: RunSelection, byProj
   const named = dims.reach === "all" ? "none" : filterDim(selection);
   const dayRange = dimRange(range.start, range.end, true);
   if (!named || !dayRange) return null;
-  const dim: Source["dim"] = { dim: named, range: dayRange };
+  const sketches: Source["sketches"] = { dim: named, range: dayRange };
   const runs = runConditions(workspaceId, selection, "r");
   const edges = hours.edges("r");
   return {
@@ -51,7 +51,7 @@ export function statsSource(workspaceId: string, selection: RunSelection, byProj
     hourly: sql`${dims.where} AND ${range.start === null && range.end === null ? sql`b.bucket_start > '-infinity'` : hours.buckets("b")[0]}`,
     traceTotals: selection.isRoot === true,
     byProject,
-    dim,
+    sketches,
   };
 }
 
@@ -83,13 +83,13 @@ export async function rollupStats(db: Sql, source: Source): Promise<Keyed<RunSta
       FROM (${countRows(source.buckets, source.edges)}) x GROUP BY 1`),
     db.query<{ k: string | null; metric: number; bin: number; n: number }>(sql`
       SELECT ${key} AS k, metric, bin, sum(n)::float8 AS n
-      FROM (${dimSketchRows(metrics, source.dims, source.dim.dim, source.dim.range, source.edges)}) x GROUP BY 1, 2, 3`),
+      FROM (${dimSketchRows(metrics, source.dims, source.sketches.dim, source.sketches.range, source.edges)}) x GROUP BY 1, 2, 3`),
     db.query<{ k: string | null; key: string; value: string | null; n: number; score_n: number; score_sum: number; score_sq: number }>(sql`
       SELECT ${key} AS k, key, value, sum(n)::float8 AS n, sum(score_n)::float8 AS score_n, sum(score_sum)::float8 AS score_sum,
         sum(score_sq)::float8 AS score_sq
       FROM (${
-        source.dim.dim !== "none"
-          ? dimFeedbackRows(source.dims, source.dim.dim, source.dim.range, source.edges)
+        source.sketches.dim !== "none"
+          ? dimFeedbackRows(source.dims, source.sketches.dim, source.sketches.range, source.edges)
           : feedbackRows(source.buckets, source.edges)
       }) x GROUP BY 1, 2, 3 HAVING sum(n) <> 0`),
     lastStarts(db, source, key),
