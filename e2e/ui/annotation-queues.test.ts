@@ -84,7 +84,11 @@ test("build a queue, fill it from the runs table, review three runs by keyboard,
     await page.keyboard.press("3");
     await page.keyboard.type(score);
     await page.keyboard.press("Enter");
-    await page.waitForFunction((prev) => document.querySelector('[data-testid="run-detail"] h2')?.textContent?.trim() !== prev, name);
+    // The next run is shown: its name, not the loading state between the two.
+    await page.waitForFunction((prev) => {
+      const shown = document.querySelector('[data-testid="run-detail"] h2')?.textContent?.trim();
+      return !!shown && shown !== prev;
+    }, name);
   }
   assert.deepEqual(reviewed, ["answer-1", "answer-2", "answer-3"], "queue order");
   // ← goes back to the last one reviewed, with the reviewer's answers.

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { use, useCallback, useEffect, useState } from "react";
+import { use, useCallback, useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/app/trpc-client";
 import { RunDetail } from "../../../_components/run-detail";
 import { TraceOutline } from "../../../projects/[projectId]/trace-outline";
@@ -25,8 +25,13 @@ export default function ReviewPage({ params }: { params: Promise<{ workspaceId: 
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const opened = useSearchParams().get("item");
-  const [history, setHistory] = useState<string[]>(opened ? [opened] : []);
-  const [position, setPosition] = useState(0);
+  // The visit's history and where in it the reviewer is, updated as one so that a late callback
+  // (a submission's success, a key pressed while the next run is drawn) never acts on an old copy.
+  const [nav, setNav] = useState<{ history: string[]; position: number }>({ history: opened ? [opened] : [], position: 0 });
+  const navRef = useRef(nav);
+  navRef.current = nav;
+  const drawing = useRef(false);
+  const { history, position } = nav;
   const [finished, setFinished] = useState(false);
   const [datasetOpen, setDatasetOpen] = useState(false);
   // The step of the trace shown beside the rubric (the reviewed run unless another was picked in the tree).
@@ -36,26 +41,36 @@ export default function ReviewPage({ params }: { params: Promise<{ workspaceId: 
   const review = useQuery({ ...trpc.queues.review.queryOptions({ workspaceId, queueId, itemId }), enabled: !!itemId });
 
   const next = useCallback(async () => {
-    if (position < history.length - 1) return setPosition(position + 1);
-    const drawn = await queryClient.fetchQuery({ ...trpc.queues.review.queryOptions({ workspaceId, queueId }), staleTime: 0 });
-    if (!drawn) return setFinished(true);
-    queryClient.setQueryData(trpc.queues.review.queryKey({ workspaceId, queueId, itemId: drawn.item_id }), drawn);
-    setFinished(false);
-    setHistory([...history.slice(0, position + 1), drawn.item_id]);
-    setPosition(history.length === 0 ? 0 : position + 1);
-  }, [history, position, queryClient, queueId, trpc, workspaceId]);
+    const at = navRef.current;
+    if (at.position < at.history.length - 1) return setNav((n) => ({ ...n, position: Math.min(n.position + 1, n.history.length - 1) }));
+    if (drawing.current) return;
+    drawing.current = true;
+    try {
+      const drawn = await queryClient.fetchQuery({ ...trpc.queues.review.queryOptions({ workspaceId, queueId }), staleTime: 0 });
+      if (!drawn) return setFinished(true);
+      queryClient.setQueryData(trpc.queues.review.queryKey({ workspaceId, queueId, itemId: drawn.item_id }), drawn);
+      setFinished(false);
+      setNav((n) => {
+        const kept = n.history.slice(0, n.position + 1).filter((id) => id !== drawn.item_id);
+        return { history: [...kept, drawn.item_id], position: kept.length };
+      });
+    } finally {
+      drawing.current = false;
+    }
+  }, [queryClient, queueId, trpc, workspaceId]);
+  const previous = () => setNav((n) => ({ ...n, position: Math.max(0, n.position - 1) }));
 
   useEffect(() => {
     if (history.length === 0 && !finished) void next();
   }, [history.length, finished, next]);
 
-  const afterSubmit = async () => {
+  const afterSubmit = async (submitted: string) => {
     setDatasetOpen(false);
     await queryClient.invalidateQueries({ queryKey: trpc.queues.get.queryKey({ workspaceId, queueId }) });
-    void queryClient.invalidateQueries({ queryKey: trpc.queues.review.queryKey({ workspaceId, queueId, itemId }) });
+    void queryClient.invalidateQueries({ queryKey: trpc.queues.review.queryKey({ workspaceId, queueId, itemId: submitted }) });
     await next();
   };
-  const submit = useMutation(trpc.queues.submit.mutationOptions({ onSuccess: () => void afterSubmit() }));
+  const submit = useMutation(trpc.queues.submit.mutationOptions({ onSuccess: (_, { itemId: submitted }) => void afterSubmit(submitted) }));
   const send = (answers: Answer[], comment: string, skip = false) =>
     submit.mutate({ workspaceId, queueId, itemId, answers: skip ? [] : answers, comment: comment.trim() || null, skip });
   const prefer = (preferences: PreferenceAnswer[], comment: string) =>
@@ -195,7 +210,7 @@ export default function ReviewPage({ params }: { params: Promise<{ workspaceId: 
           error={submit.error?.message ?? null}
           onSubmit={(answers, comment) => send(answers, comment)}
           onSkip={() => send([], "", true)}
-          onPrevious={() => setPosition(Math.max(0, position - 1))}
+          onPrevious={previous}
           onNext={() => void next()}
           onDataset={() => setDatasetOpen(true)}
         />
