@@ -4,7 +4,7 @@ import { formatMicros } from "../core/time";
 import { runConditions } from "../runs/conditions";
 import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH } from "../runs/rollups/measures";
 import { dimRange, filterDim, hourRange, rollupConditions, type Dim } from "../runs/rollups/scope";
-import { percentiles } from "../runs/rollups/sketch";
+import { binsFrom, percentiles, type BinArrays } from "../runs/rollups/sketch";
 import type { RunSelection } from "../runs/selection";
 import type { GroupBy, Metric } from "./schema";
 
@@ -93,17 +93,20 @@ export async function rollupChartRows(
     sql`${runConditions(workspaceId, selection, "r")} AND r.start_time >= ${formatMicros(start)}::timestamptz
       AND r.start_time < ${formatMicros(end)}::timestamptz AND ${edge}`;
   const buckets = hours.buckets("b").map((where) => sql`${dims.where} AND ${where}`);
-  const bucket = sql`(floor(EXTRACT(EPOCH FROM x.t) / ${window.seconds}) * ${window.seconds})::float8`;
+  // date_part is float8 arithmetic: EXTRACT's numeric took ~55 of 283 ms reading 92,000 sketch rows.
+  const bucket = sql`(floor(date_part('epoch', x.t) / ${window.seconds}) * ${window.seconds})::float8`;
   const sums = metrics.flatMap((m) => (SUMS[m] ? [sql`, ${raw(SUMS[m])} AS ${raw(`"${m}"`)}`] : []));
   const [rows, bins, feedback] = await Promise.all([
     db.query<ChartRow>(sql`
       SELECT ${bucket} AS bucket, ${label(group)} AS label, sum(runs)::int AS runs${sums.reduce((acc, c) => sql`${acc}${c}`, sql``)}
       FROM (${countRows(buckets, edges)}) x GROUP BY 1, 2 HAVING sum(runs) > 0`),
     sketched.length
-      ? db.query<{ bucket: number; label: string | null; metric: number; bin: number; n: number }>(sql`
-        SELECT ${bucket} AS bucket, ${label(group)} AS label, metric, bin, sum(n)::float8 AS n
+      ? // One row per point and metric with its rows' bins and counts as arrays: percentiles() sums a
+        // code's counts, so the database need not group ~50,000 (day, model, bin) keys nor send them.
+        db.query<{ bucket: number; label: string | null; metric: number } & BinArrays>(sql`
+        SELECT ${bucket} AS bucket, ${label(group)} AS label, metric, array_agg(bin) AS bins, array_agg(n::float8) AS ns
         FROM (${dimSketchRows(sketched, dims.where, dim ?? "none", dimHours, edges)}) x
-        GROUP BY 1, 2, 3, 4 HAVING sum(n) > 0`)
+        GROUP BY 1, 2, 3`)
       : Promise.resolve([]),
     metrics.includes("feedback")
       ? db.query<ChartRows["feedback"][number]>(sql`
@@ -113,13 +116,7 @@ export async function rollupChartRows(
       : Promise.resolve([]),
   ]);
 
-  const binsOf = new Map<string, { code: number; n: number }[]>();
-  for (const b of bins) {
-    const key = JSON.stringify([b.bucket, b.label, b.metric]);
-    const list = binsOf.get(key) ?? [];
-    if (list.length === 0) binsOf.set(key, list);
-    list.push({ code: b.bin, n: Number(b.n) });
-  }
+  const binsOf = new Map(bins.map((b) => [JSON.stringify([b.bucket, b.label, b.metric]), binsFrom(b)]));
   for (const row of rows) {
     for (const m of metrics) {
       const p = PERCENTILES[m];

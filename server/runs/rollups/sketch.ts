@@ -21,14 +21,27 @@ export interface Bin {
   n: number;
 }
 
+/** A histogram read as two arrays (`array_agg(bin)`, `array_agg(n::float8)`), codes not yet summed. */
+export interface BinArrays {
+  bins: number[];
+  ns: number[];
+}
+
+export function binsFrom({ bins, ns }: BinArrays): Bin[] {
+  return bins.map((code, i) => ({ code, n: Number(ns[i]) }));
+}
+
 /**
  * Percentiles by PostgreSQL's percentile_cont (interpolating between the two nearest ranks) from
- * merged bins; each rank's value is its bin's estimate. Null when the histogram is empty.
+ * bins, a code's counts summed first (so a delta row's negative count cancels what it undoes);
+ * each rank's value is its bin's estimate. Null when the histogram is empty.
  */
 export function percentiles(bins: readonly Bin[], qs: readonly number[]): (number | null)[] {
-  const sorted = bins
-    .filter((b) => b.n > 0)
-    .map((b) => ({ value: binValue(b.code), n: b.n }))
+  const merged = new Map<number, number>();
+  for (const b of bins) merged.set(b.code, (merged.get(b.code) ?? 0) + b.n);
+  const sorted = [...merged]
+    .filter(([, n]) => n > 0)
+    .map(([code, n]) => ({ value: binValue(code), n }))
     .sort((a, b) => a.value - b.value);
   const total = sorted.reduce((sum, b) => sum + b.n, 0);
   if (total === 0) return qs.map(() => null);

@@ -6,7 +6,7 @@ import type { RunSelection } from "../selection";
 import type { FeedbackKeyStats, RunStats } from "../stats";
 import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH } from "./measures";
 import { dimRange, filterDim, hourRange, rollupConditions, selectionRange, type Dim, type DimRange } from "./scope";
-import { percentiles, type Bin } from "./sketch";
+import { binsFrom, percentiles, type BinArrays } from "./sketch";
 
 /** Where a statistic reads: the rollup rows (`buckets`, alias b) and the runs at the edges (alias r). */
 interface Source {
@@ -81,9 +81,9 @@ export async function rollupStats(db: Sql, source: Source): Promise<Keyed<RunSta
         )},
         ${raw(["prompt_cost", "completion_cost", "total_cost"].map((c) => `sum(${t}${c}_runs)::float8 AS ${c}_runs`).join(", "))}
       FROM (${countRows(source.buckets, source.edges)}) x GROUP BY 1`),
-    db.query<{ k: string | null; metric: number; bin: number; n: number }>(sql`
-      SELECT ${key} AS k, metric, bin, sum(n)::float8 AS n
-      FROM (${dimSketchRows(metrics, source.dims, source.sketches.dim, source.sketches.range, source.edges)}) x GROUP BY 1, 2, 3`),
+    db.query<{ k: string | null; metric: number } & BinArrays>(sql`
+      SELECT ${key} AS k, metric, array_agg(bin) AS bins, array_agg(n::float8) AS ns
+      FROM (${dimSketchRows(metrics, source.dims, source.sketches.dim, source.sketches.range, source.edges)}) x GROUP BY 1, 2`),
     db.query<{ k: string | null; key: string; value: string | null; n: number; score_n: number; score_sum: number; score_sq: number }>(sql`
       SELECT ${key} AS k, key, value, sum(n)::float8 AS n, sum(score_n)::float8 AS score_n, sum(score_sum)::float8 AS score_sum,
         sum(score_sq)::float8 AS score_sq
@@ -94,16 +94,13 @@ export async function rollupStats(db: Sql, source: Source): Promise<Keyed<RunSta
       }) x GROUP BY 1, 2, 3 HAVING sum(n) <> 0`),
     lastStarts(db, source, key),
   ]);
+  const binsOf = new Map(bins.map((b) => [JSON.stringify([b.k, b.metric]), binsFrom(b)]));
   const out: Keyed<RunStats> = new Map();
   for (const row of counts) {
     const runs = Number(row.runs);
     if (runs === 0) continue;
     const cost = (c: string) => (Number(row[`${c}_runs`]) > 0 ? Number(row[c]) : null);
-    const sketch = (metric: number, qs: number[]) =>
-      percentiles(
-        bins.filter((b) => b.k === row.k && b.metric === metric).map((b): Bin => ({ code: b.bin, n: Number(b.n) })),
-        qs,
-      );
+    const sketch = (metric: number, qs: number[]) => percentiles(binsOf.get(JSON.stringify([row.k, metric])) ?? [], qs);
     const [latency50, latency99] = sketch(SKETCH.latency, [0.5, 0.99]);
     const [first50, first99] = sketch(SKETCH.firstToken, [0.5, 0.99]);
     const [tokens50, tokens99] = sketch(metrics[2], [0.5, 0.99]);
