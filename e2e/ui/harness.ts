@@ -18,12 +18,12 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * A 1440×900 page with a 20 s default timeout whose dialogs are dismissed and recorded in `dialogs`
- * (content from traces must never open one).
+ * A 1440×900 page with a 30 s default timeout (CI runs two UI files at once on two shared cores)
+ * whose dialogs are dismissed and recorded in `dialogs` (content from traces must never open one).
  */
 export async function desktopPage(browser: Browser, dialogs: string[]): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(30_000);
   page.on("dialog", (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss();

@@ -221,9 +221,14 @@ test("a thread as a unit: per-turn numbers, feedback on the whole thread, the li
   assert.match(await conv.innerText(), /500/);
 
   const feedback = page.getByTestId("thread-feedback");
-  await feedback.getByLabel("Comment").fill("Solved after a retry");
+  const comment = feedback.getByLabel("Comment");
+  await comment.fill("Solved after a retry");
+  assert.equal(await comment.inputValue(), "Solved after a retry");
   await feedback.getByRole("button", { name: "Good thread" }).click();
-  await feedback.getByTestId("thread-feedback-item").filter({ hasText: "Solved after a retry" }).waitFor();
+  // The new item, or the form's error (then the assertion says what it was).
+  const added = feedback.getByTestId("thread-feedback-item").filter({ hasText: "Solved after a retry" });
+  await added.or(feedback.getByRole("alert")).first().waitFor();
+  assert.equal(await feedback.getByRole("alert").count(), 0, await feedback.innerText());
   assert.match(await feedback.getByTestId("thread-feedback-item").first().innerText(), /thread_quality\s*1[\s\S]*Ada Lovelace/);
   await shot("lists-thread");
   await shot("lists-thread-dark", "dark");
