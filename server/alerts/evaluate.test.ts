@@ -11,6 +11,7 @@ import { insertFeedback } from "../feedback/store";
 import { storeProject, storeRun } from "../feedback/test-runs";
 import { startJobs, stopJobs } from "../jobs/queue";
 import { evaluateAlert } from "./evaluate";
+import { near } from "../runs/rollups/test-near";
 import { measureMetric, rollupsAnswer, type MetricQuery } from "./metric";
 import { alertCreate } from "./schema";
 import { alertHistory, createAlert, listAlerts, readAlert, testAlert, updateAlert } from "./service";
@@ -237,6 +238,16 @@ withTestDatabases("alert rules", (open) => {
       assert.equal(scanned.source, "scan");
       assert.deepEqual(rolled.value, scanned.value, metric);
     }
+    // Percentiles from the sketches: within their relative error of the exact ones; none in an empty window.
+    for (const metric of ["latency_p50", "latency_p95", "latency_p99"] as const) {
+      const rolled = await measureMetric(db, q(metric));
+      assert.equal(rolled.source, "rollups");
+      near(rolled.value, (await measureMetric(db, q(metric, 'has(tags, "t")'))).value, metric);
+    }
+    assert.equal(
+      (await measureMetric(db, { ...q("latency_p50"), startMs: Date.now() - 3_600_000 * 30, endMs: Date.now() - 3_600_000 * 29 })).value,
+      null,
+    );
     assert.equal((await measureMetric(db, q("run_count"))).value, 12);
     assert.equal((await measureMetric(db, q("error_rate"))).value, 2 / 12);
     assert.equal((await measureMetric(db, q("run_count", 'eq(name, "agent")'))).value, 5);

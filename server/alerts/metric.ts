@@ -5,7 +5,7 @@ import { runConditions } from "../runs/conditions";
 import type { RunSelection } from "../runs/selection";
 import { countRows, dimSketchRows, feedbackRows, RUNS_WITH_TOTALS, SKETCH } from "../runs/rollups/measures";
 import { dimRange, hourRange, rollupConditions, type DimRange } from "../runs/rollups/scope";
-import { percentiles } from "../runs/rollups/sketch";
+import { histogram, percentiles, type BinArrays } from "../runs/rollups/sketch";
 import type { AlertMetric } from "./schema";
 
 /*
@@ -84,13 +84,10 @@ async function measure(
 ): Promise<number | null> {
   const p = PERCENTILE[q.metric];
   if (p) {
-    const bins = await db.query<{ bin: number; n: number }>(sql`
-      SELECT bin, sum(n)::float8 AS n FROM (${dimSketchRows([p.sketch], sketches.where, "none", sketches.range, edges)}) x
-      GROUP BY 1 HAVING sum(n) > 0`);
-    const [v] = percentiles(
-      bins.map((b) => ({ code: b.bin, n: Number(b.n) })),
-      [p.q],
-    );
+    const [bins] = await db.query<BinArrays>(sql`
+      SELECT array_agg(bin) AS bins, array_agg(n::float8) AS ns
+      FROM (${dimSketchRows([p.sketch], sketches.where, "none", sketches.range, edges)}) x`);
+    const [v] = percentiles(histogram(bins), [p.q]);
     return v === null ? null : v * p.scale;
   }
   if (q.metric === "feedback_mean" || q.metric === "feedback_share") {

@@ -4,7 +4,7 @@ import { formatMicros } from "../core/time";
 import { runConditions } from "../runs/conditions";
 import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH } from "../runs/rollups/measures";
 import { dimRange, filterDim, hourRange, rollupConditions, type Dim } from "../runs/rollups/scope";
-import { binsFrom, percentiles, type BinArrays } from "../runs/rollups/sketch";
+import { EMPTY, histogram, percentiles, type BinArrays } from "../runs/rollups/sketch";
 import type { RunSelection } from "../runs/selection";
 import type { GroupBy, Metric } from "./schema";
 
@@ -101,7 +101,7 @@ export async function rollupChartRows(
       SELECT ${bucket} AS bucket, ${label(group)} AS label, sum(runs)::int AS runs${sums.reduce((acc, c) => sql`${acc}${c}`, sql``)}
       FROM (${countRows(buckets, edges)}) x GROUP BY 1, 2 HAVING sum(runs) > 0`),
     sketched.length
-      ? // One row per point and metric with its rows' bins and counts as arrays: percentiles() sums a
+      ? // One row per point and metric with its rows' bins and counts as arrays: histogram() sums a
         // code's counts, so the database need not group ~50,000 (day, model, bin) keys nor send them.
         db.query<{ bucket: number; label: string | null; metric: number } & BinArrays>(sql`
         SELECT ${bucket} AS bucket, ${label(group)} AS label, metric, array_agg(bin) AS bins, array_agg(n::float8) AS ns
@@ -116,12 +116,12 @@ export async function rollupChartRows(
       : Promise.resolve([]),
   ]);
 
-  const binsOf = new Map(bins.map((b) => [JSON.stringify([b.bucket, b.label, b.metric]), binsFrom(b)]));
+  const histograms = new Map(bins.map((b) => [JSON.stringify([b.bucket, b.label, b.metric]), histogram(b)]));
   for (const row of rows) {
     for (const m of metrics) {
       const p = PERCENTILES[m];
       if (!p) continue;
-      const [value] = percentiles(binsOf.get(JSON.stringify([row.bucket, row.label, p.metric])) ?? [], [p.q]);
+      const [value] = percentiles(histograms.get(JSON.stringify([row.bucket, row.label, p.metric])) ?? EMPTY, [p.q]);
       row[m] = value === null ? null : value * p.scale;
     }
   }

@@ -16,42 +16,50 @@ export function binValue(code: number): number {
   return estimate(code);
 }
 
-export interface Bin {
-  code: number;
-  n: number;
-}
-
-/** A histogram read as two arrays (`array_agg(bin)`, `array_agg(n::float8)`), codes not yet summed. */
+/** A histogram as read (`array_agg(bin) AS bins, array_agg(n::float8) AS ns`): codes may repeat. */
 export interface BinArrays {
-  bins: number[];
-  ns: number[];
+  bins: number[] | null;
+  ns: number[] | null;
 }
 
-export function binsFrom({ bins, ns }: BinArrays): Bin[] {
-  return bins.map((code, i) => ({ code, n: Number(ns[i]) }));
+/** A histogram ready for percentiles: its codes ascending, with the count of values up to each. */
+export interface Histogram {
+  codes: number[];
+  seen: number[];
+}
+
+export const EMPTY: Histogram = { codes: [], seen: [] };
+
+/**
+ * Sums each code's counts (so a delta row's negative count cancels what it undoes), keeps the
+ * positive ones and orders them. Codes order as their values do: negative values' codes lie below
+ * ZERO's, the farther from zero the lower, and positive values' above it.
+ */
+export function histogram({ bins, ns }: BinArrays): Histogram {
+  const summed = new Map<number, number>();
+  bins?.forEach((code, i) => summed.set(code, (summed.get(code) ?? 0) + Number(ns![i])));
+  const codes = [...summed.keys()].filter((c) => summed.get(c)! > 0).sort((a, b) => a - b);
+  let total = 0;
+  return { codes, seen: codes.map((c) => (total += summed.get(c)!)) };
 }
 
 /**
- * Percentiles by PostgreSQL's percentile_cont (interpolating between the two nearest ranks) from
- * bins, a code's counts summed first (so a delta row's negative count cancels what it undoes);
- * each rank's value is its bin's estimate. Null when the histogram is empty.
+ * Percentiles by PostgreSQL's percentile_cont (interpolating between the two nearest ranks); each
+ * rank's value is its bin's estimate. Null when the histogram is empty.
  */
-export function percentiles(bins: readonly Bin[], qs: readonly number[]): (number | null)[] {
-  const merged = new Map<number, number>();
-  for (const b of bins) merged.set(b.code, (merged.get(b.code) ?? 0) + b.n);
-  const sorted = [...merged]
-    .filter(([, n]) => n > 0)
-    .map(([code, n]) => ({ value: binValue(code), n }))
-    .sort((a, b) => a.value - b.value);
-  const total = sorted.reduce((sum, b) => sum + b.n, 0);
+export function percentiles({ codes, seen }: Histogram, qs: readonly number[]): (number | null)[] {
+  const total = seen.at(-1) ?? 0;
   if (total === 0) return qs.map(() => null);
+  // The value at a rank: the first code whose running count passes it (binary search).
   const at = (rank: number): number => {
-    let seen = 0;
-    for (const b of sorted) {
-      seen += b.n;
-      if (rank < seen) return b.value;
+    let lo = 0;
+    let hi = seen.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (rank < seen[mid]) hi = mid;
+      else lo = mid + 1;
     }
-    return sorted[sorted.length - 1].value;
+    return binValue(codes[lo]);
   };
   return qs.map((q) => {
     const rank = q * (total - 1);

@@ -6,7 +6,7 @@ import type { RunSelection } from "../selection";
 import type { FeedbackKeyStats, RunStats } from "../stats";
 import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH } from "./measures";
 import { dimRange, filterDim, hourRange, rollupConditions, selectionRange, type Dim, type DimRange } from "./scope";
-import { binsFrom, percentiles, type BinArrays } from "./sketch";
+import { EMPTY, histogram, percentiles, type BinArrays } from "./sketch";
 
 /** Where a statistic reads: the rollup rows (`buckets`, alias b) and the runs at the edges (alias r). */
 interface Source {
@@ -94,13 +94,13 @@ export async function rollupStats(db: Sql, source: Source): Promise<Keyed<RunSta
       }) x GROUP BY 1, 2, 3 HAVING sum(n) <> 0`),
     lastStarts(db, source, key),
   ]);
-  const binsOf = new Map(bins.map((b) => [JSON.stringify([b.k, b.metric]), binsFrom(b)]));
+  const histograms = new Map(bins.map((b) => [JSON.stringify([b.k, b.metric]), histogram(b)]));
   const out: Keyed<RunStats> = new Map();
   for (const row of counts) {
     const runs = Number(row.runs);
     if (runs === 0) continue;
     const cost = (c: string) => (Number(row[`${c}_runs`]) > 0 ? Number(row[c]) : null);
-    const sketch = (metric: number, qs: number[]) => percentiles(binsOf.get(JSON.stringify([row.k, metric])) ?? [], qs);
+    const sketch = (metric: number, qs: number[]) => percentiles(histograms.get(JSON.stringify([row.k, metric])) ?? EMPTY, qs);
     const [latency50, latency99] = sketch(SKETCH.latency, [0.5, 0.99]);
     const [first50, first99] = sketch(SKETCH.firstToken, [0.5, 0.99]);
     const [tokens50, tokens99] = sketch(metrics[2], [0.5, 0.99]);
