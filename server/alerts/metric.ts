@@ -3,7 +3,7 @@ import { raw, sql, type SqlFragment } from "../db/sql";
 import { formatMicros } from "../core/time";
 import { runConditions } from "../runs/conditions";
 import type { RunSelection } from "../runs/selection";
-import { countRows, dimSketchRows, feedbackRows, RUNS_WITH_TOTALS, SKETCH } from "../runs/rollups/measures";
+import { countRows, dimSketchRows, feedbackRows, HISTOGRAM, RUNS_WITH_TOTALS, SKETCH } from "../runs/rollups/measures";
 import { dimRange, hourRange, rollupConditions, type DimRange } from "../runs/rollups/scope";
 import { histogram, percentiles, type BinArrays } from "../runs/rollups/sketch";
 import type { AlertMetric } from "./schema";
@@ -85,7 +85,7 @@ async function measure(
   const p = PERCENTILE[q.metric];
   if (p) {
     const [bins] = await db.query<BinArrays>(sql`
-      SELECT array_agg(bin) AS bins, array_agg(n::float8) AS ns
+      SELECT ${HISTOGRAM}
       FROM (${dimSketchRows([p.sketch], sketches.where, "none", sketches.range, edges)}) x`);
     const [v] = percentiles(histogram(bins), [p.q]);
     return v === null ? null : v * p.scale;

@@ -2,7 +2,7 @@ import type { Sql } from "../db/client";
 import { raw, sql, type SqlFragment } from "../db/sql";
 import { formatMicros } from "../core/time";
 import { runConditions } from "../runs/conditions";
-import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH } from "../runs/rollups/measures";
+import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, HISTOGRAM, SKETCH } from "../runs/rollups/measures";
 import { dimRange, filterDim, hourRange, rollupConditions, type Dim } from "../runs/rollups/scope";
 import { EMPTY, histogram, percentiles, type BinArrays } from "../runs/rollups/sketch";
 import type { RunSelection } from "../runs/selection";
@@ -104,7 +104,7 @@ export async function rollupChartRows(
       ? // One row per point and metric with its rows' bins and counts as arrays: histogram() sums a
         // code's counts, so the database need not group ~50,000 (day, model, bin) keys nor send them.
         db.query<{ bucket: number; label: string | null; metric: number } & BinArrays>(sql`
-        SELECT ${bucket} AS bucket, ${label(group)} AS label, metric, array_agg(bin) AS bins, array_agg(n::float8) AS ns
+        SELECT ${bucket} AS bucket, ${label(group)} AS label, metric, ${HISTOGRAM}
         FROM (${dimSketchRows(sketched, dims.where, dim ?? "none", dimHours, edges)}) x
         GROUP BY 1, 2, 3`)
       : Promise.resolve([]),

@@ -85,6 +85,9 @@ export function feedbackRows(buckets: SqlFragment[], edges: SqlFragment | null):
 
 const DIM_COLUMNS = [...DIMS, "name", "model", "provider"];
 
+/** Sketch rows' bins and counts as one histogram per group, unsummed (sketch.ts' BinArrays, for histogram()). */
+export const HISTOGRAM = raw("array_agg(bin) AS bins, array_agg(n::float8) AS ns");
+
 /**
  * Rows from the single-dimension rollups for a selection whose filter names `dim` (and nothing else
  * beyond the shared dimensions), or names none of name, model and provider (`dim` "none": the

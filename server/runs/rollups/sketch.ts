@@ -16,7 +16,7 @@ export function binValue(code: number): number {
   return estimate(code);
 }
 
-/** A histogram as read (`array_agg(bin) AS bins, array_agg(n::float8) AS ns`): codes may repeat. */
+/** A histogram as read (HISTOGRAM in measures.ts): codes may repeat. */
 export interface BinArrays {
   bins: number[] | null;
   ns: number[] | null;

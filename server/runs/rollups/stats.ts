@@ -4,7 +4,7 @@ import { isoFromDb } from "../../core/time";
 import { runConditions } from "../conditions";
 import type { RunSelection } from "../selection";
 import type { FeedbackKeyStats, RunStats } from "../stats";
-import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, SKETCH } from "./measures";
+import { countRows, dimFeedbackRows, dimSketchRows, feedbackRows, HISTOGRAM, SKETCH } from "./measures";
 import { dimRange, filterDim, hourRange, rollupConditions, selectionRange, type Dim, type DimRange } from "./scope";
 import { EMPTY, histogram, percentiles, type BinArrays } from "./sketch";
 
@@ -82,7 +82,7 @@ export async function rollupStats(db: Sql, source: Source): Promise<Keyed<RunSta
         ${raw(["prompt_cost", "completion_cost", "total_cost"].map((c) => `sum(${t}${c}_runs)::float8 AS ${c}_runs`).join(", "))}
       FROM (${countRows(source.buckets, source.edges)}) x GROUP BY 1`),
     db.query<{ k: string | null; metric: number } & BinArrays>(sql`
-      SELECT ${key} AS k, metric, array_agg(bin) AS bins, array_agg(n::float8) AS ns
+      SELECT ${key} AS k, metric, ${HISTOGRAM}
       FROM (${dimSketchRows(metrics, source.dims, source.sketches.dim, source.sketches.range, source.edges)}) x GROUP BY 1, 2`),
     db.query<{ k: string | null; key: string; value: string | null; n: number; score_n: number; score_sum: number; score_sq: number }>(sql`
       SELECT ${key} AS k, key, value, sum(n)::float8 AS n, sum(score_n)::float8 AS score_n, sum(score_sum)::float8 AS score_sum,
