@@ -1,17 +1,18 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchStreamLink, httpLink, splitLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import superjson from "superjson";
+import { WriteAwareQueryClient } from "./query-client";
 import type { AppRouter } from "@/server/trpc/router";
 
 /** `useTRPC()` gives typed query options: `useQuery(trpc.runs.list.queryOptions({...}))`. */
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
 function makeQueryClient(): QueryClient {
-  return new QueryClient({
+  return new WriteAwareQueryClient({
     defaultOptions: {
       // What a server page read for the browser (app/_trpc/server.ts serverQueries) comes as superjson.
       hydrate: { deserializeData: superjson.deserialize },

@@ -224,16 +224,9 @@ test("a thread as a unit: per-turn numbers, feedback on the whole thread, the li
   const comment = feedback.getByLabel("Comment");
   await comment.fill("Solved after a retry");
   assert.equal(await comment.inputValue(), "Solved after a retry");
-  // Under CI's load this step has twice outlasted the default wait, unexplained (not reproduced alone
-  // or under an artificial load): wait longer, and say whether the request or the list was late.
-  const created = page.waitForResponse((r) => r.url().includes("feedback.createOnThread"), { timeout: 60_000 });
   await feedback.getByRole("button", { name: "Good thread" }).click();
-  const response = await created;
-  assert.equal(response.status(), 200);
-  // The new item, or the form's error (then the assertion says what it was).
-  const added = feedback.getByTestId("thread-feedback-item").filter({ hasText: "Solved after a retry" });
-  await added.or(feedback.getByRole("alert")).first().waitFor({ timeout: 60_000 });
-  assert.equal(await feedback.getByRole("alert").count(), 0, await feedback.innerText());
+  // Sent while the panel's first read may still be on its way: the list shows what was written.
+  await feedback.getByTestId("thread-feedback-item").filter({ hasText: "Solved after a retry" }).waitFor();
   assert.match(await feedback.getByTestId("thread-feedback-item").first().innerText(), /thread_quality\s*1[\s\S]*Ada Lovelace/);
   await shot("lists-thread");
   await shot("lists-thread-dark", "dark");
