@@ -78,7 +78,7 @@ test("a later account starts empty, creates a key on the projects page and sees 
   await page.screenshot({ path: path.join(SHOTS, "b-get-started.png") });
   const key = /LANGSMITH_API_KEY=(\S+)/.exec(text)![1];
   await sendTrace(key, "lee-app", "lee-chain");
-  await page.locator('[data-testid="projects-table"] a', { hasText: "lee-app" }).waitFor({ timeout: 20_000 });
+  await page.locator('[data-testid="projects-table"] a', { hasText: "lee-app" }).waitFor();
   await page.close();
 });
 

@@ -68,7 +68,7 @@ test("HTML and SVG attachments open without running their script; the app runs u
   const links = (await call(server, "GET", `/runs/${id}`)).body.s3_urls as Record<string, { presigned_url: string }>;
   for (const name of ["attachment.page", "attachment.logo"]) {
     const url = links[name]!.presigned_url;
-    const download = page.waitForEvent("download", { timeout: 10_000 }).then(
+    const download = page.waitForEvent("download").then(
       (d) => d.suggestedFilename(),
       () => null,
     );

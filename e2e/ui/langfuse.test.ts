@@ -62,7 +62,7 @@ test("a Langfuse trace renders its tree and conversation like a LangSmith one", 
   await page.locator('[data-testid="run-detail"] h2', { hasText: "chat-completion" }).waitFor();
   await page.getByRole("tab", { name: "Conversation" }).click();
   const conversation = page.getByTestId("conversation");
-  await conversation.waitFor({ timeout: 15_000 });
+  await conversation.waitFor();
   // Plain `{role, content}` messages: the contract's shape for custom model runs, as a LangSmith run with them reads.
   assert.equal(await conversation.getAttribute("data-format"), "other");
   const text = (await conversation.textContent()) ?? "";

@@ -162,5 +162,5 @@ export async function openRun(page: Page, name: string) {
   await page.locator('[data-testid="trace-row"]', { hasText: name }).first().click();
   await page.locator('[data-testid="run-detail"] h2', { hasText: name }).waitFor();
   await page.getByRole("tab", { name: "Conversation" }).click();
-  await page.locator('[data-testid="conversation"]').waitFor({ timeout: 15_000 });
+  await page.locator('[data-testid="conversation"]').waitFor();
 }

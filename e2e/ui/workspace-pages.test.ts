@@ -35,7 +35,7 @@ test("setup: a key made in settings, and the trace sent with the langsmith clien
 test("charts: the dashboard draws the runs with tooltips; grouping by model works", { skip }, async () => {
   await page.goto(`${server.url}/o/${workspaceId}/charts`);
   const runs = page.getByTestId("chart-runs");
-  await runs.locator(".recharts-bar-rectangle").first().waitFor({ timeout: 20_000 });
+  await runs.locator(".recharts-bar-rectangle").first().waitFor();
   const box = (await runs.locator(".recharts-bar-rectangle").last().boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await runs.locator(".recharts-tooltip-wrapper").filter({ hasText: "Runs" }).waitFor();
@@ -96,7 +96,7 @@ test("a project's dashboard opens from its runs page", { skip }, async () => {
   await shot("projects");
   await page.locator('[data-testid="projects-table"] a', { hasText: PROJECT }).click();
   await page.getByTestId("project-dashboard").click();
-  await page.getByTestId("chart-runs").locator(".recharts-bar-rectangle").first().waitFor({ timeout: 20_000 });
+  await page.getByTestId("chart-runs").locator(".recharts-bar-rectangle").first().waitFor();
   await shot("project-dashboard");
   // Range and grouping live in the URL: a reload (or a shared link) shows the same charts.
   // One change at a time, each settled (its charts loaded): Next.js writes the URL of a committed
@@ -122,7 +122,7 @@ test("a project's dashboard opens from its runs page", { skip }, async () => {
   );
   // A bar opens the runs behind it: that bucket, that model.
   const bar = page.getByTestId("chart-runs").locator(".recharts-bar-rectangle path, .recharts-bar-rectangle").first();
-  await bar.waitFor({ timeout: 20_000 });
+  await bar.waitFor();
   await page.getByTestId("chart-runs").locator(".recharts-bar-rectangle").first().click();
   await page.waitForURL(/\/projects\/[0-9a-f-]{36}\?filter=/);
   const filter = new URL(page.url()).searchParams.get("filter") ?? "";
